@@ -1,0 +1,65 @@
+import Foundation
+import JWTKit
+
+/// Per-project settings kept in the store.
+public struct ProjectConfig: Sendable, Equatable, Codable {
+    public var projectId: String
+    /// Domains allowed as auth domains / redirect hosts (`getProjectConfig.authorizedDomains`).
+    public var authorizedDomains: [String]
+    /// When on, `createAuthUri` reveals nothing about whether an email is registered.
+    public var emailEnumerationProtection: Bool
+    /// Email/password sign-up and sign-in allowed.
+    public var passwordSignInEnabled: Bool
+    /// Anonymous sign-up allowed.
+    public var anonymousSignInEnabled: Bool
+
+    public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
+                emailEnumerationProtection: Bool = false, passwordSignInEnabled: Bool = true,
+                anonymousSignInEnabled: Bool = true) {
+        self.projectId = projectId
+        self.authorizedDomains = authorizedDomains
+        self.emailEnumerationProtection = emailEnumerationProtection
+        self.passwordSignInEnabled = passwordSignInEnabled
+        self.anonymousSignInEnabled = anonymousSignInEnabled
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        projectId = try c.decode(String.self, forKey: .projectId)
+        authorizedDomains = try c.decodeIfPresent([String].self, forKey: .authorizedDomains) ?? ["localhost", "127.0.0.1"]
+        emailEnumerationProtection = try c.decodeIfPresent(Bool.self, forKey: .emailEnumerationProtection) ?? false
+        passwordSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .passwordSignInEnabled) ?? true
+        anonymousSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .anonymousSignInEnabled) ?? true
+    }
+}
+
+/// A service account whose public key may sign custom tokens for the project.
+public struct ServiceAccountKey: Sendable, Equatable {
+    /// The `iss`/`sub` of custom tokens, e.g. `hearth-admin@demo-hearth.iam.gserviceaccount.com`.
+    public var clientEmail: String
+    /// The `kid` the signer puts in the header (`private_key_id`).
+    public var keyId: String
+    /// PEM of the RSA public key or of a certificate holding it.
+    public var publicKeyPEM: String
+    public var createdAt: Date
+
+    public init(clientEmail: String, keyId: String, publicKeyPEM: String, createdAt: Date) {
+        self.clientEmail = clientEmail
+        self.keyId = keyId
+        self.publicKeyPEM = publicKeyPEM
+        self.createdAt = createdAt
+    }
+}
+
+extension ServiceAccountKey {
+    /// The RSA public key from `publicKeyPEM` (a public-key PEM or a certificate PEM), or nil when unreadable.
+    public var rsaPublicKey: JWTKit.Insecure.RSA.PublicKey? {
+        Self.rsaPublicKey(pem: publicKeyPEM)
+    }
+
+    /// Reads an RSA public key from a public-key PEM or a certificate PEM.
+    public static func rsaPublicKey(pem: String) -> JWTKit.Insecure.RSA.PublicKey? {
+        if pem.contains("BEGIN CERTIFICATE") { return try? JWTKit.Insecure.RSA.PublicKey(certificatePEM: pem) }
+        return try? JWTKit.Insecure.RSA.PublicKey(pem: pem)
+    }
+}

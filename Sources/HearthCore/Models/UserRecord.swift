@@ -1,0 +1,117 @@
+import Foundation
+import HearthWire
+
+/// A user account as Hearth stores it.
+public struct UserRecord: Sendable, Equatable {
+    /// Firebase's `localId` / `uid`: up to 128 characters.
+    public var localId: String
+    /// The normalized (lower-cased, trimmed) email, if any.
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoUrl: String?
+    /// The encoded password hash (see ``PasswordHasher``); never leaves the server.
+    public var passwordHash: String?
+    public var passwordUpdatedAt: Date?
+    public var disabled: Bool
+    public var createdAt: Date
+    public var lastLoginAt: Date?
+    public var lastRefreshAt: Date?
+    /// ID tokens issued before this second, and sessions begun before it, are no longer valid.
+    public var validSince: Date
+    /// Developer claims added to every ID token.
+    public var customClaims: [String: JSONValue]
+    /// Created by a custom token.
+    public var customAuth: Bool
+    /// Linked federated identities (`microsoft.com`, `yahoo.com`, `oidc.*`).
+    public var identities: [ProviderIdentity]
+    /// Optimistic-concurrency version; stores bump it on every update.
+    public var version: Int
+
+    public init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
+                photoUrl: String? = nil, passwordHash: String? = nil, passwordUpdatedAt: Date? = nil,
+                disabled: Bool = false, createdAt: Date, lastLoginAt: Date? = nil, lastRefreshAt: Date? = nil,
+                validSince: Date, customClaims: [String: JSONValue] = [:], customAuth: Bool = false,
+                identities: [ProviderIdentity] = [], version: Int = 0) {
+        self.localId = localId
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+        self.passwordHash = passwordHash
+        self.passwordUpdatedAt = passwordUpdatedAt
+        self.disabled = disabled
+        self.createdAt = createdAt
+        self.lastLoginAt = lastLoginAt
+        self.lastRefreshAt = lastRefreshAt
+        self.validSince = validSince
+        self.customClaims = customClaims
+        self.customAuth = customAuth
+        self.identities = identities
+        self.version = version
+    }
+
+    /// Anonymous: no email, no password, no linked provider, not made by a custom token.
+    public var isAnonymous: Bool {
+        email == nil && passwordHash == nil && identities.isEmpty && !customAuth
+    }
+
+    /// The sign-in methods, as `createAuthUri` and `providerUserInfo` list them.
+    public var providerUserInfo: [ProviderUserInfo] {
+        var result: [ProviderUserInfo] = []
+        if passwordHash != nil, let email {
+            result.append(ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email,
+                                           displayName: displayName, photoUrl: photoUrl))
+        }
+        for identity in identities {
+            result.append(ProviderUserInfo(providerId: identity.providerId, rawId: identity.federatedId,
+                                           federatedId: identity.federatedId, email: identity.email,
+                                           displayName: identity.displayName, photoUrl: identity.photoUrl))
+        }
+        return result
+    }
+
+    /// The lookup representation of this user (no password hash).
+    public var userInfo: UserInfo {
+        UserInfo(
+            localId: localId, email: email, emailVerified: emailVerified, displayName: displayName,
+            photoUrl: photoUrl,
+            passwordUpdatedAt: passwordUpdatedAt.map { ($0.timeIntervalSince1970 * 1000).rounded() },
+            providerUserInfo: providerUserInfo,
+            validSince: String(Int64(validSince.timeIntervalSince1970)),
+            disabled: disabled,
+            lastLoginAt: String(Int64(((lastLoginAt ?? createdAt).timeIntervalSince1970 * 1000).rounded())),
+            createdAt: String(Int64((createdAt.timeIntervalSince1970 * 1000).rounded())),
+            lastRefreshAt: lastRefreshAt.map { $0.formatted(.iso8601) },
+            customAttributes: customClaims.isEmpty ? nil : JSONValue.object(customClaims).compactJSONString,
+            customAuth: customAuth ? true : nil
+        )
+    }
+}
+
+/// A federated identity linked to a user: `(providerId, federatedId)` is unique across users.
+public struct ProviderIdentity: Sendable, Equatable, Codable {
+    public var providerId: String
+    /// The provider's stable id for the user (Firebase's `rawId`, `providerData[].uid`).
+    public var federatedId: String
+    public var email: String?
+    public var displayName: String?
+    public var photoUrl: String?
+
+    public init(providerId: String, federatedId: String, email: String? = nil, displayName: String? = nil, photoUrl: String? = nil) {
+        self.providerId = providerId
+        self.federatedId = federatedId
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text with sorted keys.
+    public var compactJSONString: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).flatMap { String(data: $0, encoding: .utf8) } ?? "null"
+    }
+}

@@ -1,0 +1,18 @@
+/// Email normalization and a pragmatic syntax check (what Firebase's backend accepts, roughly).
+public enum EmailAddress {
+    /// Lower-cased and trimmed, or `nil` when it is not a plausible address.
+    public static func normalize(_ raw: String) -> String? {
+        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard email.count <= 254, !email.contains(where: { $0.isWhitespace || $0 == "," || $0 == ";" }) else { return nil }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return nil }
+        let domain = parts[1]
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 }),
+              labels.allSatisfy({ $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }),
+              labels.allSatisfy({ !$0.hasPrefix("-") && !$0.hasSuffix("-") })
+        else { return nil }
+        return email
+    }
+}
+import Foundation

@@ -1,0 +1,88 @@
+import HTTPTypes
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A configured Hearth server: its services and its router. `buildApplication` wraps it in a Hummingbird
+/// application; tests use the same builder.
+public struct HearthServer: Sendable {
+    public let configuration: HearthServerConfiguration
+    public let store: any HearthStore
+    public let keyRing: KeyRing
+    public let accounts: AccountService
+    let logger: Logger
+
+    public init(configuration: HearthServerConfiguration, store: any HearthStore, logger: Logger = Logger(label: "hearth")) async throws {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+        self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
+                               logger: Logger(label: "hearth.keys"))
+        self.accounts = AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger)
+        if try await store.projectConfig(projectId: configuration.projectId) == nil {
+            try await store.saveProjectConfig(configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId))
+        }
+        try await keyRing.maintain(force: true)
+    }
+
+    /// The router with every endpoint and middleware.
+    public func router() -> Router<HearthRequestContext> {
+        let router = Router(context: HearthRequestContext.self)
+        router.add(middleware: ErrorEnvelopeMiddleware())
+        router.add(middleware: CORSMiddleware(
+            allowOrigin: .originBased,
+            allowHeaders: [.contentType, .authorization, HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("X-Client-Version")!,
+                           HTTPField.Name("X-Firebase-GMPID")!, HTTPField.Name("X-Firebase-Client")!, HTTPField.Name("X-Firebase-Locale")!],
+            allowMethods: [.get, .post, .options]))
+        router.get("/") { _, _ in
+            JSONResponse(["service": "hearth", "projectId": configuration.projectId])
+        }
+        router.get("/healthz") { _, _ in JSONResponse(["status": "ok"]) }
+        PublicKeysController(keyRing: keyRing).register(on: router)
+        let api = router.group()
+            .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
+        AccountsController(service: accounts, maxBodySize: configuration.maxBodySize).register(on: api)
+        SecureTokenController(service: accounts, maxBodySize: configuration.maxBodySize).register(on: api)
+        return router
+    }
+}
+
+/// Builds the Hummingbird application for `configuration` over `store`, with the key-maintenance service.
+/// The caller owns `store` and closes it after the application has stopped.
+/// `onServerRunning` receives the bound port (useful with port 0).
+public func buildApplication(
+    configuration: HearthServerConfiguration, store: any HearthStore, logger: Logger = Logger(label: "hearth"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    let server = try await HearthServer(configuration: configuration, store: store, logger: logger)
+    return Application(
+        router: server.router(),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
+        services: [KeyMaintenanceService(keyRing: server.keyRing, logger: logger)],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger
+    )
+}
+
+/// Runs key rotation once a minute, so keys are pre-published even when no token is being signed.
+struct KeyMaintenanceService: Service {
+    let keyRing: KeyRing
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await keyRing.maintain()
+                } catch {
+                    logger.error("key maintenance failed", metadata: ["error.type": "\(type(of: error))"])
+                }
+                try await Task.sleep(for: .seconds(60))
+            }
+        }
+    }
+}

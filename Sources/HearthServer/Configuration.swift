@@ -1,0 +1,66 @@
+import Foundation
+import HearthCore
+
+/// Everything `buildApplication` needs, passed explicitly (nothing here reads the environment).
+public struct HearthServerConfiguration: Sendable {
+    /// The Firebase project id Hearth serves (`aud` of ID tokens).
+    public var projectId: String
+    /// Accepted API keys. Empty: any key (or none) is accepted when the project id starts with `demo-`, as the
+    /// Firebase emulator does; for other projects every key is refused.
+    public var apiKeys: Set<String>
+    public var host: String
+    public var port: Int
+    /// ID-token lifetime (Firebase: one hour).
+    public var idTokenLifetime: TimeInterval
+    /// How a presented-again refresh token is treated as a concurrent refresh rather than theft.
+    public var refreshGraceWindow: TimeInterval
+    /// Sign-ins older than this must sign in again for sensitive changes (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`).
+    public var recentLoginWindow: TimeInterval
+    public var keyRotation: KeyRotationPolicy
+    public var throttle: ThrottleConfiguration
+    public var passwordParameters: PasswordHasher.Parameters
+    /// Largest accepted request body.
+    public var maxBodySize: Int
+    /// Initial project settings, used when the store has none yet.
+    public var initialProjectConfig: ProjectConfig?
+    /// The clock; tests move it.
+    public var clock: WallClock
+
+    public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
+                idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,
+                keyRotation: KeyRotationPolicy = KeyRotationPolicy(), throttle: ThrottleConfiguration = ThrottleConfiguration(),
+                passwordParameters: PasswordHasher.Parameters = .default, maxBodySize: Int = 256 * 1024,
+                initialProjectConfig: ProjectConfig? = nil, clock: WallClock = .system) {
+        self.projectId = projectId
+        self.apiKeys = apiKeys
+        self.host = host
+        self.port = port
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshGraceWindow = refreshGraceWindow
+        self.recentLoginWindow = recentLoginWindow
+        self.keyRotation = keyRotation
+        self.throttle = throttle
+        self.passwordParameters = passwordParameters
+        self.maxBodySize = maxBodySize
+        self.initialProjectConfig = initialProjectConfig
+        self.clock = clock
+    }
+
+    /// Whether any API key is accepted (no keys configured and a `demo-*` project).
+    public var acceptsAnyAPIKey: Bool { apiKeys.isEmpty && projectId.hasPrefix("demo-") }
+}
+
+/// Limits on failed password sign-ins, per account and per client address.
+public struct ThrottleConfiguration: Sendable {
+    /// Failures per account within `window` before `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    public var maxFailuresPerAccount: Int
+    /// Failures per client address within `window`.
+    public var maxFailuresPerAddress: Int
+    public var window: TimeInterval
+
+    public init(maxFailuresPerAccount: Int = 10, maxFailuresPerAddress: Int = 50, window: TimeInterval = 900) {
+        self.maxFailuresPerAccount = maxFailuresPerAccount
+        self.maxFailuresPerAddress = maxFailuresPerAddress
+        self.window = window
+    }
+}

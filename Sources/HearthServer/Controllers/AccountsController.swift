@@ -1,0 +1,60 @@
+import HearthWire
+import Hummingbird
+
+/// The `accounts:*` methods at their v1 paths and their legacy v3 aliases, plus `getProjectConfig`.
+struct AccountsController {
+    let service: AccountService
+    let maxBodySize: Int
+
+    func register(on group: RouterGroup<HearthRequestContext>) {
+        route(group, v1: "signUp", v3: "signupNewUser", SignUpRequest.self) { request, _ in try await service.signUp(request) }
+        route(group, v1: "signInWithPassword", v3: "verifyPassword", SignInWithPasswordRequest.self) { request, context in
+            try await service.signInWithPassword(request, clientAddress: context.clientAddress)
+        }
+        route(group, v1: "lookup", v3: "getAccountInfo", LookupRequest.self) { request, _ in try await service.lookup(request) }
+        route(group, v1: "update", v3: "setAccountInfo", UpdateRequest.self) { request, _ in try await service.update(request) }
+        route(group, v1: "delete", v3: "deleteAccount", DeleteAccountRequest.self) { request, _ in try await service.delete(request) }
+        route(group, v1: "createAuthUri", v3: "createAuthUri", CreateAuthUriRequest.self) { request, _ in try await service.createAuthUri(request) }
+        route(group, v1: "signInWithCustomToken", v3: "verifyCustomToken", SignInWithCustomTokenRequest.self) { request, _ in
+            try await service.signInWithCustomToken(request)
+        }
+        // getProjectConfig: GET (the iOS SDK, no body) or POST, v3 and v1 (`GET v1/projects`).
+        let projectConfig: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<GetProjectConfigResponse> = { _, _ in
+            JSONResponse(try await service.getProjectConfig())
+        }
+        group.get(RouterPath(WirePaths.v3("getProjectConfig")), use: projectConfig)
+        group.post(RouterPath(WirePaths.v3("getProjectConfig")), use: projectConfig)
+        group.get(RouterPath(WirePaths.identityToolkitV1 + "/projects"), use: projectConfig)
+    }
+
+    private func route<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+        _ group: RouterGroup<HearthRequestContext>, v1: String, v3: String, _ input: Input.Type,
+        _ body: @escaping @Sendable (Input, HearthRequestContext) async throws -> Output
+    ) {
+        let limit = maxBodySize
+        let handler: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<Output> = { request, context in
+            let decoded = try await RequestBody.decode(Input.self, from: request, context: context, limit: limit)
+            return JSONResponse(try await body(decoded, context))
+        }
+        group.post(RouterPath(WirePaths.accounts(v1)), use: handler)
+        group.post(RouterPath(WirePaths.v3(v3)), use: handler)
+    }
+}
+
+/// `POST /securetoken.googleapis.com/v1/token`.
+struct SecureTokenController {
+    let service: AccountService
+    let maxBodySize: Int
+
+    func register(on group: RouterGroup<HearthRequestContext>) {
+        let limit = maxBodySize
+        group.post(RouterPath(WirePaths.secureToken)) { request, context -> JSONResponse<GrantTokenResponse> in
+            var grant = try await RequestBody.decode(GrantTokenRequest.self, from: request, context: context, limit: limit)
+            // Some clients put the grant in the query string.
+            let query = request.uri.queryParameters
+            if grant.grantType == nil { grant.grantType = query.get("grant_type") ?? query.get("grantType") }
+            if grant.refreshToken == nil { grant.refreshToken = query.get("refresh_token") ?? query.get("refreshToken") }
+            return JSONResponse(try await service.refresh(grant))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import HearthCore
+import HearthWire
+import Hummingbird
+
+/// The ID-token verification keys: the x509 certificate map (what the Firebase admin SDKs read) and a JWKS,
+/// both with `Cache-Control: public, max-age=…` no longer than the key pre-publication time.
+struct PublicKeysController {
+    let keyRing: KeyRing
+
+    struct JWKSet: Encodable, Sendable {
+        var keys: [[String: String]]
+    }
+
+    func register(on router: Router<HearthRequestContext>) {
+        let certificates: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<[String: String]> = { _, _ in
+            let published = try await keyRing.published()
+            let map = Dictionary(uniqueKeysWithValues: published.keys.map { ($0.kid, $0.certificatePEM) })
+            return JSONResponse(map, cacheControl: "public, max-age=\(published.maxAge), must-revalidate, no-transform")
+        }
+        let jwks: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<JWKSet> = { _, _ in
+            let published = try await keyRing.published()
+            return JSONResponse(JWKSet(keys: try published.keys.map { try $0.publicJWK() }),
+                                cacheControl: "public, max-age=\(published.maxAge), must-revalidate, no-transform")
+        }
+        router.get(RouterPath(WirePaths.x509Certificates), use: certificates)
+        router.get(RouterPath(WirePaths.jwks), use: jwks)
+        router.get(RouterPath(WirePaths.wellKnownJWKS), use: jwks)
+    }
+}

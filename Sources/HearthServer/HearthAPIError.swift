@@ -1,0 +1,34 @@
+import Foundation
+import HearthWire
+import Hummingbird
+import NIOCore
+
+/// An error answered with the Google error envelope. Conforms to `HTTPResponseError` so Hummingbird renders it.
+public struct HearthAPIError: Error, HTTPResponseError, Sendable, CustomStringConvertible {
+    public let code: AuthErrorCode
+    /// Human-readable detail appended as `CODE : detail`. Never holds secrets.
+    public let detail: String?
+    public let httpStatus: Int
+
+    public init(_ code: AuthErrorCode, _ detail: String? = nil, httpStatus: Int? = nil) {
+        self.code = code
+        self.detail = detail
+        self.httpStatus = httpStatus ?? code.httpStatus
+    }
+
+    public var envelope: GoogleErrorEnvelope { GoogleErrorEnvelope(code, detail: detail, httpStatus: httpStatus) }
+
+    public var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+
+    public var description: String { envelope.error.message }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(envelope)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=UTF-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

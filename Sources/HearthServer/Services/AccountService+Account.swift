@@ -1,0 +1,100 @@
+import Logging
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+
+extension AccountService {
+    /// `accounts:lookup` by ID token.
+    public func lookup(_ request: LookupRequest) async throws -> LookupResponse {
+        let (_, user) = try await authenticate(idToken: request.idToken)
+        return LookupResponse(users: [user.userInfo])
+    }
+
+    /// `accounts:update`: profile fields, email, password, attribute and provider deletion. Email and password
+    /// changes need a recent sign-in, revoke the user's other sessions and return new tokens.
+    public func update(_ request: UpdateRequest) async throws -> UpdateResponse {
+        let (claims, current) = try await authenticate(idToken: request.idToken)
+        let deleteAttributes = Set(request.deleteAttribute ?? [])
+        if let unknown = deleteAttributes.subtracting(["DISPLAY_NAME", "PHOTO_URL"]).first {
+            throw HearthAPIError(.invalidArgument, "unknown deleteAttribute \(unknown)")
+        }
+        try Self.checkProfile(displayName: request.displayName, photoUrl: request.photoUrl)
+        let newEmail = try request.email.map { try Self.normalizedEmail($0) }
+        let emailChanges = newEmail != nil && newEmail != current.email
+        let newPassword = request.password.flatMap { $0.isEmpty ? nil : $0 }
+        if let newPassword { try Self.checkPasswordStrength(newPassword) }
+        let deleteProviders = Set(request.deleteProvider ?? [])
+        if emailChanges || newPassword != nil || deleteProviders.contains("password") {
+            try requireRecentLogin(claims)
+        }
+        if newPassword != nil, newEmail == nil, current.email == nil {
+            throw HearthAPIError(.missingEmail, "set an email together with the first password")
+        }
+        var hash: String?
+        if let newPassword { hash = try await hashPassword(newPassword) }
+        let moment = now
+        let revokes = emailChanges || newPassword != nil
+        let updated = try await modifyUser(localId: current.localId) { user in
+            if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
+            if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
+            if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
+            if deleteAttributes.contains("PHOTO_URL") { user.photoUrl = nil }
+            if emailChanges {
+                user.email = newEmail
+                user.emailVerified = false
+            }
+            if let hash {
+                user.passwordHash = hash
+                user.passwordUpdatedAt = moment
+            }
+            if deleteProviders.contains("password") {
+                user.passwordHash = nil
+                user.passwordUpdatedAt = nil
+            }
+            user.identities.removeAll { deleteProviders.contains($0.providerId) }
+            if revokes { user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)) }
+        }
+        var tokens: SessionTokens?
+        if revokes {
+            try await store.revokeRefreshTokens(localId: updated.localId)
+            logger.info("credentials changed; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
+            tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider)
+        }
+        return UpdateResponse(localId: updated.localId, email: updated.email, emailVerified: updated.emailVerified,
+                              displayName: updated.displayName, photoUrl: updated.photoUrl,
+                              providerUserInfo: updated.providerUserInfo, tokens: tokens)
+    }
+
+    /// `accounts:delete` for the signed-in user; needs a recent sign-in.
+    public func delete(_ request: DeleteAccountRequest) async throws -> DeleteAccountResponse {
+        let (claims, user) = try await authenticate(idToken: request.idToken)
+        try requireRecentLogin(claims)
+        guard try await store.deleteUser(localId: user.localId) else { throw HearthAPIError(.userNotFound) }
+        logger.info("user deleted", metadata: ["uid": "\(user.localId)"])
+        return DeleteAccountResponse()
+    }
+
+    /// `accounts:createAuthUri`: the sign-in methods of an email (nothing with email enumeration protection).
+    public func createAuthUri(_ request: CreateAuthUriRequest) async throws -> CreateAuthUriResponse {
+        let email = try Self.normalizedEmail(request.identifier, missing: .missingIdentifier, invalid: .invalidIdentifier)
+        guard let continueUri = request.continueUri, !continueUri.isEmpty else { throw HearthAPIError(.missingContinueUri) }
+        guard let url = URL(string: continueUri), url.scheme != nil else { throw HearthAPIError(.invalidContinueUri) }
+        let sessionId = request.sessionId ?? RandomID.alphanumeric(count: 27)
+        let config = try await projectConfig()
+        if config.emailEnumerationProtection {
+            return CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionId)
+        }
+        guard let user = try await store.user(email: email) else {
+            return CreateAuthUriResponse(registered: false, allProviders: nil, signinMethods: nil, sessionId: sessionId)
+        }
+        let methods = (user.passwordHash != nil ? ["password"] : []) + user.identities.map(\.providerId)
+        return CreateAuthUriResponse(registered: true, allProviders: methods, signinMethods: methods, sessionId: sessionId)
+    }
+
+    /// `getProjectConfig`.
+    public func getProjectConfig() async throws -> GetProjectConfigResponse {
+        let config = try await projectConfig()
+        return GetProjectConfigResponse(projectId: config.projectId, authorizedDomains: config.authorizedDomains)
+    }
+}

@@ -1,0 +1,107 @@
+import Logging
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import JWTKit
+
+extension AccountService {
+    /// The refresh grant: rotates the refresh token, answers a new ID token. Unknown tokens are
+    /// `INVALID_REFRESH_TOKEN`; revoked ones, reused ones (theft: the family is revoked) and sessions older
+    /// than the user's `validSince` are `TOKEN_EXPIRED`.
+    public func refresh(_ request: GrantTokenRequest) async throws -> GrantTokenResponse {
+        guard let grantType = request.grantType, !grantType.isEmpty else { throw HearthAPIError(.missingGrantType) }
+        guard grantType == "refresh_token" else { throw HearthAPIError(.invalidGrantType) }
+        guard let token = request.refreshToken, !token.isEmpty else { throw HearthAPIError(.missingRefreshToken) }
+        guard token.utf8.count <= 512 else { throw HearthAPIError(.invalidRefreshToken) }
+        let moment = now
+        let (newToken, replacement) = RefreshTokenRecord.issue(localId: "", authTime: moment, signInProvider: "", now: moment)
+        let outcome = try await store.rotateRefreshToken(
+            presentedHash: RefreshTokenRecord.hash(token), replacement: replacement, now: moment,
+            graceWindow: configuration.refreshGraceWindow)
+        let previous: RefreshTokenRecord
+        switch outcome {
+        case .unknown: throw HearthAPIError(.invalidRefreshToken)
+        case .revoked: throw HearthAPIError(.tokenExpired)
+        case .reuseDetected:
+            logger.warning("refresh token reuse detected; session family revoked")
+            throw HearthAPIError(.tokenExpired)
+        case .rotated(let record): previous = record
+        }
+        guard try await store.user(localId: previous.localId) != nil else { throw HearthAPIError(.userNotFound) }
+        let user = try await modifyUser(localId: previous.localId) { $0.lastRefreshAt = moment }
+        if user.disabled { throw HearthAPIError(.userDisabled) }
+        if Int64(previous.authTime.timeIntervalSince1970) < Int64(user.validSince.timeIntervalSince1970) {
+            throw HearthAPIError(.tokenExpired)
+        }
+        let idToken = try await mintIDToken(for: user, signInProvider: previous.signInProvider, authTime: previous.authTime,
+                                            sessionClaims: previous.sessionClaims)
+        return GrantTokenResponse(idToken: idToken, refreshToken: newToken, expiresIn: expiresIn,
+                                  userId: user.localId, projectId: configuration.projectId)
+    }
+
+    /// `accounts:signInWithCustomToken`: verifies a custom token signed by a registered service-account key,
+    /// creates the user on first use.
+    public func signInWithCustomToken(_ request: SignInWithCustomTokenRequest) async throws -> SignInWithCustomTokenResponse {
+        guard let token = request.token, !token.isEmpty else { throw HearthAPIError(.missingCustomToken) }
+        let claims = try await verifyCustomToken(token)
+        let moment = now
+        var isNewUser = false
+        if try await store.user(localId: claims.uid) == nil {
+            let user = UserRecord(localId: claims.uid, createdAt: moment, lastLoginAt: moment,
+                                  validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)), customAuth: true)
+            do {
+                try await store.createUser(user)
+                isNewUser = true
+            } catch StoreError.duplicateLocalId {
+                // Created concurrently by another sign-in with the same uid.
+            }
+        }
+        let user = try await modifyUser(localId: claims.uid) { $0.lastLoginAt = moment }
+        if user.disabled { throw HearthAPIError(.userDisabled) }
+        let tokens = try await issueSession(for: user, signInProvider: "custom", sessionClaims: claims.claims ?? [:])
+        return SignInWithCustomTokenResponse(tokens: tokens, isNewUser: isNewUser)
+    }
+
+    func verifyCustomToken(_ token: String) async throws -> CustomTokenClaims {
+        guard let header = KeyRing.header(of: token) else { throw HearthAPIError(.invalidCustomToken, "not a JWT") }
+        guard header["alg"] == "RS256" else { throw HearthAPIError(.invalidCustomToken, "custom tokens must be signed with RS256") }
+        let unverified: CustomTokenClaims
+        do {
+            unverified = try DefaultJWTParser().parse([UInt8](token.utf8), as: CustomTokenClaims.self).payload
+        } catch {
+            throw HearthAPIError(.invalidCustomToken, "the claims are not those of a custom token")
+        }
+        if unverified.aud != CustomTokenClaims.audience {
+            throw HearthAPIError(.credentialMismatch, "the custom token's audience is not the Identity Toolkit audience")
+        }
+        var keys = try await store.serviceAccountKeys(clientEmail: unverified.iss)
+        if let kid = header["kid"] { keys = keys.filter { $0.keyId == kid } }
+        guard !keys.isEmpty else {
+            throw HearthAPIError(.invalidCustomToken, "the signer is not a service account registered with this project")
+        }
+        var verified: CustomTokenClaims?
+        for key in keys {
+            let collection = JWTKeyCollection()
+            guard let publicKey = key.rsaPublicKey else { continue }
+            await collection.add(rsa: publicKey, digestAlgorithm: .sha256)
+            if let claims = try? await collection.verify(token, as: CustomTokenClaims.self) {
+                verified = claims
+                break
+            }
+        }
+        guard let verified else { throw HearthAPIError(.invalidCustomToken, "the signature does not verify") }
+        do {
+            try verified.validate(now: now)
+        } catch .expired {
+            throw HearthAPIError(.invalidCustomToken, "the custom token has expired")
+        } catch .wrongAudience {
+            throw HearthAPIError(.credentialMismatch)
+        } catch .reservedClaim(let name) {
+            throw HearthAPIError(.invalidClaims, "'\(name)' is a reserved claim")
+        } catch {
+            throw HearthAPIError(.invalidCustomToken, "\(error)")
+        }
+        return verified
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import JWTKit
+import Logging
+import NIOPosix
+
+/// The accounts and token logic behind the v1/v3 endpoints, independent of HTTP. Every failure is a
+/// ``HearthAPIError`` carrying the string Firebase clients expect.
+public struct AccountService: Sendable {
+    public let configuration: HearthServerConfiguration
+    public let store: any HearthStore
+    public let keyRing: KeyRing
+    let throttle: LoginThrottle
+    let hasher: PasswordHasher
+    let logger: Logger
+
+    public init(configuration: HearthServerConfiguration, store: any HearthStore, keyRing: KeyRing, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.keyRing = keyRing
+        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock)
+        self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
+        self.logger = logger
+    }
+
+    var now: Date { configuration.clock.now() }
+    var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
+
+    /// The project's settings (the stored ones, else the initial ones).
+    public func projectConfig() async throws -> ProjectConfig {
+        if let stored = try await store.projectConfig(projectId: configuration.projectId) { return stored }
+        return configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId)
+    }
+
+    // MARK: Sessions
+
+    /// Mints an ID token and a new refresh-token family for `user`.
+    public func issueSession(for user: UserRecord, signInProvider: String, authTime: Date? = nil,
+                             sessionClaims: [String: JSONValue] = [:]) async throws -> SessionTokens {
+        let issuedAt = now
+        let authTime = authTime ?? issuedAt
+        let (refreshToken, record) = RefreshTokenRecord.issue(
+            localId: user.localId, authTime: authTime, signInProvider: signInProvider, sessionClaims: sessionClaims, now: issuedAt)
+        try await store.insertRefreshToken(record)
+        let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
+        return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
+    }
+
+    func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws -> String {
+        let claims = IDTokenClaims(projectId: configuration.projectId, user: user, signInProvider: signInProvider,
+                                   authTime: authTime, issuedAt: now, lifetime: configuration.idTokenLifetime,
+                                   sessionClaims: sessionClaims)
+        return try await keyRing.sign(claims)
+    }
+
+    /// Verifies one of Hearth's ID tokens and loads its user: `MISSING_ID_TOKEN`, `INVALID_ID_TOKEN`,
+    /// `TOKEN_EXPIRED` (expired, or issued before the user's `validSince`), `USER_NOT_FOUND`, `USER_DISABLED`.
+    public func authenticate(idToken: String?) async throws -> (IDTokenClaims, UserRecord) {
+        guard let idToken, !idToken.isEmpty else { throw HearthAPIError(.missingIdToken) }
+        let claims: IDTokenClaims
+        do {
+            claims = try await keyRing.verify(idToken)
+            try claims.validate(projectId: configuration.projectId, now: now)
+        } catch .expired {
+            throw HearthAPIError(.tokenExpired)
+        } catch {
+            throw HearthAPIError(.invalidIdToken)
+        }
+        guard let user = try await store.user(localId: claims.subject) else { throw HearthAPIError(.userNotFound) }
+        if user.disabled { throw HearthAPIError(.userDisabled) }
+        if claims.issuedAt < Int64(user.validSince.timeIntervalSince1970) { throw HearthAPIError(.tokenExpired) }
+        return (claims, user)
+    }
+
+    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` unless the session's sign-in is recent.
+    func requireRecentLogin(_ claims: IDTokenClaims) throws {
+        if now.timeIntervalSince1970 - Double(claims.authTime) > configuration.recentLoginWindow {
+            throw HearthAPIError(.credentialTooOldLoginAgain)
+        }
+    }
+
+    /// Re-reads and updates a user until the optimistic version check passes (concurrent writers lose nothing).
+    @discardableResult
+    func modifyUser(localId: String, _ change: (inout UserRecord) async throws -> Void) async throws -> UserRecord {
+        for _ in 0..<5 {
+            guard var user = try await store.user(localId: localId) else { throw HearthAPIError(.userNotFound) }
+            try await change(&user)
+            do {
+                return try await store.updateUser(user)
+            } catch StoreError.conflict {
+                continue
+            } catch StoreError.emailExists {
+                throw HearthAPIError(.emailExists)
+            } catch StoreError.notFound {
+                throw HearthAPIError(.userNotFound)
+            }
+        }
+        throw HearthAPIError(.internalError, "the account is being changed concurrently; try again", httpStatus: 409)
+    }
+
+    /// scrypt off the cooperative pool.
+    func hashPassword(_ password: String) async throws -> String {
+        let hasher = hasher
+        return try await NIOThreadPool.singleton.runIfActive { try hasher.hash(password) }
+    }
+
+    func verifyPassword(_ password: String, against encoded: String?) async throws -> Bool {
+        let hasher = hasher
+        return try await NIOThreadPool.singleton.runIfActive {
+            guard let encoded else {
+                hasher.verifyDummy(password)
+                return false
+            }
+            return (try? hasher.verify(password, against: encoded)) ?? false
+        }
+    }
+
+    static func checkPasswordStrength(_ password: String) throws {
+        if password.count < PasswordHasher.minimumLength {
+            throw HearthAPIError(.weakPassword, "Password should be at least \(PasswordHasher.minimumLength) characters")
+        }
+        if password.utf8.count > PasswordHasher.maximumByteCount {
+            throw HearthAPIError(.weakPassword, "Password should be at most \(PasswordHasher.maximumByteCount) bytes")
+        }
+    }
+
+    static func normalizedEmail(_ raw: String?, missing: AuthErrorCode = .missingEmail, invalid: AuthErrorCode = .invalidEmail) throws -> String {
+        guard let raw, !raw.trimmingCharacters(in: .whitespaces).isEmpty else { throw HearthAPIError(missing) }
+        guard let email = EmailAddress.normalize(raw) else { throw HearthAPIError(invalid) }
+        return email
+    }
+
+    static func checkProfile(displayName: String?, photoUrl: String?) throws {
+        if let displayName, displayName.count > 256 { throw HearthAPIError(.invalidDisplayName, "at most 256 characters") }
+        if let photoUrl, !photoUrl.isEmpty {
+            guard photoUrl.count <= 2048, let url = URL(string: photoUrl), let scheme = url.scheme?.lowercased(),
+                  ["http", "https"].contains(scheme), url.host != nil
+            else { throw HearthAPIError(.invalidPhotoUrl, "an http(s) URL is expected") }
+        }
+    }
+}

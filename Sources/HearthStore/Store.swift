@@ -1,0 +1,80 @@
+import Foundation
+import HearthCore
+
+/// Errors every store implementation reports the same way, so the server maps them to one wire error.
+public enum StoreError: Error, Equatable, Sendable {
+    /// Another user already has this email.
+    case emailExists
+    /// Another user already holds this `(providerId, federatedId)`.
+    case federatedIdTaken(providerId: String)
+    /// A user with this `localId` exists already.
+    case duplicateLocalId
+    /// The user changed since it was read (optimistic concurrency): read again and retry.
+    case conflict
+    /// No such user.
+    case notFound
+    /// A signing key with this generation exists (another replica rotated first).
+    case duplicateKeyGeneration
+    /// The backing database failed; the message never holds secrets.
+    case backend(String)
+}
+
+/// Users and their linked identities.
+public protocol UserStore: Sendable {
+    /// Inserts a new user with its identities, atomically.
+    /// Throws ``StoreError/emailExists``, ``StoreError/federatedIdTaken(providerId:)`` or ``StoreError/duplicateLocalId``.
+    func createUser(_ user: UserRecord) async throws
+    func user(localId: String) async throws -> UserRecord?
+    /// The user with this normalized email, if any.
+    func user(email: String) async throws -> UserRecord?
+    func user(providerId: String, federatedId: String) async throws -> UserRecord?
+    /// Replaces the user (and its identities) if its stored `version` still equals `user.version`; returns the
+    /// stored record with the bumped version. Throws ``StoreError/conflict`` when it changed meanwhile,
+    /// ``StoreError/notFound``, ``StoreError/emailExists`` or ``StoreError/federatedIdTaken(providerId:)``.
+    @discardableResult
+    func updateUser(_ user: UserRecord) async throws -> UserRecord
+    /// Deletes the user, its identities and its refresh tokens. Returns whether it existed.
+    @discardableResult
+    func deleteUser(localId: String) async throws -> Bool
+    /// Number of users (for status output and tests).
+    func userCount() async throws -> Int
+}
+
+/// Refresh tokens, stored hashed.
+public protocol RefreshTokenStore: Sendable {
+    func insertRefreshToken(_ record: RefreshTokenRecord) async throws
+    /// Atomically: looks the presented hash up; if usable, marks it rotated and stores `replacement` in the same
+    /// family (the replacement's `familyId`, `authTime` and `signInProvider` are taken from the presented record).
+    /// A rotated token presented within `graceWindow` of its rotation still rotates (concurrent refreshes);
+    /// after it, the whole family is revoked and ``RefreshRotationOutcome/reuseDetected`` returned.
+    func rotateRefreshToken(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshRotationOutcome
+    /// Revokes every refresh token of a user.
+    func revokeRefreshTokens(localId: String) async throws
+    func refreshToken(hash: String) async throws -> RefreshTokenRecord?
+}
+
+/// ID-token signing keys.
+public protocol SigningKeyStore: Sendable {
+    func signingKeys() async throws -> [SigningKey]
+    /// Throws ``StoreError/duplicateKeyGeneration`` when the generation exists.
+    func insertSigningKey(_ key: SigningKey) async throws
+    func deleteSigningKeys(generations: [Int]) async throws
+}
+
+/// Project settings and the service accounts allowed to sign custom tokens.
+public protocol ProjectStore: Sendable {
+    func projectConfig(projectId: String) async throws -> ProjectConfig?
+    func saveProjectConfig(_ config: ProjectConfig) async throws
+    func serviceAccountKeys(clientEmail: String) async throws -> [ServiceAccountKey]
+    func allServiceAccountKeys() async throws -> [ServiceAccountKey]
+    /// Inserts or replaces the key `(clientEmail, keyId)`.
+    func saveServiceAccountKey(_ key: ServiceAccountKey) async throws
+    @discardableResult
+    func deleteServiceAccountKey(clientEmail: String, keyId: String) async throws -> Bool
+}
+
+/// Everything the server keeps: one database, any replica can serve any step.
+public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore {
+    /// Closes connections; the store is unusable afterwards.
+    func close() async throws
+}

@@ -1,0 +1,40 @@
+/// `accounts:createAuthUri` (v3 `createAuthUri`): which sign-in methods an email has.
+public struct CreateAuthUriRequest: Codable, Sendable, Equatable {
+    public var identifier: String?
+    public var continueUri: String?
+    public var providerId: String?
+    public var sessionId: String?
+    public var tenantId: String?
+
+    public init(identifier: String?, continueUri: String? = "http://localhost") {
+        self.identifier = identifier
+        self.continueUri = continueUri
+    }
+}
+
+/// The answer to `accounts:createAuthUri`. With email enumeration protection only `kind` and `sessionId`.
+public struct CreateAuthUriResponse: Codable, Sendable, Equatable {
+    public var kind: String = "identitytoolkit#CreateAuthUriResponse"
+    public var registered: Bool?
+    public var allProviders: [String]?
+    public var signinMethods: [String]?
+    public var sessionId: String
+
+    public init(registered: Bool?, allProviders: [String]?, signinMethods: [String]?, sessionId: String) {
+        self.registered = registered
+        self.allProviders = allProviders
+        self.signinMethods = signinMethods
+        self.sessionId = sessionId
+    }
+}
+
+/// The answer to `getProjectConfig` (v3) / `GET v1/projects`.
+public struct GetProjectConfigResponse: Codable, Sendable, Equatable {
+    public var projectId: String
+    public var authorizedDomains: [String]
+
+    public init(projectId: String, authorizedDomains: [String]) {
+        self.projectId = projectId
+        self.authorizedDomains = authorizedDomains
+    }
+}

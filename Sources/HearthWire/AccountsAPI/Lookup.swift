@@ -1,0 +1,74 @@
+/// `accounts:lookup` (v3 `getAccountInfo`) by ID token.
+public struct LookupRequest: Codable, Sendable, Equatable {
+    public var idToken: String?
+    public init(idToken: String?) { self.idToken = idToken }
+}
+
+/// The answer to `accounts:lookup`: one user.
+public struct LookupResponse: Codable, Sendable, Equatable {
+    public var kind: String = "identitytoolkit#GetAccountInfoResponse"
+    public var users: [UserInfo]
+    public init(users: [UserInfo]) { self.users = users }
+}
+
+/// A user as Firebase's `accounts:lookup` describes it. Times are milliseconds since 1970 as strings,
+/// `validSince` seconds as a string, as Google sends them.
+public struct UserInfo: Codable, Sendable, Equatable {
+    public var localId: String
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoUrl: String?
+    /// Milliseconds since 1970 (a number, as Google sends it).
+    public var passwordUpdatedAt: Double?
+    public var providerUserInfo: [ProviderUserInfo]
+    public var validSince: String
+    public var disabled: Bool
+    public var lastLoginAt: String
+    public var createdAt: String
+    /// RFC 3339 time of the last token refresh.
+    public var lastRefreshAt: String?
+    /// Custom claims as a JSON object string.
+    public var customAttributes: String?
+    /// `true` for users created by a custom token.
+    public var customAuth: Bool?
+
+    public init(localId: String, email: String?, emailVerified: Bool, displayName: String?, photoUrl: String?,
+                passwordUpdatedAt: Double?, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool,
+                lastLoginAt: String, createdAt: String, lastRefreshAt: String?, customAttributes: String?, customAuth: Bool?) {
+        self.localId = localId
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+        self.passwordUpdatedAt = passwordUpdatedAt
+        self.providerUserInfo = providerUserInfo
+        self.validSince = validSince
+        self.disabled = disabled
+        self.lastLoginAt = lastLoginAt
+        self.createdAt = createdAt
+        self.lastRefreshAt = lastRefreshAt
+        self.customAttributes = customAttributes
+        self.customAuth = customAuth
+    }
+}
+
+/// One sign-in method of a user: `password`, `microsoft.com`, `yahoo.com`, `oidc.*`.
+public struct ProviderUserInfo: Codable, Sendable, Equatable {
+    public var providerId: String
+    /// The provider's id for the user (Firebase's `providerData[].uid`).
+    public var rawId: String
+    public var federatedId: String
+    public var email: String?
+    public var displayName: String?
+    public var photoUrl: String?
+
+    public init(providerId: String, rawId: String, federatedId: String, email: String?, displayName: String?, photoUrl: String?) {
+        self.providerId = providerId
+        self.rawId = rawId
+        self.federatedId = federatedId
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The error strings Hearth sends in `error.message`, exactly as Firebase's backend spells them, so that
+/// Firebase client SDKs map them to their own error codes.
+public enum AuthErrorCode: String, Sendable, CaseIterable, Codable {
+    // Accounts
+    case emailExists = "EMAIL_EXISTS"
+    case emailNotFound = "EMAIL_NOT_FOUND"
+    case invalidEmail = "INVALID_EMAIL"
+    case invalidIdentifier = "INVALID_IDENTIFIER"
+    case missingIdentifier = "MISSING_IDENTIFIER"
+    case missingEmail = "MISSING_EMAIL"
+    case missingPassword = "MISSING_PASSWORD"
+    case weakPassword = "WEAK_PASSWORD"
+    case invalidLoginCredentials = "INVALID_LOGIN_CREDENTIALS"
+    case invalidPassword = "INVALID_PASSWORD"
+    case userDisabled = "USER_DISABLED"
+    case userNotFound = "USER_NOT_FOUND"
+    case operationNotAllowed = "OPERATION_NOT_ALLOWED"
+    case tooManyAttempts = "TOO_MANY_ATTEMPTS_TRY_LATER"
+    case credentialTooOldLoginAgain = "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+    case missingContinueUri = "MISSING_CONTINUE_URI"
+    case invalidContinueUri = "INVALID_CONTINUE_URI"
+    case invalidDisplayName = "INVALID_DISPLAY_NAME"
+    case invalidPhotoUrl = "INVALID_PHOTO_URL"
+    case missingLocalId = "MISSING_LOCAL_ID"
+    // ID tokens
+    case missingIdToken = "MISSING_ID_TOKEN"
+    case invalidIdToken = "INVALID_ID_TOKEN"
+    case tokenExpired = "TOKEN_EXPIRED"
+    // Custom tokens
+    case missingCustomToken = "MISSING_CUSTOM_TOKEN"
+    case invalidCustomToken = "INVALID_CUSTOM_TOKEN"
+    case credentialMismatch = "CREDENTIAL_MISMATCH"
+    case invalidClaims = "INVALID_CLAIMS"
+    // Secure token service
+    case missingGrantType = "MISSING_GRANT_TYPE"
+    case invalidGrantType = "INVALID_GRANT_TYPE"
+    case missingRefreshToken = "MISSING_REFRESH_TOKEN"
+    case invalidRefreshToken = "INVALID_REFRESH_TOKEN"
+    // Federated sign-in
+    case invalidIdpResponse = "INVALID_IDP_RESPONSE"
+    case invalidPendingToken = "INVALID_PENDING_TOKEN"
+    case federatedUserIdAlreadyLinked = "FEDERATED_USER_ID_ALREADY_LINKED"
+    case missingRequestUri = "MISSING_REQUEST_URI"
+    case invalidRequestUri = "INVALID_REQUEST_URI"
+    case invalidProviderId = "INVALID_PROVIDER_ID"
+    case invalidCredentialOrProviderId = "INVALID_CREDENTIAL_OR_PROVIDER_ID"
+    case missingSessionId = "MISSING_SESSION_ID"
+    case invalidSessionId = "INVALID_SESSION_ID"
+    case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
+    // Request shape and access
+    case invalidArgument = "INVALID_ARGUMENT"
+    case invalidJSONPayload = "INVALID_JSON_PAYLOAD"
+    case payloadTooLarge = "PAYLOAD_TOO_LARGE"
+    case invalidApiKey = "API_KEY_INVALID"
+    case permissionDenied = "PERMISSION_DENIED"
+    case notFound = "NOT_FOUND"
+    case methodNotAllowed = "METHOD_NOT_ALLOWED"
+    case internalError = "INTERNAL_ERROR"
+
+    /// The HTTP status this error is sent with.
+    public var httpStatus: Int {
+        switch self {
+        case .invalidApiKey: 400
+        case .permissionDenied: 403
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .payloadTooLarge: 413
+        case .internalError: 500
+        default: 400
+        }
+    }
+
+    /// `errors[].reason`: iOS maps `keyInvalid` to `invalidAPIKey`.
+    public var reason: String {
+        switch self {
+        case .invalidApiKey: "keyInvalid"
+        case .permissionDenied: "forbidden"
+        case .notFound: "notFound"
+        case .internalError: "backendError"
+        default: "invalid"
+        }
+    }
+
+    /// `error.status`: Google sends it only for the non-plain classes.
+    public var status: String? {
+        switch self {
+        case .invalidApiKey, .invalidJSONPayload, .invalidArgument, .payloadTooLarge: "INVALID_ARGUMENT"
+        case .permissionDenied: "PERMISSION_DENIED"
+        case .notFound: "NOT_FOUND"
+        case .methodNotAllowed: "UNIMPLEMENTED"
+        case .internalError: "INTERNAL"
+        default: nil
+        }
+    }
+
+    /// A fixed message where Google does not use the `CODE : detail` form.
+    public var messageOverride: String? {
+        switch self {
+        case .invalidApiKey: "API key not valid. Please pass a valid API key."
+        default: nil
+        }
+    }
+}

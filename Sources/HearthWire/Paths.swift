@@ -1,0 +1,20 @@
+/// The host-relative paths Firebase clients use against an emulator host, and Hearth's key endpoints.
+public enum WirePaths {
+    /// Prefix of the v1 Identity Toolkit API.
+    public static let identityToolkitV1 = "/identitytoolkit.googleapis.com/v1"
+    /// Prefix of the legacy v3 relying-party API.
+    public static let relyingPartyV3 = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
+    /// The secure token service's refresh endpoint.
+    public static let secureToken = "/securetoken.googleapis.com/v1/token"
+    /// The x509 certificate map (`kid` → PEM) of the ID-token signing keys.
+    public static let x509Certificates = "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+    /// The same keys as a JWK set.
+    public static let jwks = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+    /// A short alias of the JWK set.
+    public static let wellKnownJWKS = "/.well-known/jwks.json"
+
+    /// The v1 path of an `accounts:*` method, e.g. `accounts(“signUp”)`.
+    public static func accounts(_ method: String) -> String { "\(identityToolkitV1)/accounts:\(method)" }
+    /// The v3 path of a relying-party method, e.g. `v3(“verifyPassword”)`.
+    public static func v3(_ method: String) -> String { "\(relyingPartyV3)/\(method)" }
+}
