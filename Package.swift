@@ -89,7 +89,12 @@ let package = Package(
         ),
         .target(
             name: "HearthTesting",
-            dependencies: ["HearthServer", "HearthStoreSQLite", "HearthCore"],
+            dependencies: [
+                "HearthServer", "HearthStoreSQLite", "HearthCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             path: "Tests/HearthTesting",
             swiftSettings: swiftSettings
         ),
