@@ -5,6 +5,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+// Tests import the modules they exercise; member visibility through transitive imports is fine there.
+let testSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
 
 let package = Package(
     name: "hearth",
@@ -101,20 +105,23 @@ let package = Package(
         .testTarget(
             name: "HearthCoreTests",
             dependencies: ["HearthCore", "HearthTesting"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "HearthStoreTests",
             dependencies: ["HearthStore", "HearthStoreSQLite", "HearthTesting"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
     ]
 )

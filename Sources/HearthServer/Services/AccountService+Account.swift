@@ -79,7 +79,9 @@ extension AccountService {
     public func createAuthUri(_ request: CreateAuthUriRequest) async throws -> CreateAuthUriResponse {
         let email = try Self.normalizedEmail(request.identifier, missing: .missingIdentifier, invalid: .invalidIdentifier)
         guard let continueUri = request.continueUri, !continueUri.isEmpty else { throw HearthAPIError(.missingContinueUri) }
-        guard let url = URL(string: continueUri), url.scheme != nil else { throw HearthAPIError(.invalidContinueUri) }
+        guard let components = URLComponents(string: continueUri), let scheme = components.scheme,
+              scheme.first?.isLetter == true, !continueUri.contains(where: \.isWhitespace)
+        else { throw HearthAPIError(.invalidContinueUri) }
         let sessionId = request.sessionId ?? RandomID.alphanumeric(count: 27)
         let config = try await projectConfig()
         if config.emailEnumerationProtection {
