@@ -1,0 +1,117 @@
+"""Hearth checked by clients nobody here wrote: Google's google-auth verifier and the Firebase Admin SDK.
+
+Usage: third_party_clients.py BASE_URL PROJECT_ID HEARTH_BINARY DATA_DIR
+Prints one line per check and a closing 'e2e: N passed, N failed' line; exits non-zero on any failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+
+import requests
+from google.auth import exceptions as google_exceptions
+from google.auth.transport import requests as google_requests
+from google.oauth2 import id_token
+
+BASE, PROJECT, HEARTH, DATA_DIR = sys.argv[1:5]
+CERTS = f"{BASE}/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+KEY = "any-key"
+results = []
+
+
+def check(name):
+    def wrap(fn):
+        try:
+            fn()
+            results.append((name, None))
+            print(f"PASS {name}")
+        except Exception as error:  # noqa: BLE001 - report every failure
+            results.append((name, error))
+            print(f"FAIL {name}: {error!r}")
+        return fn
+    return wrap
+
+
+def post(method, body):
+    response = requests.post(f"{BASE}/identitytoolkit.googleapis.com/v1/accounts:{method}?key={KEY}", json=body, timeout=10)
+    return response.status_code, response.json()
+
+
+def sign_up():
+    status, body = post("signUp", {"email": f"py-{uuid.uuid4().hex[:8]}@example.com", "password": "correct horse", "returnSecureToken": True})
+    assert status == 200, body
+    return body
+
+
+@check("google-auth verifies a Hearth ID token against the x509 map")
+def _():
+    body = sign_up()
+    claims = id_token.verify_token(body["idToken"], google_requests.Request(), audience=PROJECT, certs_url=CERTS)
+    assert claims["sub"] == body["localId"], claims
+    assert claims["iss"] == f"https://securetoken.google.com/{PROJECT}", claims
+    assert claims["firebase"]["sign_in_provider"] == "password", claims
+
+
+@check("google-auth rejects the token for another audience")
+def _():
+    body = sign_up()
+    try:
+        id_token.verify_token(body["idToken"], google_requests.Request(), audience="someone-elses-project", certs_url=CERTS)
+    except (ValueError, google_exceptions.GoogleAuthError):
+        return
+    raise AssertionError("a token for another audience was accepted")
+
+
+@check("google-auth rejects a tampered token")
+def _():
+    body = sign_up()
+    header, payload, signature = body["idToken"].split(".")
+    import base64
+    padded = payload + "=" * (-len(payload) % 4)
+    claims = json.loads(base64.urlsafe_b64decode(padded))
+    claims["sub"] = "admin"
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+    try:
+        id_token.verify_token(f"{header}.{forged}.{signature}", google_requests.Request(), audience=PROJECT, certs_url=CERTS)
+    except (ValueError, google_exceptions.GoogleAuthError):
+        return
+    raise AssertionError("a tampered token was accepted")
+
+
+@check("a refreshed ID token still verifies and keeps auth_time")
+def _():
+    body = sign_up()
+    response = requests.post(f"{BASE}/securetoken.googleapis.com/v1/token?key={KEY}",
+                             data={"grant_type": "refresh_token", "refresh_token": body["refreshToken"]}, timeout=10)
+    assert response.status_code == 200, response.text
+    refreshed = response.json()
+    claims = id_token.verify_token(refreshed["access_token"], google_requests.Request(), audience=PROJECT, certs_url=CERTS)
+    original = id_token.verify_token(body["idToken"], google_requests.Request(), audience=PROJECT, certs_url=CERTS)
+    assert claims["auth_time"] == original["auth_time"], (claims, original)
+
+
+@check("firebase-admin custom token signs in (service account made by `hearth service-accounts create`)")
+def _():
+    import firebase_admin
+    from firebase_admin import auth, credentials
+    os.environ.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
+    path = os.path.join(tempfile.mkdtemp(), "service-account.json")
+    subprocess.run([HEARTH, "service-accounts", "create", "--data-dir", DATA_DIR, "--project-id", PROJECT,
+                    "--email", f"e2e-admin@{PROJECT}.iam.gserviceaccount.com", "--out", path], check=True, capture_output=True)
+    assert oct(os.stat(path).st_mode & 0o777) == "0o600", "the key file must be private"
+    app = firebase_admin.initialize_app(credentials.Certificate(path), {"projectId": PROJECT}, name=uuid.uuid4().hex)
+    token = auth.create_custom_token("py-admin-user", {"role": "editor"}, app=app)
+    status, body = post("signInWithCustomToken", {"token": token.decode(), "returnSecureToken": True})
+    assert status == 200, body
+    claims = id_token.verify_token(body["idToken"], google_requests.Request(), audience=PROJECT, certs_url=CERTS)
+    assert claims["sub"] == "py-admin-user", claims
+    assert claims["role"] == "editor", claims
+    assert claims["firebase"]["sign_in_provider"] == "custom", claims
+
+
+passed = sum(1 for _, error in results if error is None)
+failed = len(results) - passed
+print(f"e2e: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
