@@ -25,8 +25,17 @@ struct Settings {
         ]
         let environment = ProcessInfo.processInfo.environment
         if let path = configFile ?? environment["HEARTH_CONFIG_FILE"] {
-            let file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
-            providers.append(file.prefixKeys(with: "hearth"))
+            let file: FileProvider<JSONSnapshot>
+            do {
+                file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
+            } catch {
+                throw SettingsError(description: "cannot read the configuration file \(path): \(error)")
+            }
+            // The file holds the keys without the `hearth.` prefix: {"port": 9099, "project": {"id": "..."}}.
+            providers.append(file.mapKeys { key in
+                key.components.first == "hearth"
+                    ? AbsoluteConfigKey(Array(key.components.dropFirst()), context: key.context) : key
+            })
         }
         let reader = ConfigReader(providers: providers).scoped(to: "hearth")
         return Settings(
@@ -40,4 +49,9 @@ struct Settings {
             keyRotationHours: reader.double(forKey: "keys.rotation.hours", default: 24)
         )
     }
+}
+
+/// A configuration problem, reported before the server starts.
+struct SettingsError: Error, CustomStringConvertible {
+    let description: String
 }
