@@ -28,7 +28,6 @@ extension AccountService {
             throw HearthAPIError(.tokenExpired)
         case .rotated(let record): previous = record
         }
-        guard try await store.user(localId: previous.localId) != nil else { throw HearthAPIError(.userNotFound) }
         let user = try await modifyUser(localId: previous.localId) { $0.lastRefreshAt = moment }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         if Int64(previous.authTime.timeIntervalSince1970) < Int64(user.validSince.timeIntervalSince1970) {

@@ -18,8 +18,10 @@ public actor LoginThrottle {
 
     /// Whether a sign-in for `account` from `address` may be attempted now.
     public func isAllowed(account: String, address: String) -> Bool {
-        let now = clock.now()
-        prune(now: now)
+        let cutoff = clock.now().addingTimeInterval(-configuration.window)
+        accountFailures[account] = Self.recent(accountFailures[account], after: cutoff)
+        addressFailures[address] = Self.recent(addressFailures[address], after: cutoff)
+        if accountFailures.count + addressFailures.count > 10_000 { pruneAll(after: cutoff) }
         return (accountFailures[account]?.count ?? 0) < configuration.maxFailuresPerAccount
             && (addressFailures[address]?.count ?? 0) < configuration.maxFailuresPerAddress
     }
@@ -35,15 +37,14 @@ public actor LoginThrottle {
         accountFailures[account] = nil
     }
 
-    private func prune(now: Date) {
-        let cutoff = now.addingTimeInterval(-configuration.window)
-        accountFailures = accountFailures.compactMapValues { dates in
-            let kept = dates.filter { $0 > cutoff }
-            return kept.isEmpty ? nil : kept
-        }
-        addressFailures = addressFailures.compactMapValues { dates in
-            let kept = dates.filter { $0 > cutoff }
-            return kept.isEmpty ? nil : kept
-        }
+    private static func recent(_ dates: [Date]?, after cutoff: Date) -> [Date]? {
+        guard let kept = dates?.filter({ $0 > cutoff }), !kept.isEmpty else { return nil }
+        return kept
+    }
+
+    /// Drops every expired entry (bounded memory under many distinct accounts/addresses).
+    private func pruneAll(after cutoff: Date) {
+        accountFailures = accountFailures.compactMapValues { Self.recent($0, after: cutoff) }
+        addressFailures = addressFailures.compactMapValues { Self.recent($0, after: cutoff) }
     }
 }
