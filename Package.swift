@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthStore", targets: ["HearthStore"]),
         .library(name: "HearthStoreSQLite", targets: ["HearthStoreSQLite"]),
+        .library(name: "HearthOIDC", targets: ["HearthOIDC"]),
+        .library(name: "HearthDevIdP", targets: ["HearthDevIdP"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
     ],
     dependencies: [
@@ -30,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -53,6 +57,37 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
+        // Relying party: discovery, authorization requests, code exchange, ID-token validation, profiles.
+        .target(
+            name: "HearthOIDC",
+            dependencies: [
+                "HearthCore", "HearthWire",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Microsoft- and Yahoo-shaped OpenID providers for development and tests.
+        .target(
+            name: "HearthDevIdP",
+            dependencies: [
+                "HearthCore", "HearthWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HearthStoreSQLite",
             dependencies: [
@@ -65,8 +100,10 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthWire", "HearthCore", "HearthStore", "HearthStoreSQLite",
+                "HearthWire", "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthOIDC", "HearthDevIdP",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -94,13 +131,14 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite", "HearthCore",
+                "HearthServer", "HearthStoreSQLite", "HearthCore", "HearthDevIdP", "HearthOIDC",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/HearthTesting",
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "HearthCoreTests",

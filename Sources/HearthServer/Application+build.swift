@@ -1,6 +1,8 @@
 import HTTPTypes
 import Foundation
 import HearthCore
+import HearthDevIdP
+import HearthOIDC
 import HearthStore
 import HearthWire
 import Hummingbird
@@ -14,15 +16,24 @@ public struct HearthServer: Sendable {
     public let store: any HearthStore
     public let keyRing: KeyRing
     public let accounts: AccountService
+    public let federation: FederationService
+    /// The built-in dev identity providers, served under `/__dev/…` when present.
+    public let devIdPs: DevIdentityProviders?
     let logger: Logger
 
-    public init(configuration: HearthServerConfiguration, store: any HearthStore, logger: Logger = Logger(label: "hearth")) async throws {
+    public init(configuration: HearthServerConfiguration, store: any HearthStore, devIdPs: DevIdentityProviders? = nil,
+                logger: Logger = Logger(label: "hearth")) async throws {
         self.configuration = configuration
         self.store = store
         self.logger = logger
+        self.devIdPs = devIdPs
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
                                logger: Logger(label: "hearth.keys"))
         self.accounts = AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger)
+        self.federation = FederationService(
+            accounts: accounts,
+            relyingParty: RelyingParty(clock: configuration.clock, configuration: configuration.relyingParty, logger: Logger(label: "hearth.oidc")),
+            logger: logger)
         if try await store.projectConfig(projectId: configuration.projectId) == nil {
             try await store.saveProjectConfig(configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId))
         }
@@ -43,9 +54,11 @@ public struct HearthServer: Sendable {
         }
         router.get("/healthz") { _, _ in JSONResponse(["status": "ok"]) }
         PublicKeysController(keyRing: keyRing).register(on: router)
+        AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize).register(on: router)
+        devIdPs?.register(on: router)
         let api = router.group()
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
-        AccountsController(service: accounts, maxBodySize: configuration.maxBodySize).register(on: api)
+        AccountsController(service: accounts, federation: federation, maxBodySize: configuration.maxBodySize).register(on: api)
         SecureTokenController(service: accounts, maxBodySize: configuration.maxBodySize).register(on: api)
         return router
     }
@@ -55,10 +68,10 @@ public struct HearthServer: Sendable {
 /// The caller owns `store` and closes it after the application has stopped.
 /// `onServerRunning` receives the bound port (useful with port 0).
 public func buildApplication(
-    configuration: HearthServerConfiguration, store: any HearthStore, logger: Logger = Logger(label: "hearth"),
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    configuration: HearthServerConfiguration, store: any HearthStore, devIdPs: DevIdentityProviders? = nil,
+    logger: Logger = Logger(label: "hearth"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    let server = try await HearthServer(configuration: configuration, store: store, logger: logger)
+    let server = try await HearthServer(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger)
     return Application(
         router: server.router(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),

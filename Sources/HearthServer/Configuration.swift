@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthOIDC
 
 /// Everything `buildApplication` needs, passed explicitly (nothing here reads the environment).
 public struct HearthServerConfiguration: Sendable {
@@ -25,12 +26,21 @@ public struct HearthServerConfiguration: Sendable {
     public var initialProjectConfig: ProjectConfig?
     /// The clock; tests move it.
     public var clock: WallClock
+    /// This server's external base URL: the auth handler's `redirect_uri` is `<publicURL>/__/auth/handler`.
+    public var publicURL: PublicBaseURL
+    /// How long a sign-in may take between the auth handler and `signInWithIdp`.
+    public var authorizationSessionLifetime: TimeInterval
+    /// How long a `needConfirmation` pending credential can be linked.
+    public var pendingCredentialLifetime: TimeInterval
+    public var relyingParty: RelyingParty.Configuration
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,
                 keyRotation: KeyRotationPolicy = KeyRotationPolicy(), throttle: ThrottleConfiguration = ThrottleConfiguration(),
                 passwordParameters: PasswordHasher.Parameters = .default, maxBodySize: Int = 256 * 1024,
-                initialProjectConfig: ProjectConfig? = nil, clock: WallClock = .system) {
+                initialProjectConfig: ProjectConfig? = nil, clock: WallClock = .system, publicURL: PublicBaseURL? = nil,
+                authorizationSessionLifetime: TimeInterval = 600, pendingCredentialLifetime: TimeInterval = 3600,
+                relyingParty: RelyingParty.Configuration = RelyingParty.Configuration()) {
         self.projectId = projectId
         self.apiKeys = apiKeys
         self.host = host
@@ -44,6 +54,10 @@ public struct HearthServerConfiguration: Sendable {
         self.maxBodySize = maxBodySize
         self.initialProjectConfig = initialProjectConfig
         self.clock = clock
+        self.publicURL = publicURL ?? PublicBaseURL("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+        self.authorizationSessionLifetime = min(authorizationSessionLifetime, 600)
+        self.pendingCredentialLifetime = pendingCredentialLifetime
+        self.relyingParty = relyingParty
     }
 
     /// Whether any API key is accepted (no keys configured and a `demo-*` project).

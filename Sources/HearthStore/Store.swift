@@ -73,8 +73,37 @@ public protocol ProjectStore: Sendable {
     func deleteServiceAccountKey(clientEmail: String, keyId: String) async throws -> Bool
 }
 
+/// Upstream identity providers, registered apps.
+public protocol FederationConfigStore: Sendable {
+    func idpConfig(providerId: String) async throws -> IdPConfig?
+    func idpConfigs() async throws -> [IdPConfig]
+    /// Inserts or replaces the provider's configuration.
+    func saveIdPConfig(_ config: IdPConfig) async throws
+    @discardableResult
+    func deleteIdPConfig(providerId: String) async throws -> Bool
+    func apps() async throws -> [AppRegistration]
+    func saveApp(_ app: AppRegistration) async throws
+    @discardableResult
+    func deleteApp(id: String) async throws -> Bool
+}
+
+/// Sign-ins in progress and pending credentials: short-lived, single-use records.
+public protocol FlowStore: Sendable {
+    func insertAuthorizationSession(_ session: AuthorizationSession) async throws
+    func authorizationSession(state: String) async throws -> AuthorizationSession?
+    /// Marks the provider's callback as received, once: false when unknown, expired or already called back.
+    func markCallback(state: String, now: Date) async throws -> Bool
+    /// Consumes the session once, if `sessionIdHash` matches (a mismatch burns it).
+    func consumeAuthorizationSession(state: String, sessionIdHash: String, now: Date) async throws -> SessionConsumeOutcome
+    func insertPendingCredential(_ credential: PendingCredential) async throws
+    /// Returns and deletes the pending credential if it exists and has not expired.
+    func takePendingCredential(tokenHash: String, now: Date) async throws -> PendingCredential?
+    /// Deletes expired sessions and pending credentials.
+    func pruneExpiredFlows(now: Date) async throws
+}
+
 /// Everything the server keeps: one database, any replica can serve any step.
-public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore {
+public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

@@ -70,5 +70,40 @@ enum Migrations {
             )
             """,
         ]),
+        (2, [
+            "CREATE TABLE idp_configs (provider_id TEXT PRIMARY KEY NOT NULL, config_json TEXT NOT NULL)",
+            "CREATE TABLE apps (id TEXT PRIMARY KEY NOT NULL, app_json TEXT NOT NULL)",
+            """
+            CREATE TABLE authorization_sessions (
+                state TEXT PRIMARY KEY NOT NULL,
+                provider_id TEXT NOT NULL,
+                nonce TEXT NOT NULL,
+                code_verifier TEXT,
+                session_id_hash TEXT NOT NULL,
+                event_id TEXT NOT NULL,
+                auth_type TEXT NOT NULL,
+                tenant TEXT,
+                redirect_kind TEXT NOT NULL,
+                redirect_value TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                callback_at REAL,
+                consumed_at REAL
+            )
+            """,
+            "CREATE INDEX authorization_sessions_expiry ON authorization_sessions(expires_at)",
+            """
+            CREATE TABLE pending_credentials (
+                token_hash TEXT PRIMARY KEY NOT NULL,
+                identity_json TEXT NOT NULL,
+                email_verified INTEGER NOT NULL,
+                raw_user_info TEXT,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            )
+            """,
+        ]),
     ]
 }

@@ -42,6 +42,7 @@ public enum AuthErrorCode: String, Sendable, CaseIterable, Codable {
     case invalidIdpResponse = "INVALID_IDP_RESPONSE"
     case invalidPendingToken = "INVALID_PENDING_TOKEN"
     case federatedUserIdAlreadyLinked = "FEDERATED_USER_ID_ALREADY_LINKED"
+    case providerAlreadyLinked = "PROVIDER_ALREADY_LINKED"
     case missingRequestUri = "MISSING_REQUEST_URI"
     case invalidRequestUri = "INVALID_REQUEST_URI"
     case invalidProviderId = "INVALID_PROVIDER_ID"

@@ -1,6 +1,8 @@
 import CryptoExtras
 import Foundation
 import HearthCore
+import HearthDevIdP
+import HearthOIDC
 import HearthServer
 import HearthStore
 import HearthStoreSQLite
@@ -18,6 +20,10 @@ public struct HearthHarness: Sendable {
     public let server: HearthServer
     public let clock: TestClock
     public var store: any HearthStore { server.store }
+    /// The built-in dev IdPs, when the harness runs them.
+    public var devIdPs: DevIdentityProviders? { server.devIdPs }
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: String { server.configuration.publicURL.url }
     public var projectId: String { server.configuration.projectId }
 
     /// Cheap scrypt for tests (the default cost is tested on its own).
@@ -27,10 +33,12 @@ public struct HearthHarness: Sendable {
     public static func run(
         configure: (inout HearthServerConfiguration) -> Void = { _ in },
         databasePath: String? = nil,
+        devIdPs withDevIdPs: Bool = false,
         _ body: @Sendable (HearthHarness) async throws -> Void
     ) async throws {
-        let clock = TestClock()
-        var configuration = HearthServerConfiguration(host: "127.0.0.1", port: 0, passwordParameters: fastPasswords, clock: clock.wallClock)
+        let clock = TestClock(Date())
+        var configuration = HearthServerConfiguration(host: "127.0.0.1", port: 0, passwordParameters: fastPasswords, clock: clock.wallClock,
+                                                      relyingParty: .init(minimumJWKSRefetchInterval: 0))
         configure(&configuration)
         let store: SQLiteStore = if let databasePath {
             try await SQLiteStore.open(path: databasePath)
@@ -39,14 +47,18 @@ public struct HearthHarness: Sendable {
         }
         var logger = Logger(label: "hearth.test")
         logger.logLevel = .warning
-        let server = try await HearthServer(configuration: configuration, store: store, logger: logger)
+        let devIdPs = withDevIdPs ? try await DevIdentityProviders(publicURL: configuration.publicURL, clock: clock.wallClock) : nil
+        let server = try await HearthServer(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger)
         let app = Application(
             router: server.router(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "Hearth"),
             logger: logger)
         do {
             try await app.test(.live) { client in
-                try await body(HearthHarness(client: client, server: server, clock: clock))
+                let harness = HearthHarness(client: client, server: server, clock: clock)
+                if let port = client.port { server.configuration.publicURL.set("http://127.0.0.1:\(port)") }
+                if withDevIdPs { try await harness.enableDevProviders() }
+                try await body(harness)
             }
         } catch {
             try? await store.close()

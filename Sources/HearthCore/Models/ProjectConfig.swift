@@ -12,15 +12,21 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var passwordSignInEnabled: Bool
     /// Anonymous sign-up allowed.
     public var anonymousSignInEnabled: Bool
+    /// Several accounts may share an email (Firebase's "multiple accounts per email"). Off by default.
+    public var allowDuplicateEmails: Bool
+    /// Any app and any loopback redirect is accepted (the `--dev` setting of `demo-*` projects).
+    public var acceptAnyApp: Bool
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool = false, passwordSignInEnabled: Bool = true,
-                anonymousSignInEnabled: Bool = true) {
+                anonymousSignInEnabled: Bool = true, allowDuplicateEmails: Bool = false, acceptAnyApp: Bool = false) {
         self.projectId = projectId
         self.authorizedDomains = authorizedDomains
         self.emailEnumerationProtection = emailEnumerationProtection
         self.passwordSignInEnabled = passwordSignInEnabled
         self.anonymousSignInEnabled = anonymousSignInEnabled
+        self.allowDuplicateEmails = allowDuplicateEmails
+        self.acceptAnyApp = acceptAnyApp
     }
 
     public init(from decoder: any Decoder) throws {
@@ -30,6 +36,8 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         emailEnumerationProtection = try c.decodeIfPresent(Bool.self, forKey: .emailEnumerationProtection) ?? false
         passwordSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .passwordSignInEnabled) ?? true
         anonymousSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .anonymousSignInEnabled) ?? true
+        allowDuplicateEmails = try c.decodeIfPresent(Bool.self, forKey: .allowDuplicateEmails) ?? false
+        acceptAnyApp = try c.decodeIfPresent(Bool.self, forKey: .acceptAnyApp) ?? false
     }
 }
 
@@ -62,4 +70,9 @@ extension ServiceAccountKey {
         if pem.contains("BEGIN CERTIFICATE") { return try? JWTKit.Insecure.RSA.PublicKey(certificatePEM: pem) }
         return try? JWTKit.Insecure.RSA.PublicKey(pem: pem)
     }
+}
+
+extension ProjectConfig {
+    /// Default on: when another account has the provider's email, sign-in answers `needConfirmation`.
+    public var oneAccountPerEmail: Bool { !allowDuplicateEmails }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 /// The `accounts:*` methods at their v1 paths and their legacy v3 aliases, plus `getProjectConfig`.
 struct AccountsController {
     let service: AccountService
+    let federation: FederationService
     let maxBodySize: Int
 
     func register(on group: RouterGroup<HearthRequestContext>) {
@@ -15,6 +16,9 @@ struct AccountsController {
         route(group, v1: "update", v3: "setAccountInfo", UpdateRequest.self) { request, _ in try await service.update(request) }
         route(group, v1: "delete", v3: "deleteAccount", DeleteAccountRequest.self) { request, _ in try await service.delete(request) }
         route(group, v1: "createAuthUri", v3: "createAuthUri", CreateAuthUriRequest.self) { request, _ in try await service.createAuthUri(request) }
+        route(group, v1: "signInWithIdp", v3: "verifyAssertion", SignInWithIdpRequest.self) { request, _ in
+            try await federation.signInWithIdp(request)
+        }
         route(group, v1: "signInWithCustomToken", v3: "verifyCustomToken", SignInWithCustomTokenRequest.self) { request, _ in
             try await service.signInWithCustomToken(request)
         }

@@ -1,0 +1,225 @@
+import Foundation
+
+/// Which relying-party rules an upstream provider follows.
+public enum IdPKind: String, Codable, Sendable, CaseIterable {
+    /// Microsoft identity platform v2.0 (`microsoft.com`).
+    case microsoft
+    /// Yahoo OpenID Connect (`yahoo.com`).
+    case yahoo
+    /// Any OpenID Connect issuer (`oidc.<name>`).
+    case oidc
+}
+
+/// An upstream identity provider enabled for the project: Firebase's `defaultSupportedIdpConfigs`
+/// (`microsoft.com`, `yahoo.com`) and `oauthIdpConfigs` (`oidc.*`) shapes, plus the endpoint overrides that
+/// let the dev IdPs and test providers plug in.
+public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
+    public var providerId: String
+    public var kind: IdPKind
+    public var enabled: Bool
+    public var clientId: String
+    /// Never returned by a non-admin response, never logged (`description` masks it).
+    public var clientSecret: String
+    /// The issuer of an `oidc.*` provider (discovery at `<issuer>/.well-known/openid-configuration`).
+    public var issuer: String?
+    /// Overrides the provider's base URL: Microsoft's authority host (default `https://login.microsoftonline.com`),
+    /// Yahoo's host (default `https://api.login.yahoo.com`).
+    public var endpointBase: String?
+    /// Overrides Microsoft Graph's base URL (default `https://graph.microsoft.com`).
+    public var graphBase: String?
+    /// Send PKCE (S256) in authorization requests.
+    public var pkce: Bool
+    /// For `oidc.*`: trust the provider's `email_verified` claim.
+    public var trustEmailVerified: Bool
+    public var displayName: String?
+
+    public init(providerId: String, kind: IdPKind, enabled: Bool = true, clientId: String, clientSecret: String,
+                issuer: String? = nil, endpointBase: String? = nil, graphBase: String? = nil, pkce: Bool? = nil,
+                trustEmailVerified: Bool = false, displayName: String? = nil) {
+        self.providerId = providerId
+        self.kind = kind
+        self.enabled = enabled
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.issuer = issuer
+        self.endpointBase = endpointBase
+        self.graphBase = graphBase
+        // Yahoo does not advertise PKCE; Microsoft and most OIDC providers support it.
+        self.pkce = pkce ?? (kind != .yahoo)
+        self.trustEmailVerified = trustEmailVerified
+        self.displayName = displayName
+    }
+
+    /// The provider kind a provider id implies, or nil for ids Hearth does not federate.
+    public static func kind(forProviderId providerId: String) -> IdPKind? {
+        switch providerId {
+        case "microsoft.com": .microsoft
+        case "yahoo.com": .yahoo
+        default:
+            providerId.hasPrefix("oidc.") && providerId.count > 5
+                && providerId.dropFirst(5).allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) ? .oidc : nil
+        }
+    }
+
+    /// A copy safe to show: the secret replaced by a mask.
+    public var redacted: IdPConfig {
+        var copy = self
+        copy.clientSecret = clientSecret.isEmpty ? "" : "********"
+        return copy
+    }
+
+    public var description: String {
+        "IdPConfig(\(providerId), \(kind.rawValue), enabled: \(enabled), clientId: \(clientId), clientSecret: ********)"
+    }
+}
+
+/// An app allowed to receive sign-in results: an Apple app (bundle id + Firebase app id or OAuth client id,
+/// which give its custom URL scheme) or a desktop/CLI app (loopback redirect, RFC 8252).
+public struct AppRegistration: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case apple, desktop }
+
+    public var id: String
+    public var kind: Kind
+    public var bundleId: String?
+    /// Firebase app id (`1:1234:ios:abcd`), giving the scheme `app-1-1234-ios-abcd`.
+    public var appId: String?
+    /// OAuth client id (`1234-abc.apps.googleusercontent.com`), giving the reversed scheme.
+    public var clientId: String?
+    public var name: String?
+
+    public init(id: String, kind: Kind, bundleId: String? = nil, appId: String? = nil, clientId: String? = nil, name: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.bundleId = bundleId
+        self.appId = appId
+        self.clientId = clientId
+        self.name = name
+    }
+
+    /// The custom URL scheme Firebase's Apple SDK registers for this app id / client id.
+    public static func callbackScheme(appId: String?, clientId: String?) -> String? {
+        if let clientId, !clientId.isEmpty {
+            return clientId.split(separator: ".").reversed().joined(separator: ".")
+        }
+        if let appId, !appId.isEmpty {
+            return "app-" + appId.replacingOccurrences(of: ":", with: "-")
+        }
+        return nil
+    }
+}
+
+/// Where the sign-in result goes after the provider's callback.
+public enum RedirectTarget: Sendable, Equatable {
+    /// `<scheme>://firebaseauth/link?deep_link_id=…` (Firebase Apple SDK).
+    case appleScheme(String)
+    /// `http://127.0.0.1:<port>/…` or `http://[::1]:<port>/…` (desktop and CLI apps).
+    case loopback(String)
+
+    public var kind: String {
+        switch self {
+        case .appleScheme: "apple"
+        case .loopback: "loopback"
+        }
+    }
+
+    public var value: String {
+        switch self {
+        case .appleScheme(let scheme): scheme
+        case .loopback(let url): url
+        }
+    }
+
+    public init?(kind: String, value: String) {
+        switch kind {
+        case "apple": self = .appleScheme(value)
+        case "loopback": self = .loopback(value)
+        default: return nil
+        }
+    }
+
+    /// Whether `url` is an RFC 8252 loopback redirect: `http`, host `127.0.0.1` or `[::1]`, an explicit port,
+    /// no user info and no fragment.
+    public static func isLoopback(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), components.scheme == "http",
+              let host = components.host, host == "127.0.0.1" || host == "::1" || host == "[::1]",
+              let port = components.port, (1...65535).contains(port),
+              components.user == nil, components.password == nil, components.fragment == nil
+        else { return false }
+        return true
+    }
+}
+
+/// One sign-in in progress: created by the auth handler, looked up by `state` at the callback, consumed once by
+/// `signInWithIdp`. Valid for at most ten minutes.
+public struct AuthorizationSession: Sendable, Equatable {
+    /// Random, sent to the provider as `state`: the key of the session.
+    public var state: String
+    public var providerId: String
+    public var nonce: String
+    /// The PKCE verifier (nil when the provider does not use PKCE).
+    public var codeVerifier: String?
+    /// Lower-case hex SHA-256 of the client's raw session id.
+    public var sessionIdHash: String
+    public var eventId: String
+    public var authType: String
+    /// Microsoft tenant (`common`, `organizations`, `consumers`, a GUID or a domain).
+    public var tenant: String?
+    public var redirect: RedirectTarget
+    /// The `redirect_uri` sent to the provider (this server's handler URL).
+    public var redirectUri: String
+    public var scopes: [String]
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var callbackAt: Date?
+    public var consumedAt: Date?
+
+    public init(state: String, providerId: String, nonce: String, codeVerifier: String?, sessionIdHash: String, eventId: String,
+                authType: String, tenant: String?, redirect: RedirectTarget, redirectUri: String, scopes: [String],
+                createdAt: Date, expiresAt: Date, callbackAt: Date? = nil, consumedAt: Date? = nil) {
+        self.state = state
+        self.providerId = providerId
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.sessionIdHash = sessionIdHash
+        self.eventId = eventId
+        self.authType = authType
+        self.tenant = tenant
+        self.redirect = redirect
+        self.redirectUri = redirectUri
+        self.scopes = scopes
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.callbackAt = callbackAt
+        self.consumedAt = consumedAt
+    }
+}
+
+/// What consuming an authorization session did.
+public enum SessionConsumeOutcome: Sendable, Equatable {
+    case consumed(AuthorizationSession)
+    case unknown
+    case expired
+    case alreadyUsed
+    /// The session id did not match; the session is burned.
+    case sessionMismatch
+}
+
+/// A verified provider identity that could not be signed in yet (another account has its email): the
+/// `pendingToken` of `needConfirmation`, accepted once within its lifetime to link it to a signed-in user.
+public struct PendingCredential: Sendable, Equatable {
+    public var tokenHash: String
+    public var identity: ProviderIdentity
+    public var emailVerified: Bool
+    public var rawUserInfo: String?
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(tokenHash: String, identity: ProviderIdentity, emailVerified: Bool, rawUserInfo: String?, createdAt: Date, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.identity = identity
+        self.emailVerified = emailVerified
+        self.rawUserInfo = rawUserInfo
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}

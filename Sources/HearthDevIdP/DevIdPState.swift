@@ -1,0 +1,180 @@
+import Crypto
+import CryptoExtras
+import Foundation
+import HearthCore
+import HearthWire
+import JWTKit
+
+/// Deliberate protocol violations a test can switch on in-process, to show the relying party refusing them.
+/// Not reachable over HTTP or from the CLI.
+public struct DevMisbehavior: Sendable {
+    /// Changes the ID token's claims before signing (wrong `aud`, `iss`, `nonce`, `tid`, expired `exp`, ...).
+    public var mutateClaims: (@Sendable (inout [String: JSONValue]) -> Void)?
+    /// Signs ID tokens with a key the JWKS never publishes.
+    public var signWithUnpublishedKey = false
+    /// Sends `alg: none` ID tokens.
+    public var unsignedTokens = false
+    /// Corrupts the ID token's signature.
+    public var corruptSignature = false
+    /// Answers UserInfo / Graph with another subject.
+    public var profileSubject: String?
+
+    public init() {}
+}
+
+/// The state of one dev provider: pending login forms, codes, access tokens and signing keys.
+actor DevIdPState {
+    struct PendingRequest: Sendable {
+        var clientId: String
+        var redirectUri: String
+        var state: String?
+        var nonce: String?
+        var codeChallenge: String?
+        var scope: String
+        var tenant: String?
+        var createdAt: Date
+    }
+
+    struct IssuedCode: Sendable {
+        var request: PendingRequest
+        var email: String
+        var name: String
+        var expiresAt: Date
+        var used: Bool
+    }
+
+    struct Grant: Sendable {
+        var email: String
+        var name: String
+        var clientId: String
+        var expiresAt: Date
+    }
+
+    struct SigningKey: Sendable {
+        var kid: String
+        var keys: JWTKeyCollection
+        var jwk: [String: String]
+    }
+
+    let algorithm: String
+    private(set) var signingKeys: [SigningKey] = []
+    private var pending: [String: PendingRequest] = [:]
+    private var codes: [String: IssuedCode] = [:]
+    private var grants: [String: Grant] = [:]
+    var misbehavior = DevMisbehavior()
+
+    init(algorithm: String) async throws {
+        self.algorithm = algorithm
+        try await rotateKeys()
+    }
+
+    /// Adds a new signing key; the previous ones stay published.
+    func rotateKeys() async throws {
+        signingKeys.insert(try await Self.makeKey(algorithm: algorithm), at: 0)
+        if signingKeys.count > 3 { signingKeys.removeLast() }
+    }
+
+    static func makeKey(algorithm: String) async throws -> SigningKey {
+        let kid = RandomID.alphanumeric(count: 16)
+        let keys = JWTKeyCollection()
+        let jwk: [String: String]
+        if algorithm == "ES256" {
+            let key = P256.Signing.PrivateKey()
+            let raw = key.publicKey.rawRepresentation
+            try await keys.add(ecdsa: ES256PrivateKey(backing: key), kid: JWKIdentifier(string: kid))
+            jwk = ["kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": kid,
+                   "x": Data(raw.prefix(32)).base64URLEncodedString(), "y": Data(raw.suffix(32)).base64URLEncodedString()]
+        } else {
+            let key = try Insecure.RSA.PrivateKey(backing: .init(keySize: .bits2048))
+            let (n, e) = try key.publicKey.getKeyPrimitives()
+            await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+            // Microsoft's keys carry no `alg`.
+            jwk = ["kty": "RSA", "use": "sig", "kid": kid, "n": n.base64URLEncodedString(), "e": e.base64URLEncodedString()]
+        }
+        return SigningKey(kid: kid, keys: keys, jwk: jwk)
+    }
+
+    func setMisbehavior(_ value: DevMisbehavior) { misbehavior = value }
+
+    func addPending(_ request: PendingRequest) -> String {
+        let id = RandomID.token(byteCount: 16)
+        pending[id] = request
+        return id
+    }
+
+    func takePending(_ id: String) -> PendingRequest? {
+        pending.removeValue(forKey: id)
+    }
+
+    func issueCode(_ request: PendingRequest, email: String, name: String, now: Date) -> String {
+        let code = "devcode." + RandomID.token(byteCount: 24)
+        codes[code] = IssuedCode(request: request, email: email, name: name, expiresAt: now.addingTimeInterval(600), used: false)
+        return code
+    }
+
+    enum Redemption {
+        case ok(IssuedCode)
+        case unknown
+        case redeemed
+        case expired
+    }
+
+    /// Single use: a second redemption fails (and so would the tokens of a stolen code).
+    func redeem(_ code: String, now: Date) -> Redemption {
+        guard var issued = codes[code] else { return .unknown }
+        if issued.used { return .redeemed }
+        issued.used = true
+        codes[code] = issued
+        return issued.expiresAt > now ? .ok(issued) : .expired
+    }
+
+    func grant(email: String, name: String, clientId: String, now: Date) -> String {
+        let token = "devat." + RandomID.token(byteCount: 24)
+        grants[token] = Grant(email: email, name: name, clientId: clientId, expiresAt: now.addingTimeInterval(3600))
+        return token
+    }
+
+    func grant(for token: String, now: Date) -> Grant? {
+        guard let grant = grants[token], grant.expiresAt > now else { return nil }
+        return grant
+    }
+
+    /// Signs `claims` with the current key (or misbehaves as told).
+    func sign(_ claims: [String: JSONValue]) async throws -> String {
+        var claims = claims
+        misbehavior.mutateClaims?(&claims)
+        let payload = DevClaims(values: claims)
+        if misbehavior.unsignedTokens {
+            let header = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64URLEncodedString()
+            let body = try JSONEncoder().encode(JSONValue.object(claims)).base64URLEncodedString()
+            return "\(header).\(body)."
+        }
+        let key = misbehavior.signWithUnpublishedKey ? try await Self.makeKey(algorithm: algorithm) : signingKeys[0]
+        var token = try await key.keys.sign(payload, kid: JWKIdentifier(string: key.kid), header: ["typ": "JWT"])
+        if misbehavior.corruptSignature {
+            let flipped: Character = token.last == "A" ? "B" : "A"
+            token = String(token.dropLast(4)) + String(repeating: flipped, count: 4)
+        }
+        return token
+    }
+
+    func jwks() -> [[String: String]] { signingKeys.map(\.jwk) }
+}
+
+/// A dev ID token's claims.
+struct DevClaims: JWTPayload {
+    var values: [String: JSONValue]
+
+    init(values: [String: JSONValue]) { self.values = values }
+
+    init(from decoder: any Decoder) throws {
+        values = try decoder.singleValueContainer().decode([String: JSONValue].self)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(values)
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HearthCore
+
+/// The fields of an OpenID Provider's discovery document Hearth uses.
+public struct DiscoveryDocument: Codable, Sendable, Equatable {
+    public var issuer: String
+    public var authorizationEndpoint: String
+    public var tokenEndpoint: String
+    public var jwksURI: String
+    public var userinfoEndpoint: String?
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case jwksURI = "jwks_uri"
+        case userinfoEndpoint = "userinfo_endpoint"
+    }
+}
+
+/// Discovery documents, cached for an hour per URL.
+actor DiscoveryCache {
+    private let http: UpstreamHTTP
+    private let clock: WallClock
+    private var entries: [String: (document: DiscoveryDocument, fetchedAt: Date)] = [:]
+    private let lifetime: TimeInterval = 3600
+
+    init(http: UpstreamHTTP, clock: WallClock) {
+        self.http = http
+        self.clock = clock
+    }
+
+    func document(at url: String) async throws -> DiscoveryDocument {
+        let now = clock.now()
+        if let entry = entries[url], now.timeIntervalSince(entry.fetchedAt) < lifetime, entry.fetchedAt <= now {
+            return entry.document
+        }
+        let reply: UpstreamHTTP.Reply
+        do {
+            reply = try await http.get(url)
+        } catch {
+            throw RelyingPartyError(.discovery, "the provider's discovery document could not be fetched")
+        }
+        guard reply.status == 200, let document = try? JSONDecoder().decode(DiscoveryDocument.self, from: reply.body) else {
+            throw RelyingPartyError(.discovery, "the provider's discovery document is unusable (HTTP \(reply.status))")
+        }
+        entries[url] = (document, now)
+        return document
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import HearthCore
+import HearthWire
+import JWTKit
+
+/// The claims of an upstream ID token, as decoded JSON.
+struct UpstreamClaims: JWTPayload {
+    var values: [String: JSONValue]
+
+    init(from decoder: any Decoder) throws {
+        values = try decoder.singleValueContainer().decode([String: JSONValue].self)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(values)
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {
+        // Checked by `IDTokenValidator` with the expected issuer, audience, nonce and an injectable clock.
+    }
+}
+
+/// How the `iss` claim is checked.
+public enum IssuerRule: Sendable, Equatable {
+    /// The issuer must equal this string.
+    case exact(String)
+    /// Microsoft's multi-tenant template (`…/{tenantid}/v2.0`): `{tenantid}` is replaced by the token's `tid`,
+    /// which must be a GUID; `excludedTenant` (the consumer tenant, for `organizations`) is refused.
+    case microsoftTemplate(String, excludedTenant: String?)
+
+    func expectedIssuer(claims: [String: JSONValue]) throws -> String {
+        switch self {
+        case .exact(let issuer): return issuer
+        case .microsoftTemplate(let template, let excluded):
+            guard let tid = claims["tid"]?.stringValue, UUID(uuidString: tid) != nil else {
+                throw RelyingPartyError.idToken("the ID token has no valid tenant id (tid)")
+            }
+            if let excluded, tid.lowercased() == excluded.lowercased() {
+                throw RelyingPartyError.idToken("accounts of tenant \(tid) are not allowed for this request")
+            }
+            return template.replacingOccurrences(of: "{tenantid}", with: tid)
+        }
+    }
+}
+
+/// Validates an upstream provider's ID token: signature from the provider's JWKS (RS256/ES256 only, never
+/// `none` or HMAC), exact issuer, audience (and `azp` with several audiences), `exp`/`iat` with a small skew,
+/// `sub`, and `nonce`.
+struct IDTokenValidator: Sendable {
+    let jwks: JWKSCache
+    let clock: WallClock
+    let skew: TimeInterval = 300
+    let maximumAge: TimeInterval = 86_400
+
+    static let allowedAlgorithms: [String: String] = ["RS256": "RSA", "ES256": "EC"]
+
+    func validate(_ token: String, jwksURI: String, issuer rule: IssuerRule, clientId: String, nonce: String) async throws -> [String: JSONValue] {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerData = Data(base64URLEncoded: String(parts[0])),
+              case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: headerData),
+              let alg = header["alg"]?.stringValue
+        else { throw RelyingPartyError.idToken("the ID token is not a JWT") }
+        guard let keyType = Self.allowedAlgorithms[alg] else {
+            throw RelyingPartyError.idToken("the ID token's algorithm \(alg) is not accepted")
+        }
+        var jwk = try await jwks.key(uri: jwksURI, kid: header["kid"]?.stringValue)
+        guard jwk["kty"]?.stringValue == keyType else { throw RelyingPartyError.idToken("the ID token's algorithm does not match its key") }
+        if let keyAlg = jwk["alg"]?.stringValue, keyAlg != alg { throw RelyingPartyError.idToken("the ID token's algorithm does not match its key") }
+        jwk["alg"] = .string(alg)
+        let keys = JWTKeyCollection()
+        let claims: [String: JSONValue]
+        do {
+            let key = try JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(JSONValue.object(jwk)))
+            try await keys.add(jwk: key, isDefault: true)
+            claims = try await keys.verify(token, as: UpstreamClaims.self).values
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw RelyingPartyError.idToken("the ID token's signature is invalid")
+        } catch {
+            throw RelyingPartyError.idToken("the ID token could not be verified")
+        }
+
+        let expectedIssuer = try rule.expectedIssuer(claims: claims)
+        guard claims["iss"]?.stringValue == expectedIssuer else { throw RelyingPartyError.idToken("the ID token's issuer is not the provider's") }
+        if let keyIssuer = jwk["issuer"]?.stringValue, keyIssuer.replacingOccurrences(of: "{tenantid}", with: claims["tid"]?.stringValue ?? "") != expectedIssuer {
+            throw RelyingPartyError.idToken("the signing key belongs to another issuer")
+        }
+        let audiences: [String] = switch claims["aud"] {
+        case .string(let audience)?: [audience]
+        case .array(let list)?: list.compactMap(\.stringValue)
+        default: []
+        }
+        guard audiences.contains(clientId) else { throw RelyingPartyError.idToken("the ID token was issued to another client") }
+        if audiences.count > 1, claims["azp"]?.stringValue != clientId {
+            throw RelyingPartyError.idToken("the ID token's authorized party is another client")
+        }
+        let now = clock.now().timeIntervalSince1970
+        guard case .number(let exp)? = claims["exp"], case .number(let iat)? = claims["iat"] else {
+            throw RelyingPartyError.idToken("the ID token lacks exp or iat")
+        }
+        guard exp + skew > now else { throw RelyingPartyError.idToken("the ID token has expired") }
+        guard iat - skew <= now, now - iat <= maximumAge else { throw RelyingPartyError.idToken("the ID token's issue time is not plausible") }
+        if case .number(let nbf)? = claims["nbf"], nbf - skew > now { throw RelyingPartyError.idToken("the ID token is not valid yet") }
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw RelyingPartyError.idToken("the ID token has no subject") }
+        guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == nonce else {
+            throw RelyingPartyError.idToken("the ID token's nonce does not match the sign-in request")
+        }
+        return claims
+    }
+}
+
+extension Data {
+    /// Base64url with or without padding.
+    init?(base64URLEncoded text: String) {
+        var value = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while value.count % 4 != 0 { value.append("=") }
+        self.init(base64Encoded: value)
+    }
+}

@@ -1,0 +1,241 @@
+import Crypto
+import Foundation
+import HearthCore
+import HearthWire
+import Logging
+
+/// A provider ready for one sign-in: its configuration, endpoints (from discovery) and issuer rule.
+public struct ResolvedProvider: Sendable {
+    public var config: IdPConfig
+    public var tenant: String?
+    public var discovery: DiscoveryDocument
+    public var issuerRule: IssuerRule
+    /// Microsoft Graph `/v1.0/me` or the UserInfo endpoint.
+    public var profileURL: String?
+}
+
+/// The outcome of a successful code exchange: a verified identity, its profile and the provider's tokens.
+public struct FederatedSignIn: Sendable {
+    public var identity: ProviderIdentity
+    /// Only true when the provider owns the email's domain (or, for `oidc.*`, is trusted and says so).
+    public var emailVerified: Bool
+    public var firstName: String?
+    public var lastName: String?
+    /// The provider's profile (Graph `/me`, UserInfo, or the ID token's claims).
+    public var rawUserInfo: [String: JSONValue]
+    public var oauthAccessToken: String
+    public var oauthIdToken: String?
+    public var oauthExpiresIn: Int?
+    public var oauthRefreshToken: String?
+
+    public init(identity: ProviderIdentity, emailVerified: Bool, firstName: String? = nil, lastName: String? = nil,
+                rawUserInfo: [String: JSONValue] = [:], oauthAccessToken: String = "", oauthIdToken: String? = nil,
+                oauthExpiresIn: Int? = nil, oauthRefreshToken: String? = nil) {
+        self.identity = identity
+        self.emailVerified = emailVerified
+        self.firstName = firstName
+        self.lastName = lastName
+        self.rawUserInfo = rawUserInfo
+        self.oauthAccessToken = oauthAccessToken
+        self.oauthIdToken = oauthIdToken
+        self.oauthExpiresIn = oauthExpiresIn
+        self.oauthRefreshToken = oauthRefreshToken
+    }
+}
+
+/// The OAuth 2.0 / OpenID Connect relying party: builds authorization requests (state, nonce, PKCE), exchanges
+/// codes with the client secret, validates ID tokens and fetches profiles. One code path for every provider;
+/// endpoints come from configuration and discovery, so dev and test providers plug in through the same fields.
+public struct RelyingParty: Sendable {
+    /// Tunables.
+    public struct Configuration: Sendable {
+        /// The least time between two JWKS fetches triggered by unknown `kid`s.
+        public var minimumJWKSRefetchInterval: TimeInterval
+
+        public init(minimumJWKSRefetchInterval: TimeInterval = 5) {
+            self.minimumJWKSRefetchInterval = minimumJWKSRefetchInterval
+        }
+    }
+
+    /// Parameters an app may not set: the relying party owns them.
+    public static let reservedParameters: Set<String> = ["client_id", "response_type", "redirect_uri", "state", "scope", "response_mode"]
+
+    let http: UpstreamHTTP
+    let discovery: DiscoveryCache
+    let validator: IDTokenValidator
+    let logger: Logger
+
+    public init(http: UpstreamHTTP = UpstreamHTTP(), clock: WallClock = .system, configuration: Configuration = Configuration(),
+                logger: Logger = Logger(label: "hearth.oidc")) {
+        self.http = http
+        self.discovery = DiscoveryCache(http: http, clock: clock)
+        self.validator = IDTokenValidator(
+            jwks: JWKSCache(http: http, clock: clock, minimumRefetchInterval: configuration.minimumJWKSRefetchInterval), clock: clock)
+        self.logger = logger
+    }
+
+    /// A PKCE verifier and its S256 challenge (RFC 7636).
+    public static func pkcePair() -> (verifier: String, challenge: String) {
+        let verifier = RandomID.token(byteCount: 32)
+        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncodedString()
+        return (verifier, challenge)
+    }
+
+    /// Endpoints and issuer rule for `config` (and, for Microsoft, `tenant`).
+    public func resolve(_ config: IdPConfig, tenant: String?) async throws -> ResolvedProvider {
+        switch config.kind {
+        case .microsoft:
+            let base = Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority)
+            let tenant = try ProviderRules.microsoftTenant(tenant)
+            let document = try await discovery.document(at: "\(base)/\(tenant)/v2.0/.well-known/openid-configuration")
+            guard document.issuer.hasPrefix(base + "/") else {
+                throw RelyingPartyError(.discovery, "the Microsoft discovery document names a foreign issuer")
+            }
+            let rule: IssuerRule = document.issuer.contains("{tenantid}")
+                ? .microsoftTemplate(document.issuer, excludedTenant: tenant == "organizations" ? ProviderRules.consumerTenant : nil)
+                : .exact(document.issuer)
+            let graph = Self.trimmed(config.graphBase ?? ProviderRules.microsoftGraph)
+            return ResolvedProvider(config: config, tenant: tenant, discovery: document, issuerRule: rule, profileURL: "\(graph)/v1.0/me")
+        case .yahoo, .oidc:
+            let issuer = Self.trimmed(config.kind == .yahoo ? (config.endpointBase ?? ProviderRules.yahooBase) : (config.issuer ?? ""))
+            guard issuer.hasPrefix("https://") || issuer.hasPrefix("http://") else {
+                throw RelyingPartyError(.configuration, "the provider has no issuer URL")
+            }
+            let document = try await discovery.document(at: "\(issuer)/.well-known/openid-configuration")
+            guard Self.trimmed(document.issuer) == issuer else {
+                throw RelyingPartyError(.discovery, "the discovery document's issuer differs from the configured issuer")
+            }
+            return ResolvedProvider(config: config, tenant: nil, discovery: document, issuerRule: .exact(document.issuer),
+                                    profileURL: document.userinfoEndpoint)
+        }
+    }
+
+    /// The scopes requested: `openid email profile` plus the app's (and `User.Read` for Microsoft Graph).
+    public static func scopes(for kind: IdPKind, requested: [String]) -> [String] {
+        var scopes = ["openid", "email", "profile"]
+        if kind == .microsoft { scopes.append("User.Read") }
+        for scope in requested.flatMap({ $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) })
+        where !scope.isEmpty && !scopes.contains(scope) {
+            scopes.append(scope)
+        }
+        return scopes
+    }
+
+    /// The provider's authorization URL for one sign-in.
+    public func authorizationURL(_ provider: ResolvedProvider, redirectUri: String, state: String, nonce: String,
+                                 codeChallenge: String?, scopes: [String], parameters: [(String, String)]) -> String {
+        var fields: [(String, String)] = [
+            ("client_id", provider.config.clientId), ("response_type", "code"), ("redirect_uri", redirectUri),
+            ("response_mode", "query"), ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
+        ]
+        if let codeChallenge {
+            fields.append(("code_challenge", codeChallenge))
+            fields.append(("code_challenge_method", "S256"))
+        }
+        fields.append(contentsOf: parameters)
+        let endpoint = provider.discovery.authorizationEndpoint
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
+    }
+
+    /// Exchanges `code` at the token endpoint (client secret, PKCE verifier), validates the ID token and fetches
+    /// the profile.
+    public func complete(_ provider: ResolvedProvider, code: String, redirectUri: String, codeVerifier: String?, nonce: String) async throws -> FederatedSignIn {
+        var fields: [(String, String)] = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri),
+            ("client_id", provider.config.clientId), ("client_secret", provider.config.clientSecret),
+        ]
+        if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
+        let reply: UpstreamHTTP.Reply
+        do {
+            reply = try await http.postForm(provider.discovery.tokenEndpoint, fields)
+        } catch {
+            throw RelyingPartyError(.tokenExchange, "the provider's token endpoint could not be reached")
+        }
+        let body = reply.jsonObject ?? [:]
+        guard reply.status == 200 else {
+            let error = body["error"] as? String ?? "HTTP \(reply.status)"
+            let codes = (body["error_codes"] as? [Int])?.map { "AADSTS\($0)" } ?? []
+            throw RelyingPartyError(.tokenExchange, "the provider refused the authorization code (\(([error] + codes).joined(separator: ", ")))")
+        }
+        guard let accessToken = body["access_token"] as? String, !accessToken.isEmpty else {
+            throw RelyingPartyError(.tokenExchange, "the provider's token response has no access token")
+        }
+        guard let idToken = body["id_token"] as? String else {
+            throw RelyingPartyError(.tokenExchange, "the provider's token response has no ID token")
+        }
+        let claims = try await validator.validate(idToken, jwksURI: provider.discovery.jwksURI, issuer: provider.issuerRule,
+                                                  clientId: provider.config.clientId, nonce: nonce)
+        let profile = try await fetchProfile(provider, accessToken: accessToken, claims: claims)
+        var signIn = try Self.identity(provider.config, claims: claims, profile: profile)
+        signIn.oauthAccessToken = accessToken
+        signIn.oauthIdToken = idToken
+        signIn.oauthExpiresIn = (body["expires_in"] as? Int) ?? (body["expires_in"] as? String).flatMap(Int.init)
+        signIn.oauthRefreshToken = body["refresh_token"] as? String
+        return signIn
+    }
+
+    private func fetchProfile(_ provider: ResolvedProvider, accessToken: String, claims: [String: JSONValue]) async throws -> [String: JSONValue]? {
+        guard let url = provider.profileURL else { return nil }
+        var reply: UpstreamHTTP.Reply?
+        for attempt in 0..<2 {
+            reply = try? await http.get(url, bearer: accessToken)
+            if let status = reply?.status, status != 429, status < 500 { break }
+            if attempt == 0 { try? await Task.sleep(for: .milliseconds(300)) }
+        }
+        guard let reply, reply.status == 200,
+              case .object(let profile)? = try? JSONDecoder().decode(JSONValue.self, from: reply.body)
+        else {
+            logger.warning("profile endpoint unavailable; using the ID token's claims", metadata: ["provider": "\(provider.config.providerId)"])
+            return nil
+        }
+        switch provider.config.kind {
+        case .microsoft:
+            if let id = profile["id"]?.stringValue, let oid = claims["oid"]?.stringValue,
+               ProviderRules.microsoftFederatedId(oid: id) != ProviderRules.microsoftFederatedId(oid: oid) {
+                throw RelyingPartyError(.profile, "the Graph profile belongs to another account than the ID token")
+            }
+        case .yahoo, .oidc:
+            guard profile["sub"]?.stringValue == claims["sub"]?.stringValue else {
+                throw RelyingPartyError(.profile, "the UserInfo subject differs from the ID token's subject")
+            }
+        }
+        return profile
+    }
+
+    static func identity(_ config: IdPConfig, claims: [String: JSONValue], profile: [String: JSONValue]?) throws -> FederatedSignIn {
+        let merged = profile ?? claims
+        func text(_ keys: String...) -> String? {
+            for key in keys {
+                if let value = merged[key]?.stringValue, !value.isEmpty { return value }
+                if let value = claims[key]?.stringValue, !value.isEmpty { return value }
+            }
+            return nil
+        }
+        switch config.kind {
+        case .microsoft:
+            guard let oid = claims["oid"]?.stringValue, !oid.isEmpty else { throw RelyingPartyError.idToken("the Microsoft ID token has no oid") }
+            let email = (claims["email"]?.stringValue ?? profile?["mail"]?.stringValue).flatMap(EmailAddress.normalize)
+            let identity = ProviderIdentity(providerId: config.providerId, federatedId: ProviderRules.microsoftFederatedId(oid: oid),
+                                            email: email, displayName: text("displayName", "name"), photoUrl: nil)
+            return FederatedSignIn(identity: identity, emailVerified: email.map { ProviderRules.providerOwnsEmail(.microsoft, email: $0) } ?? false,
+                                   firstName: text("givenName", "given_name"), lastName: text("surname", "family_name"),
+                                   rawUserInfo: merged, oauthAccessToken: "")
+        case .yahoo, .oidc:
+            guard let sub = claims["sub"]?.stringValue else { throw RelyingPartyError.idToken("the ID token has no subject") }
+            let email = text("email").flatMap(EmailAddress.normalize)
+            let claimedVerified = merged["email_verified"] == .bool(true) || claims["email_verified"] == .bool(true)
+            let verified = email.map { address in
+                config.kind == .yahoo ? claimedVerified && ProviderRules.providerOwnsEmail(.yahoo, email: address)
+                    : claimedVerified && config.trustEmailVerified
+            } ?? false
+            let identity = ProviderIdentity(providerId: config.providerId, federatedId: sub, email: email,
+                                            displayName: text("name"), photoUrl: text("picture"))
+            return FederatedSignIn(identity: identity, emailVerified: verified, firstName: text("given_name"),
+                                   lastName: text("family_name"), rawUserInfo: merged, oauthAccessToken: "")
+        }
+    }
+
+    static func trimmed(_ url: String) -> String {
+        url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+}

@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// HTTP to upstream providers: bounded time and body size, JSON answers.
+public struct UpstreamHTTP: Sendable {
+    let client: HTTPClient
+    let timeout: TimeAmount
+    let maxBodySize: Int
+
+    public init(client: HTTPClient = .shared, timeout: TimeAmount = .seconds(10), maxBodySize: Int = 1 << 20) {
+        self.client = client
+        self.timeout = timeout
+        self.maxBodySize = maxBodySize
+    }
+
+    /// A response: status, headers and body.
+    public struct Reply: Sendable {
+        public var status: Int
+        public var headers: HTTPHeaders
+        public var body: Data
+
+        /// The body as a JSON object, or nil.
+        public var jsonObject: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        }
+    }
+
+    func get(_ url: String, bearer: String? = nil) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        request.headers.add(name: "Accept", value: "application/json")
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        return try await send(request)
+    }
+
+    func postForm(_ url: String, _ fields: [(String, String)]) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
+        return try await send(request)
+    }
+
+    private func send(_ request: HTTPClientRequest) async throws -> Reply {
+        let response = try await client.execute(request, timeout: timeout)
+        let body = try await response.body.collect(upTo: maxBodySize)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+}
+
+/// `application/x-www-form-urlencoded` encoding (RFC 3986 unreserved characters kept).
+public enum FormEncoding {
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Percent-encodes one component.
+    public static func escape(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    /// Encodes pairs as `a=b&c=d`.
+    public static func encode(_ fields: [(String, String)]) -> String {
+        fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// Decodes `a=b&c=d` (with `+` as space).
+    public static func decode(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let rawKey = parts.first else { return nil }
+            func unescape(_ s: Substring) -> String {
+                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
+            }
+            return (unescape(rawKey), parts.count > 1 ? unescape(parts[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HearthCore
+import HearthDevIdP
+import HearthWire
+import Hummingbird
+
+/// `GET /__/auth/handler` and `/emulator/auth/handler`: starts a federated sign-in, and receives the provider's
+/// callback (registered redirect URI: `<public URL>/__/auth/handler`).
+struct AuthHandlerController {
+    let federation: FederationService
+    let accounts: AccountService
+    let maxBodySize: Int
+
+    func register(on router: Router<HearthRequestContext>) {
+        let handler: @Sendable (Request, HearthRequestContext) async throws -> Response = { request, _ in
+            var query: [String: String] = [:]
+            for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+            let isCallback = query["state"] != nil && (query["code"] != nil || query["error"] != nil) && query["apiKey"] == nil
+            let outcome = isCallback
+                ? try await federation.handleCallback(query: query, callbackURL: federation.configuration.publicURL.url + request.uri.description)
+                : try await federation.startSignIn(query: query)
+            return Self.render(outcome)
+        }
+        router.get("/__/auth/handler", use: handler)
+        router.get("/emulator/auth/handler", use: handler)
+        router.get("/__/auth/callback") { _, _ in
+            Pages.response(Pages.message(title: "Return to the app", message: "This address is opened by the app, not the browser."))
+        }
+    }
+
+    static func render(_ outcome: HandlerOutcome) -> Response {
+        switch outcome {
+        case .redirect(let location):
+            return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+        case .page(let status, let title, let message):
+            return Pages.response(Pages.message(title: title, message: message), status: HTTPResponse.Status(code: status))
+        }
+    }
+}

@@ -1,0 +1,257 @@
+import Crypto
+import Foundation
+import HearthCore
+import HearthOIDC
+import HearthStore
+import HearthWire
+import Logging
+
+/// Federated sign-in: the auth handler's authorization sessions and `accounts:signInWithIdp` (sign in, link,
+/// reauthenticate, needConfirmation and pending credentials), over the relying party.
+public struct FederationService: Sendable {
+    let accounts: AccountService
+    let relyingParty: RelyingParty
+    let logger: Logger
+
+    var store: any HearthStore { accounts.store }
+    var configuration: HearthServerConfiguration { accounts.configuration }
+    var now: Date { accounts.configuration.clock.now() }
+
+    public init(accounts: AccountService, relyingParty: RelyingParty, logger: Logger) {
+        self.accounts = accounts
+        self.relyingParty = relyingParty
+        self.logger = logger
+    }
+
+    static func sha256Hex(_ text: String) -> String { Data(SHA256.hash(data: Data(text.utf8))).hexString }
+
+    /// The enabled configuration of `providerId`, or `OPERATION_NOT_ALLOWED`.
+    func enabledProvider(_ providerId: String) async throws -> IdPConfig {
+        guard IdPConfig.kind(forProviderId: providerId) != nil else { throw HearthAPIError(.invalidProviderId, "\(providerId) is not a supported provider") }
+        guard let config = try await store.idpConfig(providerId: providerId), config.enabled else {
+            throw HearthAPIError(.operationNotAllowed, "\(providerId) sign-in is not enabled for this project")
+        }
+        return config
+    }
+
+    // MARK: signInWithIdp
+
+    /// `accounts:signInWithIdp`.
+    public func signInWithIdp(_ request: SignInWithIdpRequest) async throws -> SignInWithIdpResponse {
+        let returnCredential = request.returnIdpCredential ?? false
+        if let pendingToken = request.pendingToken, !pendingToken.isEmpty, !Self.hasCode(request.requestUri) {
+            return try await linkPending(pendingToken, request: request, returnCredential: returnCredential)
+        }
+        guard let requestUri = request.requestUri, !requestUri.isEmpty else { throw HearthAPIError(.missingRequestUri) }
+        guard let components = URLComponents(string: requestUri), components.scheme != nil else { throw HearthAPIError(.invalidRequestUri) }
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
+        if let fragment = components.fragment { for (key, value) in FormEncoding.decode(fragment) { parameters[key] = value } }
+        var postBody: [String: String] = [:]
+        for (key, value) in FormEncoding.decode(request.postBody ?? "") { postBody[key] = value }
+
+        // Only the server's own code exchange counts: a bare token's audience cannot be checked, so a token
+        // issued to another application would sign into this one.
+        let bareToken = ["id_token", "access_token", "oauth_token"].first { parameters[$0] != nil || postBody[$0] != nil }
+        if let bareToken {
+            throw HearthAPIError(.invalidIdpResponse, "a bare \(bareToken) is not accepted as a credential: sign in through the auth handler, Hearth exchanges the authorization code itself")
+        }
+        guard let state = parameters["state"], !state.isEmpty else {
+            throw HearthAPIError(.invalidIdpResponse, "the requestUri is not an auth handler result (no state)")
+        }
+        if let error = parameters["error"] {
+            throw HearthAPIError(.invalidIdpResponse, "the provider answered \(error)")
+        }
+        guard let code = parameters["code"], !code.isEmpty else { throw HearthAPIError(.invalidIdpResponse, "the requestUri has no authorization code") }
+        guard let sessionId = request.sessionId, !sessionId.isEmpty else { throw HearthAPIError(.missingSessionId) }
+
+        let session: AuthorizationSession
+        switch try await store.consumeAuthorizationSession(state: state, sessionIdHash: Self.sha256Hex(sessionId), now: now) {
+        case .consumed(let value): session = value
+        case .unknown: throw HearthAPIError(.invalidIdpResponse, "unknown sign-in (state)")
+        case .alreadyUsed: throw HearthAPIError(.invalidIdpResponse, "this sign-in was already completed")
+        case .expired: throw HearthAPIError(.invalidIdpResponse, "this sign-in has expired; start again")
+        case .sessionMismatch:
+            logger.notice("signInWithIdp with a wrong session id; sign-in session burned")
+            throw HearthAPIError(.invalidIdpResponse, "the sessionId does not match the sign-in")
+        }
+        if let claimed = postBody["providerId"], !claimed.isEmpty, claimed.lowercased() != session.providerId {
+            throw HearthAPIError(.invalidIdpResponse, "the sign-in was started for another provider")
+        }
+        let config = try await enabledProvider(session.providerId)
+        let signIn: FederatedSignIn
+        do {
+            let provider = try await relyingParty.resolve(config, tenant: session.tenant)
+            signIn = try await relyingParty.complete(provider, code: code, redirectUri: session.redirectUri,
+                                                     codeVerifier: session.codeVerifier, nonce: session.nonce)
+        } catch let error as RelyingPartyError {
+            logger.notice("federated sign-in refused", metadata: ["provider": "\(config.providerId)", "reason": "\(error.message)"])
+            throw HearthAPIError(.invalidIdpResponse, error.message)
+        }
+        return try await finish(signIn, request: request, returnCredential: returnCredential)
+    }
+
+    static func hasCode(_ requestUri: String?) -> Bool {
+        guard let requestUri, let components = URLComponents(string: requestUri) else { return false }
+        return components.queryItems?.contains { $0.name == "code" } ?? false
+    }
+
+    /// The account rules, once the provider identity is verified.
+    func finish(_ signIn: FederatedSignIn, request: SignInWithIdpRequest, returnCredential: Bool) async throws -> SignInWithIdpResponse {
+        let identity = signIn.identity
+        if let idToken = request.idToken, !idToken.isEmpty {
+            let (_, user) = try await accounts.authenticate(idToken: idToken)
+            return try await link(signIn, to: user, returnCredential: returnCredential)
+        }
+        let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
+        if request.autoCreate == false {
+            guard let holder else { throw HearthAPIError(.userNotFound) }
+            return try await signInExisting(holder, signIn)
+        }
+        if let holder { return try await signInExisting(holder, signIn) }
+        let project = try await accounts.projectConfig()
+        if let email = identity.email, !project.allowDuplicateEmails, let existing = try await store.user(email: email) {
+            return try await needConfirmation(signIn, existing: existing)
+        }
+        return try await createUser(signIn, project: project)
+    }
+
+    func signInExisting(_ holder: UserRecord, _ signIn: FederatedSignIn) async throws -> SignInWithIdpResponse {
+        if holder.disabled { throw HearthAPIError(.userDisabled) }
+        let moment = now
+        let user = try await accounts.modifyUser(localId: holder.localId) { user in
+            user.lastLoginAt = moment
+            if let index = user.identities.firstIndex(where: { $0.providerId == signIn.identity.providerId && $0.federatedId == signIn.identity.federatedId }) {
+                user.identities[index] = signIn.identity
+            }
+        }
+        let tokens = try await accounts.issueSession(for: user, signInProvider: signIn.identity.providerId)
+        return response(signIn, user: user, tokens: tokens, isNewUser: false)
+    }
+
+    func createUser(_ signIn: FederatedSignIn, project: ProjectConfig) async throws -> SignInWithIdpResponse {
+        let moment = now
+        var email = signIn.identity.email
+        if let address = email, project.allowDuplicateEmails, try await store.user(email: address) != nil {
+            // Several accounts may share the email: it stays on the identity only.
+            email = nil
+        }
+        let user = UserRecord(localId: RandomID.localId(), email: email, emailVerified: email != nil && signIn.emailVerified,
+                              displayName: signIn.identity.displayName, photoUrl: signIn.identity.photoUrl, createdAt: moment,
+                              lastLoginAt: moment, validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)),
+                              identities: [signIn.identity])
+        do {
+            try await store.createUser(user)
+        } catch StoreError.federatedIdTaken, StoreError.emailExists {
+            // A concurrent sign-in created the account or took the email: apply the rules again.
+            if let holder = try await store.user(providerId: signIn.identity.providerId, federatedId: signIn.identity.federatedId) {
+                return try await signInExisting(holder, signIn)
+            }
+            if let address = signIn.identity.email, let existing = try await store.user(email: address) {
+                return try await needConfirmation(signIn, existing: existing)
+            }
+            throw HearthAPIError(.internalError, "the account is being created concurrently; try again", httpStatus: 409)
+        }
+        logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(signIn.identity.providerId)"])
+        let tokens = try await accounts.issueSession(for: user, signInProvider: signIn.identity.providerId)
+        return response(signIn, user: user, tokens: tokens, isNewUser: true)
+    }
+
+    /// Another account has the email: no session, but a pending credential the client links after signing in
+    /// to that account (never merged on the provider's word alone).
+    func needConfirmation(_ signIn: FederatedSignIn, existing: UserRecord) async throws -> SignInWithIdpResponse {
+        let token = "hpt1." + RandomID.token(byteCount: 32)
+        let moment = now
+        try await store.insertPendingCredential(PendingCredential(
+            tokenHash: RefreshTokenRecord.hash(token), identity: signIn.identity, emailVerified: signIn.emailVerified,
+            rawUserInfo: JSONValue.object(signIn.rawUserInfo).compactJSONString, createdAt: moment,
+            expiresAt: moment.addingTimeInterval(configuration.pendingCredentialLifetime)))
+        var answer = response(signIn, user: nil, tokens: nil, isNewUser: nil)
+        answer.needConfirmation = true
+        answer.pendingToken = token
+        answer.email = signIn.identity.email
+        answer.verifiedProvider = existing.providerUserInfo.map(\.providerId)
+        return answer
+    }
+
+    func link(_ signIn: FederatedSignIn, to current: UserRecord, returnCredential: Bool) async throws -> SignInWithIdpResponse {
+        let identity = signIn.identity
+        if let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId), holder.localId != current.localId {
+            return try linkError(.federatedUserIdAlreadyLinked, signIn, returnCredential: returnCredential)
+        }
+        if current.identities.contains(where: { $0.providerId == identity.providerId && $0.federatedId != identity.federatedId }) {
+            throw HearthAPIError(.providerAlreadyLinked, "the user already has another \(identity.providerId) account linked")
+        }
+        let project = try await accounts.projectConfig()
+        if let email = identity.email, !project.allowDuplicateEmails, let other = try await store.user(email: email), other.localId != current.localId {
+            return try linkError(.emailExists, signIn, returnCredential: returnCredential)
+        }
+        let user: UserRecord
+        do {
+            user = try await accounts.modifyUser(localId: current.localId) { user in
+                user.identities.removeAll { $0.providerId == identity.providerId }
+                user.identities.append(identity)
+                if user.email == nil, let email = identity.email, signIn.emailVerified {
+                    user.email = email
+                    user.emailVerified = true
+                }
+            }
+        } catch StoreError.federatedIdTaken {
+            return try linkError(.federatedUserIdAlreadyLinked, signIn, returnCredential: returnCredential)
+        }
+        logger.info("provider linked", metadata: ["uid": "\(user.localId)", "provider": "\(identity.providerId)"])
+        let tokens = try await accounts.issueSession(for: user, signInProvider: identity.providerId)
+        return response(signIn, user: user, tokens: tokens, isNewUser: false)
+    }
+
+    /// `FEDERATED_USER_ID_ALREADY_LINKED` / `EMAIL_EXISTS`: with `returnIdpCredential`, HTTP 200 with
+    /// `errorMessage` and the provider's tokens (so the client can build the updated credential).
+    func linkError(_ code: AuthErrorCode, _ signIn: FederatedSignIn, returnCredential: Bool) throws -> SignInWithIdpResponse {
+        guard returnCredential else { throw HearthAPIError(code) }
+        var answer = response(signIn, user: nil, tokens: nil, isNewUser: nil)
+        answer.errorMessage = code.rawValue
+        answer.email = signIn.identity.email
+        return answer
+    }
+
+    func linkPending(_ pendingToken: String, request: SignInWithIdpRequest, returnCredential: Bool) async throws -> SignInWithIdpResponse {
+        guard let idToken = request.idToken, !idToken.isEmpty else {
+            throw HearthAPIError(.invalidPendingToken, "a pending credential is linked to a signed-in user: send the user's idToken")
+        }
+        let (_, user) = try await accounts.authenticate(idToken: idToken)
+        guard let pending = try await store.takePendingCredential(tokenHash: RefreshTokenRecord.hash(pendingToken), now: now) else {
+            throw HearthAPIError(.invalidPendingToken)
+        }
+        _ = try await enabledProvider(pending.identity.providerId)
+        var rawUserInfo: [String: JSONValue] = [:]
+        if let text = pending.rawUserInfo, case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+            rawUserInfo = object
+        }
+        let signIn = FederatedSignIn(identity: pending.identity, emailVerified: pending.emailVerified, firstName: nil, lastName: nil,
+                                     rawUserInfo: rawUserInfo, oauthAccessToken: "", oauthIdToken: nil, oauthExpiresIn: nil, oauthRefreshToken: nil)
+        return try await link(signIn, to: user, returnCredential: returnCredential)
+    }
+
+    func response(_ signIn: FederatedSignIn, user: UserRecord?, tokens: SessionTokens?, isNewUser: Bool?) -> SignInWithIdpResponse {
+        var answer = SignInWithIdpResponse()
+        answer.federatedId = signIn.identity.federatedId
+        answer.providerId = signIn.identity.providerId
+        answer.localId = user?.localId
+        answer.email = user?.email ?? signIn.identity.email
+        answer.emailVerified = user.map { $0.email != nil && $0.emailVerified } ?? signIn.emailVerified
+        answer.displayName = signIn.identity.displayName
+        answer.fullName = signIn.identity.displayName
+        answer.firstName = signIn.firstName
+        answer.lastName = signIn.lastName
+        answer.photoUrl = signIn.identity.photoUrl
+        answer.rawUserInfo = JSONValue.object(signIn.rawUserInfo).compactJSONString
+        answer.oauthAccessToken = signIn.oauthAccessToken.isEmpty ? nil : signIn.oauthAccessToken
+        answer.oauthIdToken = signIn.oauthIdToken
+        answer.oauthExpireIn = signIn.oauthExpiresIn
+        answer.idToken = tokens?.idToken
+        answer.refreshToken = tokens?.refreshToken
+        answer.expiresIn = tokens?.expiresIn
+        answer.isNewUser = isNewUser
+        return answer
+    }
+}

@@ -1,0 +1,183 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import HearthCore
+import HearthServer
+import HearthStore
+import HearthDevIdP
+import HearthOIDC
+import HearthWire
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// A scripted browser for the federated flow: follows the auth handler, the provider's login form and the
+/// callback over real HTTP, one redirect at a time, as a user's browser would.
+public struct Browser: Sendable {
+    /// One HTTP client that never follows redirects (the flow inspects each hop). Shared for the test process.
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton,
+                                   configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(20))))
+
+    public struct Page: Sendable {
+        public var status: Int
+        public var location: String?
+        public var body: String
+    }
+
+    public static func get(_ url: String) async throws -> Page {
+        try await send(url, method: .GET, form: nil)
+    }
+
+    public static func post(_ url: String, form: [(String, String)]) async throws -> Page {
+        try await send(url, method: .POST, form: form)
+    }
+
+    static func send(_ url: String, method: HTTPMethod, form: [(String, String)]?) async throws -> Page {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
+        }
+        let response = try await client.execute(request, timeout: .seconds(20))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Page(status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body))
+    }
+
+    /// The value of `name` in a URL's query.
+    public static func query(_ url: String, _ name: String) -> String? {
+        URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
+    }
+}
+
+/// What the app receives at the end of the browser part.
+public struct FlowResult: Sendable {
+    /// The final redirect (loopback URL or Apple deep link).
+    public var appURL: String?
+    /// `link`: the requestUri for signInWithIdp.
+    public var link: String?
+    /// `firebaseError` JSON, when the flow failed.
+    public var firebaseError: [String: String]?
+    public var eventId: String?
+    /// An error page shown instead of a redirect.
+    public var errorPage: Browser.Page?
+    /// The raw session id to send to signInWithIdp.
+    public var rawSessionId: String
+    /// The provider's callback hitting Hearth (to replay it).
+    public var callbackURL: String?
+}
+
+extension HearthHarness {
+    /// Enables microsoft.com and yahoo.com against the dev IdPs; any app and loopback redirect is accepted.
+    public func enableDevProviders() async throws {
+        guard let dev = devIdPs else { return }
+        try await store.saveIdPConfig(IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: dev.microsoftClient.id,
+                                                clientSecret: dev.microsoftClient.secret, endpointBase: dev.microsoftBase, graphBase: dev.microsoftBase))
+        try await store.saveIdPConfig(IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: dev.yahooClient.id,
+                                                clientSecret: dev.yahooClient.secret, endpointBase: dev.yahooBase))
+        var project = try await server.accounts.projectConfig()
+        project.acceptAnyApp = true
+        try await store.saveProjectConfig(project)
+    }
+
+    /// The auth handler URL an app would open.
+    public func handlerURL(providerId: String, rawSessionId: String, eventId: String = "EVENTABCDE", customParameters: [String: String]? = nil,
+                           scopes: [String] = [], redirectUrl: String? = "http://127.0.0.1:65000/callback", apple: (bundleId: String, appId: String)? = nil,
+                           path: String = "/__/auth/handler", apiKey: String = "test-key", extra: [(String, String)] = []) -> String {
+        var fields: [(String, String)] = [("apiKey", apiKey), ("authType", "signInWithRedirect"), ("providerId", providerId),
+                                          ("sessionId", Data(SHA256.hash(data: Data(rawSessionId.utf8))).hexString), ("eventId", eventId),
+                                          ("scopes", scopes.joined(separator: ",")), ("v", "Hearth-tests")]
+        if let apple {
+            fields.append(("ibi", apple.bundleId))
+            fields.append(("appId", apple.appId))
+        } else if let redirectUrl {
+            fields.append(("redirectUrl", redirectUrl))
+        }
+        if let customParameters {
+            let json = try! JSONEncoder().encode(customParameters)
+            fields.append(("customParameters", String(decoding: json, as: UTF8.self)))
+        }
+        fields.append(contentsOf: extra)
+        return baseURL + path + "?" + FormEncoding.encode(fields)
+    }
+
+    /// Runs the browser part of a sign-in: the handler, the provider's login form (filled with `email` and
+    /// `name`), the callback, and the redirect to the app.
+    public func browserSignIn(providerId: String, email: String, name: String = "", customParameters: [String: String]? = nil,
+                              scopes: [String] = [], apple: (bundleId: String, appId: String)? = nil, cancel: Bool = false,
+                              rawSessionId: String = RandomID.alphanumeric(count: 10).uppercased()) async throws -> FlowResult {
+        var result = FlowResult(rawSessionId: rawSessionId)
+        let start = try await Browser.get(handlerURL(providerId: providerId, rawSessionId: rawSessionId, customParameters: customParameters,
+                                                     scopes: scopes, apple: apple))
+        guard start.status == 302, let authorize = start.location else {
+            result.errorPage = start
+            return result
+        }
+        if !authorize.hasPrefix("http") {
+            return Self.parseApp(authorize, into: result)
+        }
+        if authorize.contains("firebaseError=") { return Self.parseApp(authorize, into: result) }
+        let form = try await Browser.get(authorize)
+        guard form.status == 200 else {
+            result.errorPage = form
+            return result
+        }
+        let submitted: Browser.Page
+        if let requestId = Self.capture(#"name="request_id" value="([^"]+)""#, in: form.body),
+           let action = Self.capture(#"action="([^"]+)""#, in: form.body) {
+            let target = action.hasPrefix("http") ? action : baseURL + action
+            submitted = try await Browser.post(target, form: [("request_id", requestId), ("email", email), ("name", name), ("action", cancel ? "cancel" : "login")])
+        } else {
+            // oidc-provider-mock: the form posts the subject back to the authorization URL.
+            submitted = try await Browser.post(authorize, form: cancel ? [("action", "deny")] : [("sub", email)])
+        }
+        guard submitted.status == 302, let callback = submitted.location else {
+            result.errorPage = submitted
+            return result
+        }
+        result.callbackURL = callback
+        let delivered = try await Browser.get(callback)
+        guard delivered.status == 302, let app = delivered.location else {
+            result.errorPage = delivered
+            return result
+        }
+        return Self.parseApp(app, into: result)
+    }
+
+    static func parseApp(_ url: String, into result: FlowResult) -> FlowResult {
+        var result = result
+        result.appURL = url
+        var inner = url
+        if let deepLink = Browser.query(url, "deep_link_id") { inner = deepLink }
+        result.link = Browser.query(inner, "link")
+        result.eventId = Browser.query(inner, "eventId")
+        if let error = Browser.query(inner, "firebaseError"), let data = error.data(using: .utf8) {
+            result.firebaseError = (try? JSONDecoder().decode([String: String].self, from: data))
+        }
+        return result
+    }
+
+    static func capture(_ pattern: String, in text: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let range = Range(match.range(at: 1), in: text)
+        else { return nil }
+        return String(text[range]).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// `accounts:signInWithIdp` with a flow's result, as the Firebase Apple SDK sends it.
+    public func signInWithIdp(_ flow: FlowResult, providerId: String, idToken: String? = nil, autoCreate: Bool? = nil,
+                              sessionId: String? = nil) async throws -> Reply {
+        try await post(WirePaths.v3("verifyAssertion"), SignInWithIdpRequest(
+            requestUri: flow.link, postBody: "providerId=\(providerId)", sessionId: sessionId ?? flow.rawSessionId,
+            idToken: idToken, returnSecureToken: true, returnIdpCredential: true, autoCreate: autoCreate))
+    }
+
+    /// The whole flow: browser part and signInWithIdp.
+    public func federatedSignIn(providerId: String, email: String, name: String = "", customParameters: [String: String]? = nil,
+                                idToken: String? = nil, autoCreate: Bool? = nil) async throws -> Reply {
+        let flow = try await browserSignIn(providerId: providerId, email: email, name: name, customParameters: customParameters)
+        guard flow.link != nil else { throw HarnessError("the browser flow failed: \(flow.firebaseError ?? [:]) \(flow.errorPage?.body.prefix(300) ?? "")") }
+        return try await signInWithIdp(flow, providerId: providerId, idToken: idToken, autoCreate: autoCreate)
+    }
+}
