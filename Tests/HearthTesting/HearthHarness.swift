@@ -30,12 +30,13 @@ public struct HearthHarness: Sendable {
     public static let fastPasswords = PasswordHasher.Parameters(rounds: 1 << 10, blockSize: 8, parallelism: 1)
 
     /// Starts a server, runs `body` against it, stops it.
-    public static func run(
+    @discardableResult
+    public static func run<T: Sendable>(
         configure: (inout HearthServerConfiguration) -> Void = { _ in },
         databasePath: String? = nil,
         devIdPs withDevIdPs: Bool = false,
-        _ body: @Sendable (HearthHarness) async throws -> Void
-    ) async throws {
+        _ body: @Sendable (HearthHarness) async throws -> T
+    ) async throws -> T {
         let clock = TestClock(Date())
         var configuration = HearthServerConfiguration(host: "127.0.0.1", port: 0, passwordParameters: fastPasswords, clock: clock.wallClock,
                                                       relyingParty: .init(minimumJWKSRefetchInterval: 0))
@@ -53,18 +54,20 @@ public struct HearthHarness: Sendable {
             router: server.router(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "Hearth"),
             logger: logger)
+        let result: T
         do {
-            try await app.test(.live) { client in
+            result = try await app.test(.live) { client in
                 let harness = HearthHarness(client: client, server: server, clock: clock)
                 if let port = client.port { server.configuration.publicURL.set("http://127.0.0.1:\(port)") }
                 if withDevIdPs { try await harness.enableDevProviders() }
-                try await body(harness)
+                return try await body(harness)
             }
         } catch {
             try? await store.close()
             throw error
         }
         try await store.close()
+        return result
     }
 
     /// The answer of one request: status, headers and body.
