@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite",
+                "HearthServer", "HearthStoreSQLite", "HearthDevIdP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),

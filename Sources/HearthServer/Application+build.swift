@@ -40,6 +40,22 @@ public struct HearthServer: Sendable {
         try await keyRing.maintain(force: true)
     }
 
+    /// Enables microsoft.com and yahoo.com against the dev IdPs (their current base URL and generated
+    /// credentials); for `demo-*` projects any app and loopback redirect is accepted.
+    public func enableDevProviders() async throws {
+        guard let dev = devIdPs else { return }
+        try await store.saveIdPConfig(IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: dev.microsoftClient.id,
+                                                clientSecret: dev.microsoftClient.secret, endpointBase: dev.microsoftBase,
+                                                graphBase: dev.microsoftBase, displayName: "Microsoft (dev)"))
+        try await store.saveIdPConfig(IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: dev.yahooClient.id,
+                                                clientSecret: dev.yahooClient.secret, endpointBase: dev.yahooBase, displayName: "Yahoo (dev)"))
+        if configuration.projectId.hasPrefix("demo-") {
+            var project = try await accounts.projectConfig()
+            project.acceptAnyApp = true
+            try await store.saveProjectConfig(project)
+        }
+    }
+
     /// The router with every endpoint and middleware.
     public func router() -> Router<HearthRequestContext> {
         let router = Router(context: HearthRequestContext.self)
@@ -55,7 +71,10 @@ public struct HearthServer: Sendable {
         router.get("/healthz") { _, _ in JSONResponse(["status": "ok"]) }
         PublicKeysController(keyRing: keyRing).register(on: router)
         AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize).register(on: router)
-        devIdPs?.register(on: router)
+        if let devIdPs {
+            devIdPs.register(on: router)
+            DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
+        }
         let api = router.group()
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
         AccountsController(service: accounts, federation: federation, maxBodySize: configuration.maxBodySize).register(on: api)
@@ -76,7 +95,20 @@ public func buildApplication(
         router: server.router(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
         services: [KeyMaintenanceService(keyRing: server.keyRing, logger: logger)],
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            if configuration.port == 0 {
+                // The public URL follows the port actually bound.
+                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                configuration.publicURL.set("http://\(host):\(port)")
+            }
+            do {
+                try await server.enableDevProviders()
+            } catch {
+                logger.error("could not enable the dev identity providers", metadata: ["error.type": "\(type(of: error))"])
+            }
+            await onServerRunning(port)
+        },
         logger: logger
     )
 }

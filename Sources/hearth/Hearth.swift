@@ -12,7 +12,7 @@ struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
         abstract: "A self-hostable identity server, wire-compatible with Firebase Authentication.",
-        subcommands: [Serve.self, ServiceAccounts.self],
+        subcommands: [Serve.self, Providers.self, Apps.self, ServiceAccounts.self],
         defaultSubcommand: Serve.self
     )
 }

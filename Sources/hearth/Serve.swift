@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import HearthCore
+import HearthDevIdP
 import HearthServer
 import HearthStoreSQLite
 import Hummingbird
@@ -25,8 +26,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "An accepted API key; repeat for several (env HEARTH_API_KEYS, comma-separated). With none, demo-* projects accept any key.")
     var apiKeys: [String] = []
 
-    @Flag(help: "Enable the built-in development identity providers.")
+    @Flag(help: "Run the built-in Microsoft- and Yahoo-shaped identity providers and enable microsoft.com and yahoo.com against them.")
     var dev = false
+
+    @Option(name: .customLong("public-url"), help: "The server's external base URL (default http://<host>:<port>, env HEARTH_PUBLIC_URL). Register <public-url>/__/auth/handler at providers.")
+    var publicURL: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error (default info).")
     var logLevel: String?
@@ -39,6 +43,7 @@ struct Serve: AsyncParsableCommand {
         if let projectId { values["hearth.project.id"] = .init(.string(projectId), isSecret: false) }
         if !apiKeys.isEmpty { values["hearth.api.keys"] = .init(.stringArray(apiKeys), isSecret: true) }
         if dev { values["hearth.dev"] = .init(.bool(true), isSecret: false) }
+        if let publicURL { values["hearth.public.url"] = .init(.string(publicURL), isSecret: false) }
         if let logLevel { values["hearth.log.level"] = .init(.string(logLevel), isSecret: false) }
         let settings = try await Settings.load(arguments: values, configFile: storeOptions.configFile)
 
@@ -55,8 +60,10 @@ struct Serve: AsyncParsableCommand {
         let store = try await openStore(directory: settings.dataDir, logger: Logger(label: "hearth.store"))
         let configuration = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
-            keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600))
-        let app = try await buildApplication(configuration: configuration, store: store, logger: logger) { port in
+            keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
+            publicURL: settings.publicURL.map { PublicBaseURL($0) })
+        let devIdPs = settings.dev ? try await DevIdentityProviders(publicURL: configuration.publicURL) : nil
+        let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { port in
             Self.printBanner(settings: settings, configuration: configuration, port: port)
         }
         do {
@@ -84,7 +91,9 @@ struct Serve: AsyncParsableCommand {
             "  x509 keys:     \(base)/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
             "  JWKS:          \(base)/.well-known/jwks.json",
             "  emulator host: FIREBASE_AUTH_EMULATOR_HOST=\(settings.host):\(port)",
-            settings.dev ? "  dev IdPs:      requested with --dev (built-in providers are not part of this build yet)" : nil,
+            "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
+            settings.dev ? "  dev IdPs:      microsoft.com at \(configuration.publicURL.url)/__dev/microsoft, yahoo.com at \(configuration.publicURL.url)/__dev/yahoo" : nil,
+            settings.dev ? "  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, or add &tenant=organizations) in a browser" : nil,
             "Press Ctrl-C to stop.",
         ].compactMap { $0 }
         // Unbuffered, so the banner shows at once even when stdout is a pipe.

@@ -14,10 +14,12 @@ struct Settings {
     var dev: Bool
     var logLevel: String
     var keyRotationHours: Double
+    var publicURL: String?
 
     /// Keys (environment names in brackets): `host` (HEARTH_HOST), `port` (HEARTH_PORT), `data.dir`
     /// (HEARTH_DATA_DIR), `project.id` (HEARTH_PROJECT_ID), `api.keys` (HEARTH_API_KEYS, comma-separated),
-    /// `dev` (HEARTH_DEV), `log.level` (HEARTH_LOG_LEVEL), `keys.rotation.hours` (HEARTH_KEYS_ROTATION_HOURS).
+    /// `dev` (HEARTH_DEV), `log.level` (HEARTH_LOG_LEVEL), `keys.rotation.hours` (HEARTH_KEYS_ROTATION_HOURS),
+    /// `public.url` (HEARTH_PUBLIC_URL).
     static func load(arguments: [AbsoluteConfigKey: ConfigValue], configFile: String?) async throws -> Settings {
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "arguments", values: arguments),
@@ -46,7 +48,8 @@ struct Settings {
             apiKeys: reader.stringArray(forKey: "api.keys", isSecret: true, default: []).filter { !$0.isEmpty },
             dev: reader.bool(forKey: "dev", default: false),
             logLevel: reader.string(forKey: "log.level", default: "info"),
-            keyRotationHours: reader.double(forKey: "keys.rotation.hours", default: 24)
+            keyRotationHours: reader.double(forKey: "keys.rotation.hours", default: 24),
+            publicURL: reader.string(forKey: "public.url")
         )
     }
 }

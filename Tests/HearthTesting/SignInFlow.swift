@@ -70,14 +70,7 @@ public struct FlowResult: Sendable {
 extension HearthHarness {
     /// Enables microsoft.com and yahoo.com against the dev IdPs; any app and loopback redirect is accepted.
     public func enableDevProviders() async throws {
-        guard let dev = devIdPs else { return }
-        try await store.saveIdPConfig(IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: dev.microsoftClient.id,
-                                                clientSecret: dev.microsoftClient.secret, endpointBase: dev.microsoftBase, graphBase: dev.microsoftBase))
-        try await store.saveIdPConfig(IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: dev.yahooClient.id,
-                                                clientSecret: dev.yahooClient.secret, endpointBase: dev.yahooBase))
-        var project = try await server.accounts.projectConfig()
-        project.acceptAnyApp = true
-        try await store.saveProjectConfig(project)
+        try await server.enableDevProviders()
     }
 
     /// The auth handler URL an app would open.
