@@ -37,7 +37,7 @@ public struct HearthHarness: Sendable {
         devIdPs withDevIdPs: Bool = false,
         _ body: @Sendable (HearthHarness) async throws -> T
     ) async throws -> T {
-        let clock = TestClock(Date())
+        let clock = TestClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         var configuration = HearthServerConfiguration(host: "127.0.0.1", port: 0, passwordParameters: fastPasswords, clock: clock.wallClock,
                                                       relyingParty: .init(minimumJWKSRefetchInterval: 0))
         configure(&configuration)

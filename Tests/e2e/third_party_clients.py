@@ -111,6 +111,20 @@ def _():
     assert claims["firebase"]["sign_in_provider"] == "custom", claims
 
 
+@check("hearth serve --dev: the browser flow through /__dev/try signs in with the dev Microsoft and Yahoo providers")
+def _():
+    import re
+    for provider, email in (("microsoft.com", "e2e@outlook.com"), ("yahoo.com", "e2e@yahoo.com")):
+        browser = requests.Session()
+        form = browser.get(f"{BASE}/__dev/try?provider={provider}", timeout=10)
+        assert form.status_code == 200, form.text[:300]
+        request_id = re.search(r'name="request_id" value="([^"]+)"', form.text).group(1)
+        action = re.search(r'action="([^"]+)"', form.text).group(1)
+        done = browser.post(BASE + action, data={"request_id": request_id, "email": email, "name": "E2E User", "action": "login"}, timeout=10)
+        assert done.status_code == 200, done.text[:500]
+        assert f"Signed in with {provider}" in done.text and email in done.text, done.text[:500]
+
+
 passed = sum(1 for _, error in results if error is None)
 failed = len(results) - passed
 print(f"e2e: {passed} passed, {failed} failed")

@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+import HearthCore
+import HearthTesting
+import HearthWire
+import NIOCore
+import Testing
+
+/// An `oidc.*` provider nobody here wrote: oidc-provider-mock from PyPI (authlib), started by `scripts/test`,
+/// which exports its issuer URL as HEARTH_TEST_OIDC_ISSUER.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["HEARTH_TEST_OIDC_ISSUER"] != nil, "needs the Python OpenID provider that scripts/test starts"))
+struct GenericOIDCTests {
+    let issuer = ProcessInfo.processInfo.environment["HEARTH_TEST_OIDC_ISSUER"] ?? ""
+
+    /// Registers a confidential client whose only redirect URI is this Hearth's handler.
+    func registerClient(redirectUri: String) async throws -> (id: String, secret: String) {
+        var request = HTTPClientRequest(url: issuer + "/oauth2/clients")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        let body = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_post"])
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let data = try await response.body.collect(upTo: 1 << 16)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: data)) as? [String: Any])
+        return (try #require(object["client_id"] as? String), try #require(object["client_secret"] as? String))
+    }
+
+    func setUser(_ sub: String, claims: [String: Any]) async throws {
+        var request = HTTPClientRequest(url: issuer + "/users/" + sub)
+        request.method = .PUT
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: claims)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        #expect(response.status.code == 204)
+    }
+
+    @Test func signInThroughAThirdPartyOpenIDProvider() async throws {
+        try await HearthHarness.run { h in
+            let client = try await registerClient(redirectUri: h.baseURL + "/__/auth/handler")
+            let sub = "alice-\(RandomID.alphanumeric(count: 6).lowercased())"
+            try await setUser(sub, claims: ["email": "\(sub)@example.com", "email_verified": true, "name": "Alice Example",
+                                            "given_name": "Alice", "family_name": "Example"])
+            try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.mock", kind: .oidc, clientId: client.id, clientSecret: client.secret,
+                                                      issuer: issuer, trustEmailVerified: true))
+            try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.untrusted", kind: .oidc, clientId: client.id, clientSecret: client.secret,
+                                                      issuer: issuer, trustEmailVerified: false))
+            var project = try await h.server.accounts.projectConfig()
+            project.acceptAnyApp = true
+            try await h.store.saveProjectConfig(project)
+
+            let reply = try await h.federatedSignIn(providerId: "oidc.mock", email: sub)
+            #expect(reply.status == 200, "\(reply.text)")
+            let body = try reply.decode(SignInWithIdpResponse.self)
+            #expect(body.providerId == "oidc.mock")
+            #expect(body.federatedId == sub)
+            #expect(body.email == "\(sub)@example.com")
+            #expect(body.emailVerified == true)
+            #expect(body.displayName == "Alice Example")
+            #expect(body.isNewUser == true)
+            let idToken = try #require(body.idToken)
+            #expect((jwtPayload(idToken)?["firebase"] as? [String: Any])?["sign_in_provider"] as? String == "oidc.mock")
+
+            // An untrusted provider's email_verified is not believed; with one account per email the existing
+            // account asks for confirmation instead of merging.
+            let untrusted = try await h.federatedSignIn(providerId: "oidc.untrusted", email: sub)
+            let untrustedBody = try untrusted.decode(SignInWithIdpResponse.self)
+            #expect(untrustedBody.needConfirmation == true)
+            #expect(untrustedBody.verifiedProvider == ["oidc.mock"])
+
+            // A code replayed against the third-party provider is refused by it.
+            let flow = try await h.browserSignIn(providerId: "oidc.mock", email: sub)
+            #expect(try await h.signInWithIdp(flow, providerId: "oidc.mock").status == 200)
+            let second = try await h.browserSignIn(providerId: "oidc.mock", email: sub)
+            var spliced = second
+            spliced.link = h.baseURL + "/__/auth/handler?code=\(Browser.query(flow.link!, "code")!)&state=\(Browser.query(second.link!, "state")!)"
+            let replay = try await h.signInWithIdp(spliced, providerId: "oidc.mock")
+            #expect(replay.errorCode == "INVALID_IDP_RESPONSE")
+        }
+    }
+}
