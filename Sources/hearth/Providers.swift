@@ -117,8 +117,34 @@ struct Apps: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
         abstract: "Register Apple and desktop apps that may receive sign-in results.",
-        subcommands: [AddApple.self, AddDesktop.self, List.self, Remove.self]
+        subcommands: [AddApple.self, AddDesktop.self, List.self, Remove.self, Domains.self]
     )
+
+    struct Domains: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or change the project's authorized domains (getProjectConfig.authorizedDomains).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Option(name: .customLong("project-id"), help: "The project (default demo-hearth, env HEARTH_PROJECT_ID).")
+        var projectId: String?
+        @Option(help: "A domain to add.") var add: [String] = []
+        @Option(help: "A domain to remove.") var remove: [String] = []
+
+        func run() async throws {
+            let project = projectId ?? ProcessInfo.processInfo.environment["HEARTH_PROJECT_ID"] ?? "demo-hearth"
+            for domain in add where domain.isEmpty || domain.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) {
+                throw ValidationError("\(domain) is not a domain name")
+            }
+            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
+            config.authorizedDomains.removeAll { remove.contains($0) }
+            for domain in add.map({ $0.lowercased() }) where !config.authorizedDomains.contains(domain) {
+                config.authorizedDomains.append(domain)
+            }
+            if !add.isEmpty || !remove.isEmpty { try await store.saveProjectConfig(config) }
+            try await store.close()
+            print(config.authorizedDomains.joined(separator: "\n"))
+        }
+    }
 
     struct AddApple: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-apple",
