@@ -5,12 +5,12 @@ import NIOCore
 
 /// An error answered with the Google error envelope. Conforms to `HTTPResponseError` so Hummingbird renders it.
 public struct HearthAPIError: Error, HTTPResponseError, Sendable, CustomStringConvertible {
-    public let code: AuthErrorCode
+    public let code: ServerErrorCode
     /// Human-readable detail appended as `CODE : detail`. Never holds secrets.
     public let detail: String?
     public let httpStatus: Int
 
-    public init(_ code: AuthErrorCode, _ detail: String? = nil, httpStatus: Int? = nil) {
+    public init(_ code: ServerErrorCode, _ detail: String? = nil, httpStatus: Int? = nil) {
         self.code = code
         self.detail = detail
         self.httpStatus = httpStatus ?? code.httpStatus

@@ -46,7 +46,7 @@ public struct GoogleErrorEnvelope: Codable, Sendable, Equatable {
     }
 
     /// Builds the envelope for a server error code and an optional human-readable detail.
-    public init(_ code: AuthErrorCode, detail: String? = nil, httpStatus: Int? = nil) {
+    public init(_ code: ServerErrorCode, detail: String? = nil, httpStatus: Int? = nil) {
         let status = httpStatus ?? code.httpStatus
         let message = detail.map { "\(code.rawValue) : \($0)" } ?? code.rawValue
         self.error = Body(

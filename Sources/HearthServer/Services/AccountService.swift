@@ -126,7 +126,7 @@ public struct AccountService: Sendable {
         }
     }
 
-    static func normalizedEmail(_ raw: String?, missing: AuthErrorCode = .missingEmail, invalid: AuthErrorCode = .invalidEmail) throws -> String {
+    static func normalizedEmail(_ raw: String?, missing: ServerErrorCode = .missingEmail, invalid: ServerErrorCode = .invalidEmail) throws -> String {
         guard let raw, !raw.trimmingCharacters(in: .whitespaces).isEmpty else { throw HearthAPIError(missing) }
         guard let email = EmailAddress.normalize(raw) else { throw HearthAPIError(invalid) }
         return email

@@ -206,7 +206,7 @@ public struct FederationService: Sendable {
 
     /// `FEDERATED_USER_ID_ALREADY_LINKED` / `EMAIL_EXISTS`: with `returnIdpCredential`, HTTP 200 with
     /// `errorMessage` and the provider's tokens (so the client can build the updated credential).
-    func linkError(_ code: AuthErrorCode, _ signIn: FederatedSignIn, returnCredential: Bool) throws -> SignInWithIdpResponse {
+    func linkError(_ code: ServerErrorCode, _ signIn: FederatedSignIn, returnCredential: Bool) throws -> SignInWithIdpResponse {
         guard returnCredential else { throw HearthAPIError(code) }
         var answer = response(signIn, user: nil, tokens: nil, isNewUser: nil)
         answer.errorMessage = code.rawValue

@@ -2,7 +2,7 @@ import Foundation
 
 /// The error strings Hearth sends in `error.message`, exactly as Firebase's backend spells them, so that
 /// Firebase client SDKs map them to their own error codes.
-public enum AuthErrorCode: String, Sendable, CaseIterable, Codable {
+public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     // Accounts
     case emailExists = "EMAIL_EXISTS"
     case emailNotFound = "EMAIL_NOT_FOUND"
