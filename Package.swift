@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
         .library(name: "HearthWire", targets: ["HearthWire"]),
+        .library(name: "HearthAuth", targets: ["HearthAuth"]),
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthStore", targets: ["HearthStore"]),
         .library(name: "HearthStoreSQLite", targets: ["HearthStoreSQLite"]),
@@ -43,6 +44,12 @@ let package = Package(
     targets: [
         // Wire types shared by server and clients: Foundation only.
         .target(name: "HearthWire", swiftSettings: swiftSettings),
+        // The Firebase-shaped client SDK: Foundation (+ FoundationNetworking), the wire types, SHA-256.
+        .target(
+            name: "HearthAuth",
+            dependencies: ["HearthWire", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HearthCore",
             dependencies: [
@@ -131,13 +138,20 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite", "HearthCore", "HearthDevIdP", "HearthOIDC",
+                "HearthServer", "HearthStoreSQLite", "HearthCore", "HearthDevIdP", "HearthOIDC", "HearthAuth",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/HearthTesting",
+            swiftSettings: testSwiftSettings
+        ),
+        // The guides' flows written with HearthAuth: compiled by the test suite.
+        .target(name: "HearthAuthExamples", dependencies: ["HearthAuth"], path: "Examples", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HearthAuthTests",
+            dependencies: ["HearthAuth", "HearthAuthExamples", "HearthTesting"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

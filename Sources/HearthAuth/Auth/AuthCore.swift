@@ -1,0 +1,203 @@
+import Foundation
+import HearthWire
+
+/// The state and logic behind every `Auth` instance of one configuration.
+final class AuthCore: @unchecked Sendable {
+    // Safe: mutable state lives in `state` (lock-protected); the other stored properties are immutable and Sendable.
+    struct State {
+        var configuration: AuthConfiguration
+        var backend: any AuthBackend
+        var currentUser: User?
+        var listeners: [UUID: @Sendable (User?) -> Void] = [:]
+        var streams: [UUID: AsyncStream<User?>.Continuation] = [:]
+        /// Web sign-ins waiting for `canHandle(_:)` (custom `AuthUIDelegate` on Apple platforms).
+        var pendingWebSignIns: [String: CheckedContinuation<URL, any Error>] = [:]
+    }
+
+    let state: LockedValue<State>
+
+    init(configuration: AuthConfiguration) {
+        let backend = configuration.backend ?? URLSessionAuthBackend(serverURL: configuration.serverURL, apiKey: configuration.apiKey,
+                                                                     bundleId: configuration.bundleId, appId: configuration.appId)
+        state = LockedValue(State(configuration: configuration, backend: backend))
+        restoreUser()
+    }
+
+    var configuration: AuthConfiguration { state.withLock { $0.configuration } }
+    var backend: any AuthBackend { state.withLock { $0.backend } }
+    var currentUser: User? { state.withLock { $0.currentUser } }
+
+    func useEmulator(host: String, port: Int) {
+        state.withLock { state in
+            let hostPart = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            state.configuration.serverURL = URL(string: "http://\(hostPart):\(port)")!
+            if state.configuration.backend == nil {
+                state.backend = URLSessionAuthBackend(serverURL: state.configuration.serverURL, apiKey: state.configuration.apiKey,
+                                                      bundleId: state.configuration.bundleId, appId: state.configuration.appId)
+            }
+        }
+    }
+
+    // MARK: Current user, listeners, persistence
+
+    func setCurrentUser(_ user: User?) {
+        let (listeners, streams) = state.withLock { state -> ([@Sendable (User?) -> Void], [AsyncStream<User?>.Continuation]) in
+            state.currentUser = user
+            return (Array(state.listeners.values), Array(state.streams.values))
+        }
+        persistCurrentUser()
+        for listener in listeners { listener(user) }
+        for stream in streams { stream.yield(user) }
+    }
+
+    func addListener(_ listener: @escaping @Sendable (User?) -> Void) -> UUID {
+        let id = UUID()
+        let user = state.withLock { state -> User? in
+            state.listeners[id] = listener
+            return state.currentUser
+        }
+        listener(user)
+        return id
+    }
+
+    func removeListener(_ id: UUID) {
+        _ = state.withLock { $0.listeners.removeValue(forKey: id) }
+    }
+
+    func stateStream() -> AsyncStream<User?> {
+        let (stream, continuation) = AsyncStream<User?>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        let id = UUID()
+        let user = state.withLock { state -> User? in
+            state.streams[id] = continuation
+            return state.currentUser
+        }
+        continuation.yield(user)
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.streams.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func persistCurrentUser() {
+        let (user, configuration) = state.withLock { ($0.currentUser, $0.configuration) }
+        guard let user else {
+            try? configuration.persistence.remove(key: configuration.storageKey)
+            return
+        }
+        let profile = user.profile
+        Task {
+            let stored = User.Stored(profile: profile, tokens: await user.tokens.tokens)
+            guard let data = try? JSONEncoder().encode(stored) else { return }
+            // Only the current user is written (a stale write after sign-out is dropped).
+            if self.currentUser === user { try? configuration.persistence.save(data, key: configuration.storageKey) }
+        }
+    }
+
+    /// Writes the current user now (and waits for it).
+    func persistNow() async throws {
+        let (user, configuration) = state.withLock { ($0.currentUser, $0.configuration) }
+        guard let user else {
+            try configuration.persistence.remove(key: configuration.storageKey)
+            return
+        }
+        let stored = User.Stored(profile: user.profile, tokens: await user.tokens.tokens)
+        try configuration.persistence.save(try JSONEncoder().encode(stored), key: configuration.storageKey)
+    }
+
+    private func restoreUser() {
+        let configuration = configuration
+        guard let data = try? configuration.persistence.load(key: configuration.storageKey),
+              let stored = try? JSONDecoder().decode(User.Stored.self, from: data)
+        else { return }
+        let user = User(profile: stored.profile, tokens: stored.tokens, auth: self)
+        state.withLock { $0.currentUser = user }
+    }
+
+    func signOut() throws {
+        setCurrentUser(nil)
+        let configuration = configuration
+        do {
+            try configuration.persistence.remove(key: configuration.storageKey)
+        } catch {
+            throw AuthErrorUtils.error(.keychainError, message: "The signed-in user could not be removed from storage.")
+        }
+    }
+
+    /// Signs out when the server says the user's tokens are no longer good (as Firebase does).
+    func signOutIfTokenIsInvalid(_ error: any Error, user: User) {
+        let error = error as NSError
+        guard error.domain == AuthErrors.domain else { return }
+        let codes: Set<Int> = [AuthErrorCode.userNotFound.rawValue, AuthErrorCode.userDisabled.rawValue,
+                               AuthErrorCode.invalidUserToken.rawValue, AuthErrorCode.userTokenExpired.rawValue]
+        if codes.contains(error.code), currentUser === user { try? signOut() }
+    }
+
+    // MARK: Sessions
+
+    /// Builds the user for fresh session tokens (profile from `getAccountInfo`) and makes it current.
+    func signedIn(idToken: String, refreshToken: String, expiresIn: String?, replacing existing: User? = nil) async throws -> User {
+        let tokens = TokenManager.Tokens(idToken: idToken, refreshToken: refreshToken,
+                                         expirationDate: configuration.clock().addingTimeInterval(TimeInterval(expiresIn ?? "3600") ?? 3600))
+        let answer = try await backend.post(ClientPaths.v3("getAccountInfo"), LookupRequest(idToken: idToken), as: LookupResponse.self)
+        guard let info = answer.users.first else { throw AuthErrorUtils.error(.internalError, message: "getAccountInfo answered no user.") }
+        if let existing, existing.uid == info.localId {
+            existing.state.withLock { $0 = User.profile(from: info) }
+            await existing.tokens.replace(tokens)
+            setCurrentUser(existing)
+            return existing
+        }
+        let user = User(profile: User.profile(from: info), tokens: tokens, auth: self)
+        setCurrentUser(user)
+        return user
+    }
+
+    /// `verifyAssertion` for a federated credential: sign in, link (`idToken`), or reauthenticate.
+    func completeFederated(_ credential: OAuthCredential, idToken: String?, autoCreate: Bool?, linkingUser: User?,
+                           reauthenticating: User? = nil) async throws -> AuthDataResult {
+        var request = SignInWithIdpRequest(
+            requestUri: credential.requestURI ?? "http://localhost", postBody: "providerId=\(credential.provider)",
+            sessionId: credential.sessionID, pendingToken: credential.pendingToken, idToken: idToken,
+            returnSecureToken: true, returnIdpCredential: true, autoCreate: autoCreate)
+        if credential.requestURI == nil, credential.pendingToken == nil {
+            // A credential with only provider tokens cannot sign in: Hearth accepts only its own code exchange.
+            throw AuthErrorUtils.error(.invalidCredential, message: "This credential holds no sign-in result. Use OAuthProvider.credential(with:) to sign in.")
+        }
+        request.tenantId = nil
+        let answer: SignInWithIdpResponse
+        do {
+            answer = try await backend.post(ClientPaths.v3("verifyAssertion"), request, as: SignInWithIdpResponse.self)
+        } catch {
+            if let linkingUser { signOutIfTokenIsInvalid(error, user: linkingUser) }
+            throw error
+        }
+        let providerID = answer.providerId ?? credential.provider
+        let tokensCredential = OAuthCredential(providerID: providerID, accessToken: answer.oauthAccessToken, idToken: answer.oauthIdToken)
+        if answer.needConfirmation == true {
+            let pending = OAuthCredential(providerID: providerID, accessToken: answer.oauthAccessToken, idToken: answer.oauthIdToken,
+                                          pendingToken: answer.pendingToken)
+            var info: [String: any Sendable] = [AuthErrors.userInfoUpdatedCredentialKey: pending]
+            if let email = answer.email { info[AuthErrors.userInfoEmailKey] = email }
+            throw AuthErrorUtils.error(.accountExistsWithDifferentCredential, userInfo: info)
+        }
+        if let message = answer.errorMessage {
+            let name = message.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? message
+            let code = AuthErrorUtils.code(forServerError: name)
+            var info: [String: any Sendable] = [AuthErrors.userInfoNameKey: name]
+            if code == .credentialAlreadyInUse { info[AuthErrors.userInfoUpdatedCredentialKey] = tokensCredential }
+            if code != .emailAlreadyInUse, let email = answer.email { info[AuthErrors.userInfoEmailKey] = email }
+            throw AuthErrorUtils.error(code, userInfo: info)
+        }
+        guard answer.providerId != nil, let newIdToken = answer.idToken, let refreshToken = answer.refreshToken else {
+            throw AuthErrorUtils.error(.internalError, message: "Unexpected response from the server.")
+        }
+        if let reauthenticating, answer.localId != reauthenticating.uid {
+            throw AuthErrorUtils.error(.userMismatch)
+        }
+        let user = try await signedIn(idToken: newIdToken, refreshToken: refreshToken, expiresIn: answer.expiresIn,
+                                      replacing: linkingUser ?? reauthenticating)
+        var profile: [String: Any]?
+        if let raw = answer.rawUserInfo?.data(using: .utf8) { profile = (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any] }
+        let additional = AdditionalUserInfo(providerID: providerID, profile: profile,
+                                            username: profile?["preferred_username"] as? String ?? profile?["userPrincipalName"] as? String,
+                                            isNewUser: answer.isNewUser ?? false)
+        return AuthDataResult(user: user, additionalUserInfo: additional, credential: tokensCredential)
+    }
+}

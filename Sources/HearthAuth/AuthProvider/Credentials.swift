@@ -1,0 +1,62 @@
+import Foundation
+
+/// A credential to sign in, link or reauthenticate with. Made by a provider (`OAuthProvider`).
+public class AuthCredential: @unchecked Sendable {
+    // Safe: every stored property is an immutable `let` of a Sendable type, in this class and its subclasses.
+    /// `microsoft.com`, `yahoo.com`, `oidc.<name>`, …
+    public let provider: String
+
+    init(provider: String) {
+        self.provider = provider
+    }
+}
+
+/// An OAuth credential. From `OAuthProvider.credential(with:)` it holds the result of the web flow (the session
+/// id and callback URL the server exchanges); in `AuthDataResult.credential` and in recovery errors it holds the
+/// provider's tokens and, for `accountExistsWithDifferentCredential`, the pending token.
+public final class OAuthCredential: AuthCredential, @unchecked Sendable {
+    // Safe: every stored property is an immutable `let` of a Sendable type.
+    /// The provider's OAuth access token (e.g. for Microsoft Graph).
+    public let accessToken: String?
+    /// The provider's OpenID Connect ID token.
+    public let idToken: String?
+    /// The raw nonce (not used by the headful flow).
+    public let rawNonce: String?
+    /// The raw session id whose hash went to the auth handler.
+    let sessionID: String?
+    /// The callback URL (`link`) of the web flow.
+    let requestURI: String?
+    /// A `needConfirmation` pending credential.
+    let pendingToken: String?
+
+    init(providerID: String, accessToken: String? = nil, idToken: String? = nil, sessionID: String? = nil,
+         requestURI: String? = nil, pendingToken: String? = nil) {
+        self.accessToken = accessToken
+        self.idToken = idToken
+        self.rawNonce = nil
+        self.sessionID = sessionID
+        self.requestURI = requestURI
+        self.pendingToken = pendingToken
+        super.init(provider: providerID)
+    }
+}
+
+/// The result of a sign-in, link or reauthentication.
+public struct AuthDataResult: Sendable {
+    /// The signed-in user.
+    public let user: User
+    /// Information from the provider (profile, username, whether the user is new).
+    public let additionalUserInfo: AdditionalUserInfo?
+    /// The provider's tokens, for federated sign-ins.
+    public let credential: OAuthCredential?
+}
+
+/// Provider information returned with a sign-in.
+public struct AdditionalUserInfo: @unchecked Sendable {
+    // Safe: immutable; `profile` holds only JSON values (String, NSNumber, arrays and dictionaries of them).
+    public let providerID: String
+    /// The provider's profile (Microsoft Graph `/me`, Yahoo/OIDC UserInfo).
+    public let profile: [String: Any]?
+    public let username: String?
+    public let isNewUser: Bool
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A federated provider (`microsoft.com`, `yahoo.com`, `oidc.<name>`), used as in Firebase:
+/// set `customParameters` and `scopes`, then `credential(with:)` / `getCredentialWith(_:completion:)` runs the
+/// web sign-in and returns a credential for `Auth.signIn(with:)`, `User.link(with:)` or `reauthenticate(with:)`.
+public final class OAuthProvider: @unchecked Sendable {
+    // Safe: the mutable settings live behind a lock; `providerID` and `auth` are immutable.
+    public let providerID: String
+    let auth: Auth
+    private let settings = LockedValue<(scopes: [String]?, parameters: [String: String]?)>((nil, nil))
+
+    /// A provider for `providerID` on `auth` (default: `Auth.auth()`).
+    public init(providerID: String, auth: Auth = .auth()) {
+        self.providerID = providerID
+        self.auth = auth
+    }
+
+    /// Firebase's factory form.
+    public static func provider(providerID: String, auth: Auth = .auth()) -> OAuthProvider {
+        OAuthProvider(providerID: providerID, auth: auth)
+    }
+
+    /// Extra OAuth scopes (e.g. `["mail.read", "calendars.read"]`).
+    public var scopes: [String]? {
+        get { settings.withLock { $0.scopes } }
+        set { settings.withLock { $0.scopes = newValue } }
+    }
+
+    /// Extra authorization parameters (`prompt`, `login_hint`, Microsoft's `tenant`, …). The reserved ones
+    /// (`client_id`, `response_type`, `redirect_uri`, `state`, `scope`, `response_mode`) are refused by the server.
+    public var customParameters: [String: String]? {
+        get { settings.withLock { $0.parameters } }
+        set { settings.withLock { $0.parameters = newValue } }
+    }
+
+    /// Runs the web sign-in through `uiDelegate` (nil: the platform default — ASWebAuthenticationSession on Apple
+    /// platforms, the system browser and a loopback listener elsewhere) and returns the credential.
+    public func credential(with uiDelegate: (any AuthUIDelegate)?) async throws -> AuthCredential {
+        let (scopes, parameters) = settings.withLock { ($0.scopes ?? [], $0.parameters ?? [:]) }
+        return try await WebSignInFlow.run(core: auth.core, providerID: providerID, scopes: scopes, customParameters: parameters,
+                                           uiDelegate: uiDelegate)
+    }
+
+    /// Completion-handler form of `credential(with:)`.
+    public func getCredentialWith(_ uiDelegate: (any AuthUIDelegate)?, completion: (@Sendable (AuthCredential?, (any Error)?) -> Void)? = nil) {
+        Task {
+            do { completion?(try await credential(with: uiDelegate), nil) } catch { completion?(nil, error) }
+        }
+    }
+}

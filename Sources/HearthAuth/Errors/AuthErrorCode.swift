@@ -1,0 +1,161 @@
+import Foundation
+
+/// Error codes of Hearth's client SDK: Firebase Auth's numbers, so code written against Firebase compares them
+/// unchanged (`(error as NSError).code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue`).
+public enum AuthErrorCode: Int, Sendable, CaseIterable {
+    case invalidCustomToken = 17000
+    case customTokenMismatch = 17002
+    case invalidCredential = 17004
+    case userDisabled = 17005
+    case operationNotAllowed = 17006
+    case emailAlreadyInUse = 17007
+    case invalidEmail = 17008
+    case wrongPassword = 17009
+    case tooManyRequests = 17010
+    case userNotFound = 17011
+    case accountExistsWithDifferentCredential = 17012
+    case requiresRecentLogin = 17014
+    case providerAlreadyLinked = 17015
+    case noSuchProvider = 17016
+    case invalidUserToken = 17017
+    case networkError = 17020
+    case userTokenExpired = 17021
+    case invalidAPIKey = 17023
+    case userMismatch = 17024
+    case credentialAlreadyInUse = 17025
+    case weakPassword = 17026
+    case appNotAuthorized = 17028
+    case missingEmail = 17034
+    case unauthorizedDomain = 17038
+    case invalidContinueURI = 17039
+    case missingContinueURI = 17040
+    case webContextAlreadyPresented = 17057
+    case webContextCancelled = 17058
+    case invalidClientID = 17060
+    case webNetworkRequestFailed = 17061
+    case webInternalError = 17062
+    case webSignInUserInteractionFailure = 17063
+    case nullUser = 17067
+    case invalidProviderID = 17071
+    case tenantIDMismatch = 17072
+    case keychainError = 17995
+    case internalError = 17999
+    case malformedJWT = 18000
+
+    /// A short description, as Firebase words it.
+    public var message: String {
+        switch self {
+        case .invalidCustomToken: "The custom token format is incorrect. Please check the documentation."
+        case .customTokenMismatch: "The custom token corresponds to a different audience."
+        case .invalidCredential: "The supplied auth credential is malformed or has expired."
+        case .userDisabled: "The user account has been disabled by an administrator."
+        case .operationNotAllowed: "The given sign-in provider is disabled for this project."
+        case .emailAlreadyInUse: "The email address is already in use by another account."
+        case .invalidEmail: "The email address is badly formatted."
+        case .wrongPassword: "The password is invalid or the user does not have a password."
+        case .tooManyRequests: "We have blocked all requests from this device due to unusual activity. Try again later."
+        case .userNotFound: "There is no user record corresponding to this identifier. The user may have been deleted."
+        case .accountExistsWithDifferentCredential: "An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address."
+        case .requiresRecentLogin: "This operation is sensitive and requires recent authentication. Log in again before retrying this request."
+        case .providerAlreadyLinked: "User can only be linked to one identity for the given provider."
+        case .noSuchProvider: "User was not linked to an account with the given provider."
+        case .invalidUserToken: "This user's credential isn't valid for this project. This can happen if the user's token has been tampered with, or if the user isn't for the project associated with this API key."
+        case .networkError: "Network error (such as timeout, interrupted connection or unreachable host) has occurred."
+        case .userTokenExpired: "The user's credential is no longer valid. The user must sign in again."
+        case .invalidAPIKey: "An invalid API Key was supplied in the request."
+        case .userMismatch: "The supplied credentials do not correspond to the previously signed in user."
+        case .credentialAlreadyInUse: "This credential is already associated with a different user account."
+        case .weakPassword: "The password must be 6 characters long or more."
+        case .appNotAuthorized: "This app is not authorized to use Firebase Authentication with the provided API key."
+        case .missingEmail: "An email address must be provided."
+        case .unauthorizedDomain: "The domain of the continue URL is not allowlisted."
+        case .invalidContinueURI: "The continue URL provided in the request is invalid."
+        case .missingContinueURI: "A continue URL must be provided in the request."
+        case .webContextAlreadyPresented: "User interaction is still ongoing, another view cannot be presented."
+        case .webContextCancelled: "The interaction was cancelled by the user."
+        case .invalidClientID: "The OAuth client ID provided is either invalid or does not match the specified API key."
+        case .webNetworkRequestFailed: "Failed to connect to the server during the web sign-in flow."
+        case .webInternalError: "An internal error occurred during the web sign-in flow."
+        case .webSignInUserInteractionFailure: "The web sign-in flow failed."
+        case .nullUser: "A null user object was provided as the argument for an operation which requires a non-null user object."
+        case .invalidProviderID: "The provider ID provided for the attempted web operation is invalid."
+        case .tenantIDMismatch: "The provided user's tenant ID does not match the Auth instance's tenant ID."
+        case .keychainError: "An error occurred when accessing the keychain."
+        case .internalError: "An internal error has occurred, print and inspect the error details for more information."
+        case .malformedJWT: "Failed to parse JWT. Check the userInfo dictionary for the full token."
+        }
+    }
+}
+
+/// The error domain and `userInfo` keys of Hearth's errors (Firebase's names and values).
+public enum AuthErrors {
+    /// `FIRAuthErrorDomain`.
+    public static let domain = "FIRAuthErrorDomain"
+    /// The server's error string (`EMAIL_EXISTS`, ...), when the error came from the server.
+    public static let userInfoNameKey = "FIRAuthErrorUserInfoNameKey"
+    /// The email of the existing account (`accountExistsWithDifferentCredential`, `credentialAlreadyInUse`).
+    public static let userInfoEmailKey = "FIRAuthErrorUserInfoEmailKey"
+    /// The credential to use for recovery (an `OAuthCredential` with the pending token or provider tokens).
+    public static let userInfoUpdatedCredentialKey = "FIRAuthErrorUserInfoUpdatedCredentialKey"
+}
+
+/// Firebase's global names of the keys.
+public let AuthErrorDomain = AuthErrors.domain
+public let AuthErrorUserInfoNameKey = AuthErrors.userInfoNameKey
+public let AuthErrorUserInfoEmailKey = AuthErrors.userInfoEmailKey
+public let AuthErrorUserInfoUpdatedCredentialKey = AuthErrors.userInfoUpdatedCredentialKey
+
+enum AuthErrorUtils {
+    /// An `NSError` in `FIRAuthErrorDomain`.
+    static func error(_ code: AuthErrorCode, message: String? = nil, userInfo: [String: any Sendable] = [:]) -> NSError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message ?? code.message]
+        for (key, value) in userInfo { info[key] = value }
+        return NSError(domain: AuthErrors.domain, code: code.rawValue, userInfo: info)
+    }
+
+    /// The client code for a server error string (the part of `error.message` before the first colon) and the
+    /// envelope's `errors[].reason`, as Firebase's SDKs map them.
+    static func code(forServerError name: String, reason: String? = nil) -> AuthErrorCode {
+        if let reason, reason.hasPrefix("keyInvalid") { return .invalidAPIKey }
+        if reason == "ipRefererBlocked" { return .appNotAuthorized }
+        switch name {
+        case "INVALID_CUSTOM_TOKEN": return .invalidCustomToken
+        case "CREDENTIAL_MISMATCH": return .customTokenMismatch
+        case "INVALID_IDP_RESPONSE", "INVALID_PENDING_TOKEN", "INVALID_LOGIN_CREDENTIALS": return .invalidCredential
+        case "USER_DISABLED": return .userDisabled
+        case "OPERATION_NOT_ALLOWED", "PASSWORD_LOGIN_DISABLED": return .operationNotAllowed
+        case "EMAIL_EXISTS": return .emailAlreadyInUse
+        case "INVALID_EMAIL", "INVALID_IDENTIFIER": return .invalidEmail
+        case "INVALID_PASSWORD": return .wrongPassword
+        case "TOO_MANY_ATTEMPTS_TRY_LATER": return .tooManyRequests
+        case "EMAIL_NOT_FOUND", "USER_NOT_FOUND": return .userNotFound
+        case "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": return .requiresRecentLogin
+        case "PROVIDER_ALREADY_LINKED": return .providerAlreadyLinked
+        case "NO_SUCH_PROVIDER": return .noSuchProvider
+        case "INVALID_ID_TOKEN": return .invalidUserToken
+        case "TOKEN_EXPIRED": return .userTokenExpired
+        case "FEDERATED_USER_ID_ALREADY_LINKED": return .credentialAlreadyInUse
+        case "WEAK_PASSWORD": return .weakPassword
+        case "MISSING_EMAIL": return .missingEmail
+        case "UNAUTHORIZED_DOMAIN": return .unauthorizedDomain
+        case "INVALID_CONTINUE_URI": return .invalidContinueURI
+        case "MISSING_CONTINUE_URI": return .missingContinueURI
+        case "INVALID_PROVIDER_ID": return .invalidProviderID
+        case "TENANT_ID_MISMATCH": return .tenantIDMismatch
+        default: return .internalError
+        }
+    }
+
+    /// `firebaseError` codes of the web flow (Firebase's `urlResponseError` mapping).
+    static func webError(code: String, message: String?) -> NSError {
+        let mapped: AuthErrorCode = switch code {
+        case "auth/invalid-oauth-client-id": .invalidClientID
+        case "auth/network-request-failed": .webNetworkRequestFailed
+        case "auth/internal-error": .webInternalError
+        case "auth/web-context-cancelled": .webContextCancelled
+        case "auth/operation-not-allowed": .operationNotAllowed
+        default: .webSignInUserInteractionFailure
+        }
+        return error(mapped, message: message ?? mapped.message)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if !os(iOS) && !os(tvOS) && !os(watchOS) && !os(visionOS)
+/// A one-shot HTTP listener on 127.0.0.1 and an ephemeral port (RFC 8252 loopback redirect): waits for the
+/// browser's request to `path`, answers a short page and returns the full URL. Other paths get a 404; the wait
+/// ends at the timeout or on task cancellation.
+final class LoopbackReceiver: Sendable {
+    let port: Int
+    let path: String
+    private let socket: Int32
+    private let closed = LockedValue(false)
+
+    init(path: String) throws {
+        self.path = path
+        #if canImport(Glibc)
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw AuthErrorUtils.error(.webInternalError, message: "Could not open a loopback socket.") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            _ = close(fd)
+            throw AuthErrorUtils.error(.webInternalError, message: "Could not listen on a loopback port.")
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.socket = fd
+        self.port = Int(UInt16(bigEndian: actual.sin_port))
+    }
+
+    deinit { shutdown() }
+
+    /// `http://127.0.0.1:<port><path>`.
+    var url: String { "http://127.0.0.1:\(port)\(path)" }
+
+    func shutdown() {
+        let wasClosed = closed.withLock { value -> Bool in
+            defer { value = true }
+            return value
+        }
+        if !wasClosed { _ = close(socket) }
+    }
+
+    /// Waits for the callback request; `webContextCancelled` on timeout or cancellation.
+    func waitForCallback(timeout: TimeInterval) async throws -> URL {
+        let cancelled = LockedValue(false)
+        let deadline = Date().addingTimeInterval(timeout)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
+                Thread.detachNewThread { [self] in
+                    continuation.resume(with: Result { try self.acceptLoop(deadline: deadline, cancelled: cancelled) })
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+    }
+
+    private func acceptLoop(deadline: Date, cancelled: LockedValue<Bool>) throws -> URL {
+        defer { shutdown() }
+        while true {
+            if cancelled.withLock({ $0 }) || Date() >= deadline || closed.withLock({ $0 }) {
+                throw AuthErrorUtils.error(.webContextCancelled)
+            }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 200)
+            guard ready > 0 else { continue }
+            let client = accept(socket, nil, nil)
+            guard client >= 0 else { continue }
+            defer { _ = close(client) }
+            guard let target = Self.readRequestTarget(client) else { continue }
+            if target.hasPrefix(path + "?") || target == path {
+                Self.respond(client, status: "200 OK", body: "<!doctype html><meta charset=utf-8><title>Signed in</title><p>Sign-in complete. You can close this window and return to the app.</p>")
+                return URL(string: "http://127.0.0.1:\(port)\(target)") ?? URL(string: url)!
+            }
+            Self.respond(client, status: "404 Not Found", body: "Not found")
+        }
+    }
+
+    /// The request target of the first line (`GET /path?query HTTP/1.1`), reading at most 16 KiB.
+    private static func readRequestTarget(_ client: Int32) -> String? {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        _ = setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while data.count < 16 * 1024 {
+            let count = recv(client, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+            if data.count >= 4, data.suffix(4) == [13, 10, 13, 10] { break }
+            if let text = String(bytes: data, encoding: .utf8), text.contains("\r\n\r\n") { break }
+        }
+        guard let text = String(bytes: data, encoding: .utf8), let line = text.split(separator: "\r\n").first else { return nil }
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2, parts[0] == "GET" else { return nil }
+        return String(parts[1])
+    }
+
+    private static func respond(_ client: Int32, status: String, body: String) {
+        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n\(body)"
+        _ = response.withCString { send(client, $0, strlen($0), 0) }
+    }
+}
+#endif
