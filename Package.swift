@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite", "HearthDevIdP",
+                "HearthServer", "HearthStoreSQLite", "HearthDevIdP", "HearthAuth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -45,7 +45,6 @@ final class AuthCore: @unchecked Sendable {
             state.currentUser = user
             return (Array(state.listeners.values), Array(state.streams.values))
         }
-        persistCurrentUser()
         for listener in listeners { listener(user) }
         for stream in streams { stream.yield(user) }
     }
@@ -76,19 +75,9 @@ final class AuthCore: @unchecked Sendable {
         return stream
     }
 
-    func persistCurrentUser() {
-        let (user, configuration) = state.withLock { ($0.currentUser, $0.configuration) }
-        guard let user else {
-            try? configuration.persistence.remove(key: configuration.storageKey)
-            return
-        }
-        let profile = user.profile
-        Task {
-            let stored = User.Stored(profile: profile, tokens: await user.tokens.tokens)
-            guard let data = try? JSONEncoder().encode(stored) else { return }
-            // Only the current user is written (a stale write after sign-out is dropped).
-            if self.currentUser === user { try? configuration.persistence.save(data, key: configuration.storageKey) }
-        }
+    /// Writes the current user if it is still `user`'s turn (errors are ignored: the session continues in memory).
+    func persistIfCurrent() async {
+        try? await persistNow()
     }
 
     /// Writes the current user now (and waits for it).
@@ -142,10 +131,12 @@ final class AuthCore: @unchecked Sendable {
             existing.state.withLock { $0 = User.profile(from: info) }
             await existing.tokens.replace(tokens)
             setCurrentUser(existing)
+            await persistIfCurrent()
             return existing
         }
         let user = User(profile: User.profile(from: info), tokens: tokens, auth: self)
         setCurrentUser(user)
+        await persistIfCurrent()
         return user
     }
 

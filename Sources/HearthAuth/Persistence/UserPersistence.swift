@@ -57,7 +57,14 @@ public struct FileUserPersistence: UserPersistence {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = url(for: key)
         let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        // Created 0600 from the first byte (open(2) with O_EXCL), flushed, then renamed into place.
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw AuthErrorUtils.error(.keychainError, message: "Could not create \(temporary.path).") }
+        let written = data.withUnsafeBytes { buffer in write(fd, buffer.baseAddress, buffer.count) }
+        let synced = fsync(fd)
+        _ = close(fd)
+        guard written == data.count, synced == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
             throw AuthErrorUtils.error(.keychainError, message: "Could not write \(temporary.path).")
         }
         // rename(2) replaces the old file atomically: a reader sees the old or the new user, never half of one.

@@ -14,9 +14,9 @@ actor TokenManager {
     private var refreshing: Task<Tokens, any Error>?
     private let backend: any AuthBackend
     private let clock: @Sendable () -> Date
-    private let onChange: @Sendable (Tokens) -> Void
+    private let onChange: @Sendable (Tokens) async -> Void
 
-    init(tokens: Tokens, backend: any AuthBackend, clock: @escaping @Sendable () -> Date, onChange: @escaping @Sendable (Tokens) -> Void) {
+    init(tokens: Tokens, backend: any AuthBackend, clock: @escaping @Sendable () -> Date, onChange: @escaping @Sendable (Tokens) async -> Void) {
         self.tokens = tokens
         self.backend = backend
         self.clock = clock
@@ -43,13 +43,12 @@ actor TokenManager {
         defer { refreshing = nil }
         let fresh = try await task.value
         tokens = fresh
-        onChange(fresh)
+        await onChange(fresh)
         return fresh.idToken
     }
 
     /// Replaces the tokens (after a sign-in, link or credential change).
     func replace(_ fresh: Tokens) {
         tokens = fresh
-        onChange(fresh)
     }
 }

@@ -30,7 +30,7 @@ public final class User: UserInfo, @unchecked Sendable {
     init(profile: Profile, tokens: TokenManager.Tokens, auth: AuthCore) {
         self.state = LockedValue(profile)
         self.auth = auth
-        let persist: @Sendable (TokenManager.Tokens) -> Void = { [weak auth] _ in auth?.persistCurrentUser() }
+        let persist: @Sendable (TokenManager.Tokens) async -> Void = { [weak auth] _ in await auth?.persistIfCurrent() }
         self.tokens = TokenManager(tokens: tokens, backend: auth.backend, clock: auth.configuration.clock, onChange: persist)
     }
 
@@ -90,7 +90,7 @@ public final class User: UserInfo, @unchecked Sendable {
         }
         guard let info = answer.users.first else { throw AuthErrorUtils.error(.internalError, message: "getAccountInfo answered no user.") }
         state.withLock { $0 = User.profile(from: info) }
-        auth.persistCurrentUser()
+        await auth.persistIfCurrent()
     }
 
     static func profile(from info: HearthWire.UserInfo) -> Profile {
