@@ -125,6 +125,56 @@ def _():
         assert f"Signed in with {provider}" in done.text and email in done.text, done.text[:500]
 
 
+@check("hearth signin microsoft.com (client SDK, loopback listener) completes when a browser follows the printed URL; whoami and signout")
+def _():
+    import re
+    config_home = tempfile.mkdtemp()
+    # No xdg-open on PATH: the CLI prints the URL, and this script is the browser.
+    env = dict(os.environ, XDG_CONFIG_HOME=config_home, PATH="/usr/sbin:/sbin")
+    cli = subprocess.Popen([HEARTH, "signin", "microsoft.com", "--server", BASE, "--param", "tenant=organizations", "--scope", "mail.read"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    url = None
+    for line in cli.stderr:
+        match = re.search(r"(http://\S+/__/auth/handler\?\S+)", line)
+        if match:
+            url = match.group(1)
+            break
+    assert url, "the CLI printed no sign-in URL"
+    browser = requests.Session()
+    form = browser.get(url, timeout=10)
+    request_id = re.search(r'name="request_id" value="([^"]+)"', form.text).group(1)
+    action = re.search(r'action="([^"]+)"', form.text).group(1)
+    final = browser.post(BASE + action, data={"request_id": request_id, "email": "cli@contoso.com", "name": "Cli User", "action": "login"}, timeout=10)
+    assert "Sign-in complete" in final.text, final.text[:300]
+    out, err = cli.communicate(timeout=30)
+    assert cli.returncode == 0, (out, err)
+    assert "Signed in as" in out and "microsoft.com" in out and "cli@contoso.com" in out, out
+    assert "--show-tokens" in out and "eyJ" in out and out.count("eyJ") == 1, "tokens must be masked"
+    uid = re.search(r"Signed in as (\S+)", out).group(1)
+    stored = os.path.join(config_home, "hearth", "auth")
+    files = os.listdir(stored)
+    assert files and all(oct(os.stat(os.path.join(stored, f)).st_mode & 0o777) == "0o600" for f in files), files
+    whoami = subprocess.run([HEARTH, "whoami", "--server", BASE], capture_output=True, text=True, env=env, timeout=30)
+    assert whoami.returncode == 0 and uid in whoami.stdout, whoami
+    signout = subprocess.run([HEARTH, "signout", "--server", BASE], capture_output=True, text=True, env=env, timeout=30)
+    assert signout.returncode == 0 and uid in signout.stdout, signout
+    again = subprocess.run([HEARTH, "whoami", "--server", BASE], capture_output=True, text=True, env=env, timeout=30)
+    assert "Not signed in" in again.stdout, again
+
+
+@check("hearth providers enable/list never prints the client secret")
+def _():
+    secret = "s3cret-" + uuid.uuid4().hex
+    enable = subprocess.run([HEARTH, "providers", "enable", "oidc.e2e", "--data-dir", DATA_DIR, "--issuer", "https://id.example.com",
+                             "--client-id", "e2e-client"], capture_output=True, text=True, env=dict(os.environ, HEARTH_CLIENT_SECRET=secret), timeout=30)
+    assert enable.returncode == 0, enable
+    listing = subprocess.run([HEARTH, "providers", "list", "--data-dir", DATA_DIR], capture_output=True, text=True, timeout=30)
+    assert "oidc.e2e" in listing.stdout and secret not in listing.stdout + listing.stderr + enable.stdout + enable.stderr, listing
+    bad = subprocess.run([HEARTH, "providers", "enable", "facebook.com", "--data-dir", DATA_DIR, "--client-id", "x", "--client-secret", "y"],
+                         capture_output=True, text=True, timeout=30)
+    assert bad.returncode != 0 and "not supported" in bad.stderr, bad
+
+
 passed = sum(1 for _, error in results if error is None)
 failed = len(results) - passed
 print(f"e2e: {passed} passed, {failed} failed")
