@@ -1,6 +1,11 @@
 #if canImport(AuthenticationServices)
 import AuthenticationServices
 import Foundation
+#if canImport(UIKit)
+import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// Apple platforms: the web sign-in in an `ASWebAuthenticationSession` that ends at the app's custom scheme.
 @MainActor
@@ -32,8 +37,16 @@ final class WebAuthenticationSessionPresenter: NSObject, ASWebAuthenticationPres
         }
     }
 
+    /// The app's key window.
     nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        MainActor.assumeIsolated { ASPresentationAnchor() }
+        MainActor.assumeIsolated {
+            #if canImport(UIKit)
+            let windows = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }.flatMap(\.windows)
+            return windows.first(where: \.isKeyWindow) ?? windows.first ?? ASPresentationAnchor()
+            #else
+            return NSApplication.shared.keyWindow ?? NSApplication.shared.windows.first ?? ASPresentationAnchor()
+            #endif
+        }
     }
 }
 #endif
