@@ -51,8 +51,13 @@ public final class SQLiteStore: HearthStore {
 
     public func close() async throws {
         await lock.acquire()
-        defer { Task { await lock.release() } }
-        try await connection.close()
+        do {
+            try await connection.close()
+        } catch {
+            await lock.release()
+            throw error
+        }
+        await lock.release()
     }
 
     // MARK: Transactions

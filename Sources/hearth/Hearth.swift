@@ -27,8 +27,10 @@ struct StoreOptions: ParsableArguments {
 }
 
 /// Opens (creating) the SQLite store under `directory`.
-func openStore(directory: String, logger: Logger) async throws -> SQLiteStore {
+enum HearthCLI {
+    static func openStore(directory: String, logger: Logger) async throws -> SQLiteStore {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                             attributes: [.posixPermissions: 0o700])
     return try await SQLiteStore.open(path: (directory as NSString).appendingPathComponent("hearth.sqlite"), logger: logger)
+    }
 }

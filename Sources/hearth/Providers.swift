@@ -56,7 +56,7 @@ struct Providers: AsyncParsableCommand {
             let config = IdPConfig(providerId: providerId, kind: kind, clientId: clientId, clientSecret: secret, issuer: issuer,
                                    endpointBase: endpointBase, graphBase: graphBase, pkce: pkce, trustEmailVerified: trustEmailVerified,
                                    displayName: displayName)
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             try await store.saveIdPConfig(config)
             try await store.close()
             print("Enabled \(providerId) (client id \(clientId), PKCE \(config.pkce ? "on" : "off")).")
@@ -68,7 +68,7 @@ struct Providers: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             let configs = try await store.idpConfigs()
             try await store.close()
             if configs.isEmpty { print("No providers. Enable one with: hearth providers enable microsoft.com --client-id … --client-secret …") }
@@ -85,7 +85,7 @@ struct Providers: AsyncParsableCommand {
         @Argument var providerId: String
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             let config = try await store.idpConfig(providerId: providerId)
             if var config {
                 config.enabled = false
@@ -103,7 +103,7 @@ struct Providers: AsyncParsableCommand {
         @Argument var providerId: String
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             let removed = try await store.deleteIdPConfig(providerId: providerId)
             try await store.close()
             guard removed else { throw ValidationError("\(providerId) is not configured") }
@@ -134,7 +134,7 @@ struct Apps: AsyncParsableCommand {
             for domain in add where domain.isEmpty || domain.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) {
                 throw ValidationError("\(domain) is not a domain name")
             }
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
             config.authorizedDomains.removeAll { remove.contains($0) }
             for domain in add.map({ $0.lowercased() }) where !config.authorizedDomains.contains(domain) {
@@ -157,7 +157,7 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             guard appId != nil || clientId != nil else { throw ValidationError("give --app-id or --client-id") }
             let app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: appId, clientId: clientId)
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             try await store.saveApp(app)
             try await store.close()
             print("Registered \(bundleId); callback scheme \(AppRegistration.callbackScheme(appId: appId, clientId: clientId) ?? "-").")
@@ -171,7 +171,7 @@ struct Apps: AsyncParsableCommand {
         @Option var id: String
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             try await store.saveApp(AppRegistration(id: id, kind: .desktop, name: id))
             try await store.close()
             print("Registered desktop app \(id) (loopback redirects on 127.0.0.1 and [::1]).")
@@ -183,7 +183,7 @@ struct Apps: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             let apps = try await store.apps()
             try await store.close()
             if apps.isEmpty { print("No apps registered.") }
@@ -197,7 +197,7 @@ struct Apps: AsyncParsableCommand {
         @Argument var id: String
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             let removed = try await store.deleteApp(id: id)
             try await store.close()
             guard removed else { throw ValidationError("no app \(id)") }

@@ -30,7 +30,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         func run() async throws {
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             let keyId = RandomID.token(byteCount: 20).lowercased().filter { $0.isLetter || $0.isNumber }
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             try await store.saveServiceAccountKey(ServiceAccountKey(clientEmail: email, keyId: keyId,
                                                                     publicKeyPEM: key.publicKey.pemRepresentation, createdAt: Date()))
             try await store.close()
@@ -63,7 +63,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         func run() async throws {
             let pem = try String(contentsOfFile: publicKey, encoding: .utf8)
             guard ServiceAccountKey.rsaPublicKey(pem: pem) != nil else { throw ValidationError("\(publicKey) holds no RSA public key or certificate") }
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             try await store.saveServiceAccountKey(ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: pem, createdAt: Date()))
             try await store.close()
             print("Registered key \(keyId) for \(email).")
@@ -75,7 +75,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             let keys = try await store.allServiceAccountKeys()
             try await store.close()
             if keys.isEmpty { print("No service-account keys.") }
@@ -92,7 +92,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         var keyId: String
 
         func run() async throws {
-            let store = try await openStore(directory: storeOptions.dataDirectory, logger: Logger(label: "hearth.store"))
+            let store = try await storeOptions.openStore()
             let removed = try await store.deleteServiceAccountKey(clientEmail: email, keyId: keyId)
             try await store.close()
             guard removed else { throw ValidationError("no key \(keyId) for \(email)") }
@@ -105,5 +105,10 @@ extension StoreOptions {
     /// The data directory: the option, else HEARTH_DATA_DIR, else ./.hearth.
     var dataDirectory: String {
         dataDir ?? ProcessInfo.processInfo.environment["HEARTH_DATA_DIR"] ?? "./.hearth"
+    }
+
+    /// Opens the store of the data directory (administration commands may run while the server runs).
+    func openStore() async throws -> SQLiteStore {
+        try await HearthCLI.openStore(directory: dataDirectory, logger: Logger(label: "hearth.store"))
     }
 }
