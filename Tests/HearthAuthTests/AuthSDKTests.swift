@@ -375,8 +375,7 @@ enum FormEscape {
 }
 
 /// Counts refresh requests through the SDK's backend seam.
-final class CountingBackend: AuthBackend, @unchecked Sendable {
-    // Safe: `count` is a lock-protected box; `inner` is immutable.
+final class CountingBackend: AuthBackend {
     let inner: URLSessionAuthBackend
     let count = Locked(0)
 

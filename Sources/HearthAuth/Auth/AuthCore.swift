@@ -2,8 +2,8 @@ import Foundation
 import HearthWire
 
 /// The state and logic behind every `Auth` instance of one configuration.
-final class AuthCore: @unchecked Sendable {
-    // Safe: mutable state lives in `state` (lock-protected); the other stored properties are immutable and Sendable.
+final class AuthCore: Sendable {
+    // All mutable state lives in `state`, a lock-protected box.
     struct State {
         var configuration: AuthConfiguration
         var backend: any AuthBackend

@@ -3,8 +3,8 @@ import Foundation
 /// A federated provider (`microsoft.com`, `yahoo.com`, `oidc.<name>`), used as in Firebase:
 /// set `customParameters` and `scopes`, then `credential(with:)` / `getCredentialWith(_:completion:)` runs the
 /// web sign-in and returns a credential for `Auth.signIn(with:)`, `User.link(with:)` or `reauthenticate(with:)`.
-public final class OAuthProvider: @unchecked Sendable {
-    // Safe: the mutable settings live behind a lock; `providerID` and `auth` are immutable.
+public final class OAuthProvider: Sendable {
+    // The mutable settings live behind a lock.
     public let providerID: String
     let auth: Auth
     private let settings = LockedValue<(scopes: [String]?, parameters: [String: String]?)>((nil, nil))

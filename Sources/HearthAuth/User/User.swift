@@ -3,9 +3,8 @@ import HearthWire
 
 /// A signed-in user: profile, providers and tokens. Operations (`link`, `reauthenticate`, `getIDToken`, …) talk to
 /// the server through the `Auth` the user belongs to.
-public final class User: UserInfo, @unchecked Sendable {
-    // Safe: the mutable profile lives in `state` (a lock-protected value), tokens in the `TokenManager` actor;
-    // `auth` and `tokens` are immutable references to Sendable objects.
+public final class User: UserInfo, Sendable {
+    // The mutable profile lives in `state` (a lock-protected value), tokens in the `TokenManager` actor.
     struct Profile: Codable, Sendable, Equatable {
         var uid: String
         var email: String?
@@ -194,8 +193,8 @@ public final class User: UserInfo, @unchecked Sendable {
 }
 
 /// A pending change of display name and photo.
-public final class UserProfileChangeRequest: @unchecked Sendable {
-    // Safe: the mutable fields live behind a lock; `user` is an immutable reference.
+public final class UserProfileChangeRequest: Sendable {
+    // The mutable fields live behind a lock.
     private let fields = LockedValue<(String?, URL?)>((nil, nil))
     let user: User
 
