@@ -94,7 +94,7 @@ public func buildApplication(
     return Application(
         router: server.router(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
-        services: [KeyMaintenanceService(keyRing: server.keyRing, logger: logger)],
+        services: [MaintenanceService(keyRing: server.keyRing, store: store, clock: configuration.clock, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             if configuration.port == 0 {
@@ -113,19 +113,30 @@ public func buildApplication(
     )
 }
 
-/// Runs key rotation once a minute, so keys are pre-published even when no token is being signed.
-struct KeyMaintenanceService: Service {
+/// Background upkeep: key rotation once a minute (so keys are pre-published even when nothing is signed), and
+/// hourly removal of expired sign-in sessions and of refresh tokens rotated or revoked more than 30 days ago.
+struct MaintenanceService: Service {
     let keyRing: KeyRing
+    let store: any HearthStore
+    let clock: WallClock
     let logger: Logger
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
+            var round = 0
             while !Task.isCancelled {
                 do {
                     try await keyRing.maintain()
+                    if round % 60 == 0 {
+                        let now = clock.now()
+                        try await store.pruneExpiredFlows(now: now)
+                        let pruned = try await store.pruneRefreshTokens(before: now.addingTimeInterval(-30 * 86_400))
+                        if pruned > 0 { logger.info("pruned dead refresh tokens", metadata: ["count": "\(pruned)"]) }
+                    }
                 } catch {
-                    logger.error("key maintenance failed", metadata: ["error.type": "\(type(of: error))"])
+                    logger.error("maintenance failed", metadata: ["error.type": "\(type(of: error))"])
                 }
+                round += 1
                 try await Task.sleep(for: .seconds(60))
             }
         }

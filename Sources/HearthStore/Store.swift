@@ -51,6 +51,10 @@ public protocol RefreshTokenStore: Sendable {
     /// Revokes every refresh token of a user.
     func revokeRefreshTokens(localId: String) async throws
     func refreshToken(hash: String) async throws -> RefreshTokenRecord?
+    /// Deletes tokens that can never be used again and were rotated or revoked before `cutoff` (a replay of one
+    /// of them is then simply unknown, still refused). Live tokens are kept. Returns how many were deleted.
+    @discardableResult
+    func pruneRefreshTokens(before cutoff: Date) async throws -> Int
 }
 
 /// ID-token signing keys.

@@ -278,6 +278,15 @@ public final class SQLiteStore: HearthStore {
         }
     }
 
+    public func pruneRefreshTokens(before cutoff: Date) async throws -> Int {
+        try await transaction { db in
+            try await db.execute(
+                "DELETE FROM refresh_tokens WHERE (rotated_at IS NOT NULL AND rotated_at < ?) OR (revoked = 1 AND created_at < ?)",
+                [.date(cutoff), .date(cutoff)])
+            return try await db.changes()
+        }
+    }
+
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
         try await transaction { db in
             try await db.rows("SELECT * FROM refresh_tokens WHERE token_hash = ?", [.text(hash)]).first.map(Self.tokenRecord)
