@@ -97,6 +97,11 @@ actor DevIdPState {
     func setMisbehavior(_ value: DevMisbehavior) { misbehavior = value }
 
     func addPending(_ request: PendingRequest) -> String {
+        // Forms never submitted, codes never redeemed and expired grants do not pile up.
+        let cutoff = request.createdAt.addingTimeInterval(-900)
+        pending = pending.filter { $0.value.createdAt > cutoff }
+        codes = codes.filter { $0.value.expiresAt > cutoff }
+        grants = grants.filter { $0.value.expiresAt > request.createdAt }
         let id = RandomID.token(byteCount: 16)
         pending[id] = request
         return id
