@@ -175,6 +175,27 @@ def _():
     assert bad.returncode != 0 and "not supported" in bad.stderr, bad
 
 
+@check("hearth project switches email enumeration protection on a running server")
+def _():
+    body = sign_up()
+    email = jwt_email(body["idToken"])
+    on = subprocess.run([HEARTH, "project", "--data-dir", DATA_DIR, "--email-enumeration-protection", "on"], capture_output=True, text=True, timeout=30)
+    assert on.returncode == 0 and "email enumeration protection   on" in on.stdout, on
+    try:
+        status, hidden = post("createAuthUri", {"identifier": email, "continueUri": "http://localhost"})
+        assert status == 200 and set(hidden) == {"kind", "sessionId"}, hidden
+    finally:
+        subprocess.run([HEARTH, "project", "--data-dir", DATA_DIR, "--email-enumeration-protection", "off"], capture_output=True, timeout=30)
+    status, shown = post("createAuthUri", {"identifier": email, "continueUri": "http://localhost"})
+    assert status == 200 and shown.get("signinMethods") == ["password"], shown
+
+
+def jwt_email(token):
+    import base64
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["email"]
+
+
 passed = sum(1 for _, error in results if error is None)
 failed = len(results) - passed
 print(f"e2e: {passed} passed, {failed} failed")
