@@ -175,6 +175,12 @@ def _():
     assert bad.returncode != 0 and "not supported" in bad.stderr, bad
 
 
+def jwt_email(token):
+    import base64
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["email"]
+
+
 @check("hearth project switches email enumeration protection on a running server")
 def _():
     body = sign_up()
@@ -188,12 +194,6 @@ def _():
         subprocess.run([HEARTH, "project", "--data-dir", DATA_DIR, "--email-enumeration-protection", "off"], capture_output=True, timeout=30)
     status, shown = post("createAuthUri", {"identifier": email, "continueUri": "http://localhost"})
     assert status == 200 and shown.get("signinMethods") == ["password"], shown
-
-
-def jwt_email(token):
-    import base64
-    payload = token.split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["email"]
 
 
 passed = sum(1 for _, error in results if error is None)
