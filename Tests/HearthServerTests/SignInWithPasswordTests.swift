@@ -87,3 +87,23 @@ import Testing
         }
     }
 }
+
+@Suite struct FormBodyTests {
+    @Test func formBodiesKeepStringsAndReadBooleans() async throws {
+        try await HearthHarness.run { h in
+            // A display name that reads like a boolean stays a string; returnSecureToken=true is a boolean.
+            let signUp = try await h.send(.post, WirePaths.accounts("signUp") + "?key=k",
+                                          body: "email=form%40example.com&password=secret+1&displayName=true&returnSecureToken=true",
+                                          contentType: "application/x-www-form-urlencoded")
+            #expect(signUp.status == 200, "\(signUp.text)")
+            #expect(try signUp.decode(SignUpResponse.self).displayName == "true")
+            #expect(try signUp.decode(SignUpResponse.self).idToken != nil)
+            let signIn = try await h.send(.post, WirePaths.accounts("signInWithPassword") + "?key=k", body: "email=form%40example.com&password=secret+1",
+                                          contentType: "application/x-www-form-urlencoded")
+            #expect(signIn.status == 200)
+            let wrongType = try await h.send(.post, WirePaths.accounts("signUp") + "?key=k", body: "returnSecureToken=maybe",
+                                             contentType: "application/x-www-form-urlencoded")
+            #expect(wrongType.errorCode == "INVALID_JSON_PAYLOAD")
+        }
+    }
+}

@@ -35,25 +35,32 @@ enum RequestBody {
         }
     }
 
-    /// Form bodies: every value is a string; booleans written `true`/`false` are converted.
+    /// Form bodies: values are strings; `true`/`false` are read as booleans where the field is a boolean (a
+    /// string field, such as a password, keeps the text).
     static func decodeForm<T: Decodable>(_ type: T.Type, data: Data) throws -> T {
         guard let text = String(data: data, encoding: .utf8) else {
             throw HearthAPIError(.invalidJSONPayload, "the form body is not UTF-8")
         }
-        var object: [String: JSONValue] = [:]
+        var strings: [String: JSONValue] = [:]
         for pair in text.split(separator: "&") where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[0])
             let raw = parts.count > 1 ? String(parts[1]) : ""
-            let value = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw
-            switch value {
-            case "true": object[key] = .bool(true)
-            case "false": object[key] = .bool(false)
-            default: object[key] = .string(value)
+            strings[key] = .string(raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw)
+        }
+        // Values start as strings; a field the type wants as a boolean is converted and decoding retried.
+        var values = strings
+        for _ in 0...values.count {
+            do {
+                return try JSONDecoder().decode(type, from: JSONEncoder().encode(JSONValue.object(values)))
+            } catch let error as DecodingError {
+                guard case .typeMismatch(let expected, let context) = error, expected == Bool.self, context.codingPath.count == 1,
+                      case .string(let text)? = values[context.codingPath[0].stringValue], text == "true" || text == "false"
+                else { throw HearthAPIError(.invalidJSONPayload, describe(error)) }
+                values[context.codingPath[0].stringValue] = .bool(text == "true")
             }
         }
-        let json = try JSONEncoder().encode(JSONValue.object(object))
-        return try decodeJSON(type, data: json)
+        throw HearthAPIError(.invalidJSONPayload, "the form body could not be read")
     }
 
     static func describe(_ error: DecodingError) -> String {
