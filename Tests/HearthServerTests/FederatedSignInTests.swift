@@ -260,3 +260,14 @@ import Testing
         }
     }
 }
+
+@Suite struct HandlerTenancyTests {
+    @Test func firebaseTenantIdIsRefusedNotTakenForAMicrosoftTenant() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            let page = try await Browser.get(h.handlerURL(providerId: "microsoft.com", rawSessionId: "ABCDEFGHIJ", extra: [("tid", "tenant-1")]))
+            #expect(page.status == 302)
+            let error = try #require(Browser.query(page.location ?? "", "firebaseError"))
+            #expect(error.contains("TENANT_ID_MISMATCH"))
+        }
+    }
+}

@@ -70,7 +70,10 @@ extension FederationService {
                 if config.kind == .microsoft, key == "tenant" { tenant = text } else { parameters.append((key, text)) }
             }
         }
-        if config.kind == .microsoft, tenant == nil, let tid = query["tid"], !tid.isEmpty { tenant = tid }
+        if let tid = query["tid"], !tid.isEmpty {
+            // `tid` is Firebase's multi-tenancy (Identity Platform) tenant, not Microsoft's: Hearth has no tenants.
+            return fail("auth/unsupported-tenant-operation", "TENANT_ID_MISMATCH : this server does not support multi-tenancy (tid \(tid)); use the tenant custom parameter for a Microsoft tenant")
+        }
         if let language = query["hl"], !language.isEmpty, !parameters.contains(where: { $0.0 == "ui_locales" || $0.0 == "language" }) {
             parameters.append((config.kind == .yahoo ? "language" : "ui_locales", language))
         }
