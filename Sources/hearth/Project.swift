@@ -32,16 +32,17 @@ struct Project: AsyncParsableCommand {
 
     func run() async throws {
         let project = projectId ?? ProcessInfo.processInfo.environment["HEARTH_PROJECT_ID"] ?? "demo-hearth"
-        let store = try await storeOptions.openStore()
-        var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
-        if let emailEnumerationProtection { config.emailEnumerationProtection = emailEnumerationProtection.isOn }
-        if let oneAccountPerEmail { config.allowDuplicateEmails = !oneAccountPerEmail.isOn }
-        if let passwordSignIn { config.passwordSignInEnabled = passwordSignIn.isOn }
-        if let anonymousSignIn { config.anonymousSignInEnabled = anonymousSignIn.isOn }
-        if let acceptAnyApp { config.acceptAnyApp = acceptAnyApp.isOn }
-        let changed = [emailEnumerationProtection, oneAccountPerEmail, passwordSignIn, anonymousSignIn, acceptAnyApp].contains { $0 != nil }
-        if changed { try await store.saveProjectConfig(config) }
-        try await store.close()
+        let config = try await storeOptions.withStore { store in
+            var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
+            if let emailEnumerationProtection { config.emailEnumerationProtection = emailEnumerationProtection.isOn }
+            if let oneAccountPerEmail { config.allowDuplicateEmails = !oneAccountPerEmail.isOn }
+            if let passwordSignIn { config.passwordSignInEnabled = passwordSignIn.isOn }
+            if let anonymousSignIn { config.anonymousSignInEnabled = anonymousSignIn.isOn }
+            if let acceptAnyApp { config.acceptAnyApp = acceptAnyApp.isOn }
+            let changed = [emailEnumerationProtection, oneAccountPerEmail, passwordSignIn, anonymousSignIn, acceptAnyApp].contains { $0 != nil }
+            if changed { try await store.saveProjectConfig(config) }
+            return config
+        }
         func word(_ flag: Bool) -> String { flag ? "on" : "off" }
         print("""
             project                        \(config.projectId)

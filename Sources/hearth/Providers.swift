@@ -56,9 +56,7 @@ struct Providers: AsyncParsableCommand {
             let config = IdPConfig(providerId: providerId, kind: kind, clientId: clientId, clientSecret: secret, issuer: issuer,
                                    endpointBase: endpointBase, graphBase: graphBase, pkce: pkce, trustEmailVerified: trustEmailVerified,
                                    displayName: displayName)
-            let store = try await storeOptions.openStore()
-            try await store.saveIdPConfig(config)
-            try await store.close()
+            try await storeOptions.withStore { try await $0.saveIdPConfig(config) }
             print("Enabled \(providerId) (client id \(clientId), PKCE \(config.pkce ? "on" : "off")).")
         }
     }
@@ -68,9 +66,7 @@ struct Providers: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let configs = try await store.idpConfigs()
-            try await store.close()
+            let configs = try await storeOptions.withStore { try await $0.idpConfigs() }
             if configs.isEmpty { print("No providers. Enable one with: hearth providers enable microsoft.com --client-id … --client-secret …") }
             for config in configs {
                 let endpoint = config.issuer ?? config.endpointBase ?? "default endpoints"
@@ -85,13 +81,12 @@ struct Providers: AsyncParsableCommand {
         @Argument var providerId: String
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let config = try await store.idpConfig(providerId: providerId)
-            if var config {
+            let config = try await storeOptions.withStore { store in
+                guard var config = try await store.idpConfig(providerId: providerId) else { return IdPConfig?.none }
                 config.enabled = false
                 try await store.saveIdPConfig(config)
+                return config
             }
-            try await store.close()
             guard config != nil else { throw ValidationError("\(providerId) is not configured") }
             print("Disabled \(providerId).")
         }
@@ -103,9 +98,7 @@ struct Providers: AsyncParsableCommand {
         @Argument var providerId: String
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let removed = try await store.deleteIdPConfig(providerId: providerId)
-            try await store.close()
+            let removed = try await storeOptions.withStore { try await $0.deleteIdPConfig(providerId: providerId) }
             guard removed else { throw ValidationError("\(providerId) is not configured") }
             print("Removed \(providerId).")
         }
@@ -134,14 +127,15 @@ struct Apps: AsyncParsableCommand {
             for domain in add where domain.isEmpty || domain.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) {
                 throw ValidationError("\(domain) is not a domain name")
             }
-            let store = try await storeOptions.openStore()
-            var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
-            config.authorizedDomains.removeAll { remove.contains($0) }
-            for domain in add.map({ $0.lowercased() }) where !config.authorizedDomains.contains(domain) {
-                config.authorizedDomains.append(domain)
+            let config = try await storeOptions.withStore { store in
+                var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
+                config.authorizedDomains.removeAll { remove.contains($0) }
+                for domain in add.map({ $0.lowercased() }) where !config.authorizedDomains.contains(domain) {
+                    config.authorizedDomains.append(domain)
+                }
+                if !add.isEmpty || !remove.isEmpty { try await store.saveProjectConfig(config) }
+                return config
             }
-            if !add.isEmpty || !remove.isEmpty { try await store.saveProjectConfig(config) }
-            try await store.close()
             print(config.authorizedDomains.joined(separator: "\n"))
         }
     }
@@ -157,9 +151,7 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             guard appId != nil || clientId != nil else { throw ValidationError("give --app-id or --client-id") }
             let app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: appId, clientId: clientId)
-            let store = try await storeOptions.openStore()
-            try await store.saveApp(app)
-            try await store.close()
+            try await storeOptions.withStore { try await $0.saveApp(app) }
             print("Registered \(bundleId); callback scheme \(AppRegistration.callbackScheme(appId: appId, clientId: clientId) ?? "-").")
         }
     }
@@ -171,9 +163,7 @@ struct Apps: AsyncParsableCommand {
         @Option var id: String
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            try await store.saveApp(AppRegistration(id: id, kind: .desktop, name: id))
-            try await store.close()
+            try await storeOptions.withStore { try await $0.saveApp(AppRegistration(id: id, kind: .desktop, name: id)) }
             print("Registered desktop app \(id) (loopback redirects on 127.0.0.1 and [::1]).")
         }
     }
@@ -183,9 +173,7 @@ struct Apps: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let apps = try await store.apps()
-            try await store.close()
+            let apps = try await storeOptions.withStore { try await $0.apps() }
             if apps.isEmpty { print("No apps registered.") }
             for app in apps { print("\(app.id)\t\(app.kind.rawValue)\t\(app.bundleId ?? "")\t\(app.appId ?? app.clientId ?? "")") }
         }
@@ -197,9 +185,7 @@ struct Apps: AsyncParsableCommand {
         @Argument var id: String
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let removed = try await store.deleteApp(id: id)
-            try await store.close()
+            let removed = try await storeOptions.withStore { try await $0.deleteApp(id: id) }
             guard removed else { throw ValidationError("no app \(id)") }
             print("Removed \(id).")
         }

@@ -30,10 +30,8 @@ struct ServiceAccounts: AsyncParsableCommand {
         func run() async throws {
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             let keyId = RandomID.token(byteCount: 20).lowercased().filter { $0.isLetter || $0.isNumber }
-            let store = try await storeOptions.openStore()
-            try await store.saveServiceAccountKey(ServiceAccountKey(clientEmail: email, keyId: keyId,
-                                                                    publicKeyPEM: key.publicKey.pemRepresentation, createdAt: Date()))
-            try await store.close()
+            let registration = ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: key.publicKey.pemRepresentation, createdAt: Date())
+            try await storeOptions.withStore { try await $0.saveServiceAccountKey(registration) }
             let file: [String: String] = [
                 "type": "service_account", "project_id": projectId, "private_key_id": keyId,
                 "private_key": key.pkcs8PEMRepresentation + "\n", "client_email": email, "client_id": "0",
@@ -63,9 +61,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         func run() async throws {
             let pem = try String(contentsOfFile: publicKey, encoding: .utf8)
             guard ServiceAccountKey.rsaPublicKey(pem: pem) != nil else { throw ValidationError("\(publicKey) holds no RSA public key or certificate") }
-            let store = try await storeOptions.openStore()
-            try await store.saveServiceAccountKey(ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: pem, createdAt: Date()))
-            try await store.close()
+            try await storeOptions.withStore { try await $0.saveServiceAccountKey(ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: pem, createdAt: Date())) }
             print("Registered key \(keyId) for \(email).")
         }
     }
@@ -75,9 +71,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let keys = try await store.allServiceAccountKeys()
-            try await store.close()
+            let keys = try await storeOptions.withStore { try await $0.allServiceAccountKeys() }
             if keys.isEmpty { print("No service-account keys.") }
             for key in keys { print("\(key.clientEmail)\t\(key.keyId)\t\(key.createdAt.formatted(.iso8601))") }
         }
@@ -92,9 +86,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         var keyId: String
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let removed = try await store.deleteServiceAccountKey(clientEmail: email, keyId: keyId)
-            try await store.close()
+            let removed = try await storeOptions.withStore { try await $0.deleteServiceAccountKey(clientEmail: email, keyId: keyId) }
             guard removed else { throw ValidationError("no key \(keyId) for \(email)") }
             print("Removed key \(keyId) of \(email).")
         }
@@ -107,8 +99,17 @@ extension StoreOptions {
         dataDir ?? ProcessInfo.processInfo.environment["HEARTH_DATA_DIR"] ?? "./.hearth"
     }
 
-    /// Opens the store of the data directory (administration commands may run while the server runs).
-    func openStore() async throws -> SQLiteStore {
-        try await HearthCLI.openStore(directory: dataDirectory, logger: Logger(label: "hearth.store"))
+    /// Runs `body` with the data directory's store open, and closes it afterwards, also when `body` fails.
+    /// (Administration commands may run while the server runs: SQLite's WAL mode serializes the writers.)
+    func withStore<T: Sendable>(_ body: (SQLiteStore) async throws -> T) async throws -> T {
+        let store = try await HearthCLI.openStore(directory: dataDirectory, logger: Logger(label: "hearth.store"))
+        do {
+            let result = try await body(store)
+            try await store.close()
+            return result
+        } catch {
+            try? await store.close()
+            throw error
+        }
     }
 }
