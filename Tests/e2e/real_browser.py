@@ -6,12 +6,11 @@ Usage: real_browser.py BASE_URL HEARTH_BINARY
 Prints 'browser: N passed, N failed'.
 """
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import time
 
+from cli_signin import start_signin
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -58,15 +57,7 @@ def try_page():
 
 
 def cli_signin():
-    env = dict(os.environ, XDG_CONFIG_HOME=tempfile.mkdtemp(), PATH="/usr/sbin:/sbin")
-    cli = subprocess.Popen([HEARTH, "signin", "yahoo.com", "--server", BASE], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    url = None
-    for line in cli.stderr:
-        match = re.search(r"(http://\S+/__/auth/handler\?\S+)", line)
-        if match:
-            url = match.group(1)
-            break
-    assert url, "the CLI printed no URL"
+    cli, url, _ = start_signin(HEARTH, tempfile.mkdtemp(), "yahoo.com", "--server", BASE)
     driver.get(url)
     fill_and_submit("browser@yahoo.com", "Browser Yahoo")
     WebDriverWait(driver, 15).until(lambda d: "Sign-in complete" in d.page_source)

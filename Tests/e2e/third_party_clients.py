@@ -128,18 +128,9 @@ def _():
 @check("hearth signin microsoft.com (client SDK, loopback listener) completes when a browser follows the printed URL; whoami and signout")
 def _():
     import re
+    from cli_signin import start_signin
     config_home = tempfile.mkdtemp()
-    # No xdg-open on PATH: the CLI prints the URL, and this script is the browser.
-    env = dict(os.environ, XDG_CONFIG_HOME=config_home, PATH="/usr/sbin:/sbin")
-    cli = subprocess.Popen([HEARTH, "signin", "microsoft.com", "--server", BASE, "--param", "tenant=organizations", "--scope", "mail.read"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    url = None
-    for line in cli.stderr:
-        match = re.search(r"(http://\S+/__/auth/handler\?\S+)", line)
-        if match:
-            url = match.group(1)
-            break
-    assert url, "the CLI printed no sign-in URL"
+    cli, url, env = start_signin(HEARTH, config_home, "microsoft.com", "--server", BASE, "--param", "tenant=organizations", "--scope", "mail.read")
     browser = requests.Session()
     form = browser.get(url, timeout=10)
     request_id = re.search(r'name="request_id" value="([^"]+)"', form.text).group(1)
