@@ -18,11 +18,10 @@ enum DevUsers {
 
     static func digest(_ text: String) -> [UInt8] { Array(SHA256.hash(data: Data(text.utf8))) }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// A UUID string made from a hash (stable per input).
     static func uuid(_ seed: String) -> String {
-        let h = hex(digest(seed).prefix(16))
+        let h = Data(digest(seed).prefix(16)).hexString
         let c = Array(h)
         return "\(String(c[0..<8]))-\(String(c[8..<12]))-\(String(c[12..<16]))-\(String(c[16..<20]))-\(String(c[20..<32]))"
     }
@@ -34,7 +33,7 @@ enum DevUsers {
     static func microsoft(email: String, name: String) -> MicrosoftUser {
         let domain = domain(of: email)
         if consumerDomains.contains(domain) {
-            let h = hex(digest("msa:" + email).prefix(8))
+            let h = Data(digest("msa:" + email).prefix(8)).hexString
             let oid = "00000000-0000-0000-\(h.prefix(4))-\(h.dropFirst(4))"
             return MicrosoftUser(email: email, name: name, oid: oid, tid: consumerTenant, isPersonal: true)
         }

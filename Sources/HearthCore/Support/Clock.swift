@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The source of the current time, injectable so tests can move it.
@@ -45,4 +46,9 @@ extension Data {
 
     /// Lower-case hex.
     public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+extension String {
+    /// Lower-case hex SHA-256 of the UTF-8 bytes (stored token hashes, Firebase's session-id hash).
+    public var sha256Hex: String { Data(SHA256.hash(data: Data(utf8))).hexString }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HearthWire
 
@@ -46,7 +45,7 @@ public struct RefreshTokenRecord: Sendable, Equatable {
 
     /// The stored form of a token.
     public static func hash(_ token: String) -> String {
-        Data(SHA256.hash(data: Data(token.utf8))).hexString
+        token.sha256Hex
     }
 }
 

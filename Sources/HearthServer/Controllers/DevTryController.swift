@@ -23,7 +23,7 @@ struct DevTryController {
             let done = "\(publicURL.url)/__dev/try/done?s=\(rawSession)&p=\(FormEncoding.escape(provider))"
             var fields: [(String, String)] = [
                 ("apiKey", "dev"), ("authType", "signInWithRedirect"), ("providerId", provider),
-                ("sessionId", FederationService.sha256Hex(rawSession)), ("eventId", RandomID.alphanumeric(count: 10)),
+                ("sessionId", rawSession.sha256Hex), ("eventId", RandomID.alphanumeric(count: 10)),
                 ("redirectUrl", done),
             ]
             if let tenant = request.uri.queryParameters.get("tenant"), !tenant.isEmpty {

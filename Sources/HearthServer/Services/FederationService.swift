@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HearthCore
 import HearthOIDC
@@ -22,8 +21,6 @@ public struct FederationService: Sendable {
         self.relyingParty = relyingParty
         self.logger = logger
     }
-
-    static func sha256Hex(_ text: String) -> String { Data(SHA256.hash(data: Data(text.utf8))).hexString }
 
     /// The enabled configuration of `providerId`, or `OPERATION_NOT_ALLOWED`.
     func enabledProvider(_ providerId: String) async throws -> IdPConfig {
@@ -66,7 +63,7 @@ public struct FederationService: Sendable {
         guard let sessionId = request.sessionId, !sessionId.isEmpty else { throw HearthAPIError(.missingSessionId) }
 
         let session: AuthorizationSession
-        switch try await store.consumeAuthorizationSession(state: state, sessionIdHash: Self.sha256Hex(sessionId), now: now) {
+        switch try await store.consumeAuthorizationSession(state: state, sessionIdHash: sessionId.sha256Hex, now: now) {
         case .consumed(let value): session = value
         case .unknown: throw HearthAPIError(.invalidIdpResponse, "unknown sign-in (state)")
         case .alreadyUsed: throw HearthAPIError(.invalidIdpResponse, "this sign-in was already completed")
