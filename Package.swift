@@ -32,22 +32,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
-        // Wire types shared by server and clients: Foundation only.
-        .target(name: "HearthWire", swiftSettings: swiftSettings),
+        // Wire types shared by server and clients: Foundation, plus SHA-256 (session-id hashes) from swift-crypto.
+        .target(name: "HearthWire", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        // The HTML pages' templates and their one stylesheet (server, dev IdPs, the CLI's loopback page).
+        .target(name: "HearthPages", dependencies: [.product(name: "Mustache", package: "swift-mustache")], swiftSettings: swiftSettings),
         // The Firebase-shaped client SDK: Foundation (+ FoundationNetworking), the wire types, SHA-256.
         .target(
             name: "HearthAuth",
-            dependencies: ["HearthWire", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["HearthWire"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -83,9 +83,8 @@ let package = Package(
         .target(
             name: "HearthDevIdP",
             dependencies: [
-                "HearthCore", "HearthWire",
+                "HearthCore", "HearthWire", "HearthPages",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -107,10 +106,8 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthWire", "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthOIDC", "HearthDevIdP",
+                "HearthWire", "HearthCore", "HearthStore", "HearthOIDC", "HearthDevIdP", "HearthPages",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -123,13 +120,11 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite", "HearthDevIdP", "HearthAuth",
+                "HearthServer", "HearthStoreSQLite", "HearthDevIdP", "HearthAuth", "HearthPages", "HearthWire", "HearthCore", "HearthStore",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -162,6 +157,12 @@ let package = Package(
         .testTarget(
             name: "HearthStoreTests",
             dependencies: ["HearthStore", "HearthStoreSQLite", "HearthTesting"],
+            swiftSettings: testSwiftSettings
+        ),
+        // The `hearth` command as users run it: the built binary, real servers on loopback ports, real SQLite.
+        .testTarget(
+            name: "HearthCLITests",
+            dependencies: ["HearthTesting", "HearthStoreSQLite", "HearthWire"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

@@ -157,10 +157,10 @@ public final class DevIdentityProviders: Sendable {
         let redirectUri = query.get("redirect_uri") ?? ""
         // Errors about the client or the redirect URI are shown here, never redirected (no open redirect).
         guard clientId == client(provider).id else {
-            return Pages.response(Pages.message(title: "Unknown application", message: "client_id \(clientId) is not registered with this provider."), status: .badRequest)
+            return DevPage.message("Unknown application", "client_id \(clientId) is not registered with this provider.", status: .badRequest)
         }
         guard redirectUri == publicURL.authHandlerURL else {
-            return Pages.response(Pages.message(title: "Redirect URI mismatch", message: "The redirect_uri does not match the one registered for this application."), status: .badRequest)
+            return DevPage.message("Redirect URI mismatch", "The redirect_uri does not match the one registered for this application.", status: .badRequest)
         }
         let state = query.get("state")
         func fail(_ error: String, _ description: String) -> Response {
@@ -180,8 +180,8 @@ public final class DevIdentityProviders: Sendable {
                                                  codeChallenge: challenge, scope: scope, tenant: tenant, createdAt: clock.now())
         let id = await self.state(provider).addPending(pending)
         let hint = query.get("login_hint") ?? ""
-        return Pages.response(Pages.login(provider: displayName(provider), action: request.uri.path, requestId: id,
-                                          email: hint, name: "", tenant: tenant, error: nil))
+        return DevPage.login(provider: displayName(provider), action: request.uri.path, requestId: id,
+                             email: hint, name: "", tenant: tenant, error: nil)
     }
 
     func authorizeSubmit<Context: RequestContext>(_ provider: Provider, request: Request, context: Context) async throws -> Response {
@@ -189,16 +189,18 @@ public final class DevIdentityProviders: Sendable {
         guard let id = form["request_id"], let pending = await state(provider).takePending(id),
               clock.now().timeIntervalSince(pending.createdAt) < 900
         else {
-            return Pages.response(Pages.message(title: "Sign-in expired", message: "Start the sign-in again from the application."), status: .badRequest)
+            return DevPage.message("Sign-in expired", "Start the sign-in again from the application.", status: .badRequest)
         }
         if form["action"] == "cancel" {
-            return redirect(pending.redirectUri, ["error": "access_denied", "error_description": "The user cancelled the sign-in.", "state": pending.state])
+            // As Microsoft does: `access_denied` with `error_subcode=cancel`.
+            return redirect(pending.redirectUri, ["error": "access_denied", "error_subcode": "cancel",
+                                                  "error_description": "The user cancelled the sign-in.", "state": pending.state])
         }
         guard let email = EmailAddress.normalize(form["email"] ?? "") else {
             let again = await state(provider).addPending(pending)
-            return Pages.response(Pages.login(provider: displayName(provider), action: request.uri.path, requestId: again,
-                                              email: form["email"] ?? "", name: form["name"] ?? "", tenant: pending.tenant,
-                                              error: "Enter a valid email address."), status: .badRequest)
+            return DevPage.login(provider: displayName(provider), action: request.uri.path, requestId: again,
+                                 email: form["email"] ?? "", name: form["name"] ?? "", tenant: pending.tenant,
+                                 error: "Enter a valid email address.", status: .badRequest)
         }
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
             ? String(email.split(separator: "@")[0]) : form["name"]!.trimmingCharacters(in: .whitespaces)
@@ -252,7 +254,7 @@ public final class DevIdentityProviders: Sendable {
         }
         let verifier = form["code_verifier"]
         if let challenge = issued.request.codeChallenge {
-            guard let verifier, RelyingPartyPKCE.challenge(for: verifier) == challenge else {
+            guard let verifier, WireDigest.pkceChallenge(verifier: verifier) == challenge else {
                 return tokenError("invalid_grant", "AADSTS501481: The Code_Verifier does not match the code_challenge supplied in the authorization request.", codes: [501481])
             }
         } else if verifier != nil {
@@ -372,12 +374,5 @@ public final class DevIdentityProviders: Sendable {
         let data = (try? encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: cacheControl],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-/// PKCE S256 (RFC 7636), as the dev providers check it.
-enum RelyingPartyPKCE {
-    static func challenge(for verifier: String) -> String {
-        Data(DevUsers.digest(verifier)).base64URLEncodedString()
     }
 }

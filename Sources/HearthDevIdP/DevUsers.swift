@@ -1,4 +1,4 @@
-import Crypto
+import HearthWire
 import Foundation
 import HearthCore
 
@@ -16,7 +16,7 @@ enum DevUsers {
         var isPersonal: Bool
     }
 
-    static func digest(_ text: String) -> [UInt8] { Array(SHA256.hash(data: Data(text.utf8))) }
+    static func digest(_ text: String) -> [UInt8] { Array(WireDigest.sha256(text)) }
 
 
     /// A UUID string made from a hash (stable per input).

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HearthCore
 import HearthWire
@@ -77,7 +76,7 @@ public struct RelyingParty: Sendable {
     /// A PKCE verifier and its S256 challenge (RFC 7636).
     public static func pkcePair() -> (verifier: String, challenge: String) {
         let verifier = RandomID.token(byteCount: 32)
-        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncodedString()
+        let challenge = WireDigest.pkceChallenge(verifier: verifier)
         return (verifier, challenge)
     }
 

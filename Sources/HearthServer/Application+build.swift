@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import HearthCore
 import HearthDevIdP
+import HearthPages
 import HearthOIDC
 import HearthStore
 import HearthWire
@@ -30,43 +31,69 @@ public struct HearthServer: Sendable {
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
                                logger: Logger(label: "hearth.keys"))
         self.accounts = AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger)
+        let overlay = devIdPs.map { dev in
+            DevProviderOverlay {
+                [IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: dev.microsoftClient.id,
+                           clientSecret: dev.microsoftClient.secret, endpointBase: dev.microsoftBase,
+                           graphBase: dev.microsoftBase, displayName: "Microsoft (dev IdP)"),
+                 IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: dev.yahooClient.id,
+                           clientSecret: dev.yahooClient.secret, endpointBase: dev.yahooBase, displayName: "Yahoo (dev IdP)")]
+            }
+        }
         self.federation = FederationService(
             accounts: accounts,
             relyingParty: RelyingParty(clock: configuration.clock, configuration: configuration.relyingParty, logger: Logger(label: "hearth.oidc")),
-            logger: logger)
+            logger: logger, devProviders: overlay)
         if try await store.projectConfig(projectId: configuration.projectId) == nil {
             try await store.saveProjectConfig(configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId))
         }
-        try await keyRing.maintain(force: true)
     }
 
-    /// Enables microsoft.com and yahoo.com against the dev IdPs (their current base URL and generated
-    /// credentials); for `demo-*` projects any app and loopback redirect is accepted.
-    public func enableDevProviders() async throws {
-        guard let dev = devIdPs else { return }
-        try await store.saveIdPConfig(IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: dev.microsoftClient.id,
-                                                clientSecret: dev.microsoftClient.secret, endpointBase: dev.microsoftBase,
-                                                graphBase: dev.microsoftBase, displayName: "Microsoft (dev)"))
-        try await store.saveIdPConfig(IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: dev.yahooClient.id,
-                                                clientSecret: dev.yahooClient.secret, endpointBase: dev.yahooBase, displayName: "Yahoo (dev)"))
-        if configuration.projectId.hasPrefix("demo-") {
-            var project = try await accounts.projectConfig()
-            project.acceptAnyApp = true
-            try await store.saveProjectConfig(project)
+    /// Work done once the listener is bound (never before, so a failed start leaves nothing behind): creates or
+    /// rotates the signing keys, and with `--dev` removes provider settings that older versions stored for the dev
+    /// IdPs (the dev IdPs now serve unconfigured providers from memory only). Returns where each provider comes from.
+    @discardableResult
+    public func start() async throws -> [ProviderSource] {
+        try await keyRing.maintain(force: true)
+        if devIdPs != nil {
+            for config in try await store.idpConfigs() where config.isDevLeftover {
+                _ = try await store.deleteIdPConfig(providerId: config.providerId)
+            }
+            // Demo projects accept any app and loopback redirect in dev mode (a project setting, not a provider).
+            if configuration.projectId.hasPrefix("demo-") {
+                var project = try await accounts.projectConfig()
+                if !project.acceptAnyApp {
+                    project.acceptAnyApp = true
+                    try await store.saveProjectConfig(project)
+                }
+            }
         }
+        return try await federation.providerSources()
+    }
+
+    /// Whether a browser asked for HTML (`Accept: text/html` before any JSON).
+    static func wantsHTML(_ request: Request) -> Bool {
+        let accept = request.headers[.accept]?.lowercased() ?? ""
+        guard let html = accept.range(of: "text/html") else { return false }
+        if let json = accept.range(of: "application/json") { return html.lowerBound < json.lowerBound }
+        return true
     }
 
     /// The router with every endpoint and middleware.
     public func router() -> Router<HearthRequestContext> {
         let router = Router(context: HearthRequestContext.self)
-        router.add(middleware: ErrorEnvelopeMiddleware())
+        // CORS outermost, the envelope inside it: every error becomes a response (status, envelope) before CORS
+        // adds its headers, for any origin.
         router.add(middleware: CORSMiddleware(
             allowOrigin: .originBased,
             allowHeaders: [.contentType, .authorization, HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("X-Client-Version")!,
                            HTTPField.Name("X-Firebase-GMPID")!, HTTPField.Name("X-Firebase-Client")!, HTTPField.Name("X-Firebase-Locale")!],
             allowMethods: [.get, .post, .options]))
-        router.get("/") { _, _ in
-            JSONResponse(["service": "hearth", "projectId": configuration.projectId])
+        router.add(middleware: ErrorEnvelopeMiddleware())
+        let devMode = devIdPs != nil
+        router.get("/") { request, context -> Response in
+            if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode) }
+            return try JSONResponse(["service": "hearth", "projectId": configuration.projectId]).response(from: request, context: context)
         }
         router.get("/healthz") { _, _ in JSONResponse(["status": "ok"]) }
         PublicKeysController(keyRing: keyRing).register(on: router)
@@ -88,7 +115,7 @@ public struct HearthServer: Sendable {
 /// `onServerRunning` receives the bound port (useful with port 0).
 public func buildApplication(
     configuration: HearthServerConfiguration, store: any HearthStore, devIdPs: DevIdentityProviders? = nil,
-    logger: Logger = Logger(label: "hearth"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    logger: Logger = Logger(label: "hearth"), onServerRunning: @escaping @Sendable (StartupReport) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let server = try await HearthServer(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger)
     return Application(
@@ -102,15 +129,22 @@ public func buildApplication(
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
                 configuration.publicURL.set("http://\(host):\(port)")
             }
+            var providers: [ProviderSource] = []
             do {
-                try await server.enableDevProviders()
+                providers = try await server.start()
             } catch {
-                logger.error("could not enable the dev identity providers", metadata: ["error.type": "\(type(of: error))"])
+                logger.error("could not prepare signing keys or providers", metadata: ["error.type": "\(type(of: error))"])
             }
-            await onServerRunning(port)
+            await onServerRunning(StartupReport(port: port, providers: providers))
         },
         logger: logger
     )
+}
+
+/// What the server reports once it listens: the bound port and where each sign-in provider comes from.
+public struct StartupReport: Sendable {
+    public var port: Int
+    public var providers: [ProviderSource]
 }
 
 /// Background upkeep: key rotation once a minute (so keys are pre-published even when nothing is signed), and
@@ -125,6 +159,8 @@ struct MaintenanceService: Service {
         try? await cancelWhenGracefulShutdown {
             var round = 0
             while !Task.isCancelled {
+                // The first round waits: keys are created once the listener is bound (`HearthServer.start`).
+                try await Task.sleep(for: .seconds(60))
                 do {
                     try await keyRing.maintain()
                     if round % 60 == 0 {
@@ -137,7 +173,6 @@ struct MaintenanceService: Service {
                     logger.error("maintenance failed", metadata: ["error.type": "\(type(of: error))"])
                 }
                 round += 1
-                try await Task.sleep(for: .seconds(60))
             }
         }
     }

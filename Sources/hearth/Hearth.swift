@@ -9,28 +9,137 @@ import Logging
 /// `hearth`: the Hearth identity server and its administration commands.
 @main
 struct Hearth: AsyncParsableCommand {
+    /// The version `hearth --version` prints.
+    static let version = "0.7.0"
+
     static let configuration = CommandConfiguration(
         commandName: "hearth",
         abstract: "A self-hostable identity server, wire-compatible with Firebase Authentication.",
+        version: version,
         subcommands: [Serve.self, Project.self, Providers.self, Apps.self, ServiceAccounts.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
         defaultSubcommand: Serve.self
     )
+
+    /// Parses, runs, and on a usage error prints the failing subcommand's own usage (not the root's).
+    static func main() async {
+        var parsed: (any ParsableCommand)?
+        do {
+            var command = try parseAsRoot()
+            parsed = command
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ValidationError {
+            let type = parsed.map { Swift.type(of: $0) } ?? Hearth.self
+            var standardError = StandardError()
+            print("Error: \(error.message)\n\(usageString(for: type))\n  See '\(commandPath(type)) --help' for more.", to: &standardError)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// `hearth providers enable` for `Providers.Enable`.
+    static func commandPath(_ type: any ParsableCommand.Type) -> String {
+        var path: [String] = []
+        func find(_ current: any ParsableCommand.Type, _ trail: [String]) -> Bool {
+            let name = current.configuration.commandName ?? String(describing: current).lowercased()
+            if current == type { path = trail + [name]; return true }
+            return current.configuration.subcommands.contains { find($0, trail + [name]) }
+        }
+        _ = find(Hearth.self, [])
+        return path.isEmpty ? "hearth" : path.joined(separator: " ")
+    }
 }
 
-/// Options that locate the data directory, shared by every command that opens the store.
+/// Standard error as a `TextOutputStream`.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) { FileHandle.standardError.write(Data(string.utf8)) }
+}
+
+/// Options that locate the data directory and the configuration, shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Directory holding hearth.sqlite (default ./.hearth, env HEARTH_DATA_DIR).")
+    @Option(name: .customLong("data-dir"), help: "Directory holding hearth.sqlite (default ./.hearth, env HEARTH_DATA_DIR, config key data.dir).")
     var dataDir: String?
 
-    @Option(name: .customLong("config"), help: "A JSON configuration file (env HEARTH_CONFIG_FILE).")
+    @Option(name: .customLong("config"), help: "A JSON configuration file (env HEARTH_CONFIG_FILE); its data.dir, project.id, host, port and public.url apply.")
     var configFile: String?
+
+    /// The settings these options, the environment and the configuration file give.
+    func settings(projectId: String? = nil) throws -> Settings {
+        var options: [Settings.Key: Any] = [:]
+        if let dataDir { options[.dataDir] = dataDir }
+        if let projectId { options[.projectId] = projectId }
+        return try Settings.load(options: options, configFile: configFile)
+    }
+
+    /// Runs `body` with the existing store of the data directory open, and closes it afterwards, also when
+    /// `body` fails. A directory without `hearth.sqlite` is refused (a mistyped path never creates an empty
+    /// database). Administration commands may run while the server runs: SQLite's WAL mode serializes the writers.
+    func withStoreAndSettings<T: Sendable>(projectId: String? = nil, _ body: (SQLiteStore, Settings) async throws -> T) async throws -> T {
+        let settings = try settings(projectId: projectId)
+        let store = try await HearthCLI.openStore(directory: settings.dataDir, create: false, logger: Logger(label: "hearth.store"))
+        do {
+            let result = try await body(store, settings)
+            try await store.close()
+            return result
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
+    /// `withStore` for commands that do not need the settings.
+    func withStore<T: Sendable>(_ body: (SQLiteStore) async throws -> T) async throws -> T {
+        try await withStoreAndSettings { store, _ in try await body(store) }
+    }
 }
 
-/// Opens (creating) the SQLite store under `directory`.
+/// A problem the user can fix, said plainly (no error domains or errno text).
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 enum HearthCLI {
-    static func openStore(directory: String, logger: Logger) async throws -> SQLiteStore {
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                            attributes: [.posixPermissions: 0o700])
-    return try await SQLiteStore.open(path: (directory as NSString).appendingPathComponent("hearth.sqlite"), logger: logger)
+    /// Opens the SQLite store under `directory`. With `create`, makes the directory (0700) and the database when
+    /// missing; without, refuses a directory that holds no `hearth.sqlite`.
+    static func openStore(directory: String, create: Bool, logger: Logger) async throws -> SQLiteStore {
+        let files = FileManager.default
+        let database = (directory as NSString).appendingPathComponent("hearth.sqlite")
+        var isDirectory: ObjCBool = false
+        let exists = files.fileExists(atPath: directory, isDirectory: &isDirectory)
+        if exists, !isDirectory.boolValue {
+            throw CLIError("the data directory \(directory) is a file, not a directory: pass --data-dir with a directory")
+        }
+        if !create {
+            guard exists, files.fileExists(atPath: database) else {
+                throw CLIError("no Hearth data in \(directory) (no hearth.sqlite there): check --data-dir, HEARTH_DATA_DIR or the config's data.dir, or create it by starting the server once: hearth serve --data-dir \(directory)")
+            }
+        } else if !exists {
+            do {
+                try files.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CLIError("cannot create the data directory \(directory): check that its parent exists and is writable")
+            }
+        }
+        guard files.isWritableFile(atPath: directory), !files.fileExists(atPath: database) || files.isWritableFile(atPath: database) else {
+            throw CLIError("the data directory \(directory) is not writable by this user: check its permissions")
+        }
+        do {
+            return try await SQLiteStore.open(path: database, logger: logger)
+        } catch {
+            throw CLIError("cannot open the database \(database): it may be damaged or not a Hearth database")
+        }
+    }
+
+    /// Refuses a project id the store does not hold (a mistyped --project-id never starts an empty project).
+    static func requireProject(_ projectId: String, in store: SQLiteStore, settings: Settings) async throws -> ProjectConfig {
+        guard let config = try await store.projectConfig(projectId: projectId) else {
+            throw CLIError("no project \(projectId) in \(settings.dataDir): check --project-id (the server creates its project at first start: hearth serve --project-id \(projectId))")
+        }
+        return config
     }
 }

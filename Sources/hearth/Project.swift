@@ -31,9 +31,8 @@ struct Project: AsyncParsableCommand {
     var acceptAnyApp: Switch?
 
     func run() async throws {
-        let project = projectId ?? ProcessInfo.processInfo.environment["HEARTH_PROJECT_ID"] ?? "demo-hearth"
-        let config = try await storeOptions.withStore { store in
-            var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
+        let config = try await storeOptions.withStoreAndSettings(projectId: projectId) { store, settings in
+            var config = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
             if let emailEnumerationProtection { config.emailEnumerationProtection = emailEnumerationProtection.isOn }
             if let oneAccountPerEmail { config.allowDuplicateEmails = !oneAccountPerEmail.isOn }
             if let passwordSignIn { config.passwordSignInEnabled = passwordSignIn.isOn }

@@ -1,3 +1,4 @@
+import HearthWire
 import ArgumentParser
 import Foundation
 import HearthCore
@@ -21,8 +22,9 @@ struct Providers: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "microsoft.com, yahoo.com or oidc.<name>.")
         var providerId: String
-        @Option(name: .customLong("client-id")) var clientId: String
-        @Option(name: .customLong("client-secret"), help: "The client secret (or set HEARTH_CLIENT_SECRET).")
+        @Option(name: .customLong("client-id"), help: "The application (client) id registered at the provider (default: the stored one).")
+        var clientId: String?
+        @Option(name: .customLong("client-secret"), help: "The client secret (or set HEARTH_CLIENT_SECRET; default: the stored one).")
         var clientSecret: String?
         @Option(help: "The issuer URL of an oidc.* provider.")
         var issuer: String?
@@ -34,7 +36,8 @@ struct Providers: AsyncParsableCommand {
         var pkce: Bool?
         @Flag(name: .customLong("trust-email-verified"), help: "oidc.*: treat the provider's email_verified claim as proof.")
         var trustEmailVerified = false
-        @Option(name: .customLong("display-name")) var displayName: String?
+        @Option(name: .customLong("display-name"), help: "A name for people (shown in lists).")
+        var displayName: String?
 
         func validate() throws {
             guard let kind = IdPConfig.kind(forProviderId: providerId) else {
@@ -50,15 +53,29 @@ struct Providers: AsyncParsableCommand {
 
         func run() async throws {
             let kind = IdPConfig.kind(forProviderId: providerId)!
-            guard let secret = clientSecret ?? ProcessInfo.processInfo.environment["HEARTH_CLIENT_SECRET"], !secret.isEmpty else {
-                throw ValidationError("give --client-secret or set HEARTH_CLIENT_SECRET")
+            let given = clientSecret ?? ProcessInfo.processInfo.environment["HEARTH_CLIENT_SECRET"]
+            let (config, keptSecret) = try await storeOptions.withStore { store in
+                // Settings not given are kept from the stored registration (disable then enable keeps the secret).
+                let stored = try await store.idpConfig(providerId: providerId)
+                guard let clientId = clientId ?? stored?.clientId else {
+                    throw ValidationError("give --client-id (the application id registered at \(providerId))")
+                }
+                let sameClient = stored?.clientId == clientId
+                guard let secret = given.flatMap({ $0.isEmpty ? nil : $0 }) ?? (sameClient ? stored?.clientSecret : nil) else {
+                    throw ValidationError("give --client-secret or set HEARTH_CLIENT_SECRET")
+                }
+                var config = IdPConfig(providerId: providerId, kind: kind, clientId: clientId, clientSecret: secret,
+                                       issuer: issuer ?? stored?.issuer, endpointBase: endpointBase ?? stored?.endpointBase,
+                                       graphBase: graphBase ?? stored?.graphBase, pkce: pkce ?? stored?.pkce,
+                                       trustEmailVerified: trustEmailVerified || (stored?.trustEmailVerified ?? false),
+                                       displayName: displayName ?? stored?.displayName)
+                config.enabled = true
+                try await store.saveIdPConfig(config)
+                return (config, given == nil || given?.isEmpty == true)
             }
-            let config = IdPConfig(providerId: providerId, kind: kind, clientId: clientId, clientSecret: secret, issuer: issuer,
-                                   endpointBase: endpointBase, graphBase: graphBase, pkce: pkce, trustEmailVerified: trustEmailVerified,
-                                   displayName: displayName)
-            try await storeOptions.withStore { try await $0.saveIdPConfig(config) }
-            print("Enabled \(providerId) (client id \(clientId), PKCE \(config.pkce ? "on" : "off")).")
+            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(keptSecret ? ", stored secret kept" : "")).")
         }
+
     }
 
     struct List: AsyncParsableCommand {
@@ -78,7 +95,8 @@ struct Providers: AsyncParsableCommand {
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Disable a provider (its settings are kept).")
         @OptionGroup var storeOptions: StoreOptions
-        @Argument var providerId: String
+        @Argument(help: "The provider to disable (microsoft.com, yahoo.com, oidc.<name>).")
+        var providerId: String
 
         func run() async throws {
             let config = try await storeOptions.withStore { store in
@@ -95,7 +113,8 @@ struct Providers: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a provider's settings.")
         @OptionGroup var storeOptions: StoreOptions
-        @Argument var providerId: String
+        @Argument(help: "The provider whose settings to remove.")
+        var providerId: String
 
         func run() async throws {
             let removed = try await storeOptions.withStore { try await $0.deleteIdPConfig(providerId: providerId) }
@@ -123,12 +142,11 @@ struct Apps: AsyncParsableCommand {
         @Option(help: "A domain to remove.") var remove: [String] = []
 
         func run() async throws {
-            let project = projectId ?? ProcessInfo.processInfo.environment["HEARTH_PROJECT_ID"] ?? "demo-hearth"
             for domain in add where domain.isEmpty || domain.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) {
                 throw ValidationError("\(domain) is not a domain name")
             }
-            let config = try await storeOptions.withStore { store in
-                var config = try await store.projectConfig(projectId: project) ?? ProjectConfig(projectId: project)
+            let config = try await storeOptions.withStoreAndSettings(projectId: projectId) { store, settings in
+                var config = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
                 config.authorizedDomains.removeAll { remove.contains($0) }
                 for domain in add.map({ $0.lowercased() }) where !config.authorizedDomains.contains(domain) {
                     config.authorizedDomains.append(domain)
@@ -144,15 +162,61 @@ struct Apps: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-apple",
             abstract: "An iOS/macOS app: bundle id plus Firebase app id (scheme app-<id>) or OAuth client id (reversed scheme).")
         @OptionGroup var storeOptions: StoreOptions
-        @Option(name: .customLong("bundle-id")) var bundleId: String
-        @Option(name: .customLong("app-id")) var appId: String?
-        @Option(name: .customLong("client-id")) var clientId: String?
+        @Option(name: .customLong("bundle-id"), help: "The app's bundle id, e.g. com.example.notes.")
+        var bundleId: String
+        @Option(name: .customLong("app-id"), help: "The Firebase app id, e.g. 1:1234567890:ios:0a1b2c3d4e5f.")
+        var appId: String?
+        @Option(name: .customLong("client-id"), help: "The OAuth client id, e.g. 1234-abcd.apps.googleusercontent.com.")
+        var clientId: String?
+        @Flag(help: "Replace an existing registration of the same bundle id.")
+        var replace = false
+
+        /// `com.example.app`: two or more labels of letters, digits and hyphens.
+        static func isBundleId(_ text: String) -> Bool {
+            let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+            return text.count <= 155 && labels.count >= 2
+                && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "-") && $0.isASCII } }
+        }
+
+        /// `1:<project number>:ios|macos:<hex>`.
+        static func isAppId(_ text: String) -> Bool {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts[0] == "1" && !parts[1].isEmpty && parts[1].allSatisfy(\.isNumber)
+                && ["ios", "macos"].contains(parts[2]) && !parts[3].isEmpty && parts[3].allSatisfy(\.isHexDigit)
+        }
+
+        /// A client id whose reverse is a URL scheme: labels of letters, digits, hyphens, underscores.
+        static func isClientId(_ text: String) -> Bool {
+            let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+            return text.count <= 200 && labels.count >= 2
+                && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") && $0.isASCII } }
+                && labels.last?.first?.isLetter == true
+        }
+
+        func validate() throws {
+            guard Self.isBundleId(bundleId) else {
+                throw ValidationError("--bundle-id \(bundleId) is not a bundle id (letters, digits and hyphens in dot-separated parts, e.g. com.example.notes)")
+            }
+            guard appId != nil || clientId != nil else { throw ValidationError("give --app-id or --client-id") }
+            if let appId, !Self.isAppId(appId) {
+                throw ValidationError("--app-id \(appId) is not a Firebase Apple app id (1:<project number>:ios:<hex>, e.g. 1:1234567890:ios:0a1b2c3d)")
+            }
+            if let clientId, !Self.isClientId(clientId) {
+                throw ValidationError("--client-id \(clientId) is not an OAuth client id (e.g. 1234-abcd.apps.googleusercontent.com)")
+            }
+        }
 
         func run() async throws {
-            guard appId != nil || clientId != nil else { throw ValidationError("give --app-id or --client-id") }
             let app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: appId, clientId: clientId)
-            try await storeOptions.withStore { try await $0.saveApp(app) }
-            print("Registered \(bundleId); callback scheme \(AppRegistration.callbackScheme(appId: appId, clientId: clientId) ?? "-").")
+            let replaced = try await storeOptions.withStore { store in
+                let existing = try await store.apps().first { $0.id == app.id }
+                if let existing, existing != app, !replace {
+                    throw CLIError("\(bundleId) is already registered (app id \(existing.appId ?? "-"), client id \(existing.clientId ?? "-")): pass --replace to replace it, or remove it first (hearth apps remove \(app.id))")
+                }
+                try await store.saveApp(app)
+                return existing != nil && existing != app
+            }
+            print("\(replaced ? "Replaced" : "Registered") \(bundleId); callback scheme \(AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId) ?? "-").")
         }
     }
 
@@ -160,7 +224,8 @@ struct Apps: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-desktop",
             abstract: "A desktop or CLI app receiving results on a loopback address (it sends appId=<id>).")
         @OptionGroup var storeOptions: StoreOptions
-        @Option var id: String
+        @Option(help: "The app id the desktop app sends (appId=<id>), e.g. hearth-cli.")
+        var id: String
 
         func run() async throws {
             try await storeOptions.withStore { try await $0.saveApp(AppRegistration(id: id, kind: .desktop, name: id)) }
@@ -182,7 +247,8 @@ struct Apps: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an app by id.")
         @OptionGroup var storeOptions: StoreOptions
-        @Argument var id: String
+        @Argument(help: "The registration id, as hearth apps list shows it (apple:<bundle id> or the desktop id).")
+        var id: String
 
         func run() async throws {
             let removed = try await storeOptions.withStore { try await $0.deleteApp(id: id) }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Configuration
 import Foundation
 import HearthCore
 import HearthDevIdP
@@ -7,6 +6,10 @@ import HearthServer
 import HearthStoreSQLite
 import Hummingbird
 import Logging
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `hearth serve`: runs the server until SIGINT/SIGTERM, then shuts down gracefully.
 struct Serve: AsyncParsableCommand {
@@ -15,8 +18,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on (default 127.0.0.1, env HEARTH_HOST).")
     var host: String?
 
-    @Option(help: "Port to listen on (default 9099, env HEARTH_PORT).")
-    var port: Int?
+    @Option(help: "Port to listen on, 0 for any free port (default 9099, env HEARTH_PORT).")
+    var port: String?
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -26,26 +29,26 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "An accepted API key; repeat for several (env HEARTH_API_KEYS, comma-separated). With none, demo-* projects accept any key.")
     var apiKeys: [String] = []
 
-    @Flag(help: "Run the built-in Microsoft- and Yahoo-shaped identity providers and enable microsoft.com and yahoo.com against them.")
+    @Flag(help: "Run the built-in Microsoft- and Yahoo-shaped identity providers; they serve microsoft.com and yahoo.com unless you configured those yourself.")
     var dev = false
 
     @Option(name: .customLong("public-url"), help: "The server's external base URL (default http://<host>:<port>, env HEARTH_PUBLIC_URL). Register <public-url>/__/auth/handler at providers.")
     var publicURL: String?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error (default info).")
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
     func run() async throws {
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        if let host { values["hearth.host"] = .init(.string(host), isSecret: false) }
-        if let port { values["hearth.port"] = .init(.int(port), isSecret: false) }
-        if let dataDir = storeOptions.dataDir { values["hearth.data.dir"] = .init(.string(dataDir), isSecret: false) }
-        if let projectId { values["hearth.project.id"] = .init(.string(projectId), isSecret: false) }
-        if !apiKeys.isEmpty { values["hearth.api.keys"] = .init(.stringArray(apiKeys), isSecret: true) }
-        if dev { values["hearth.dev"] = .init(.bool(true), isSecret: false) }
-        if let publicURL { values["hearth.public.url"] = .init(.string(publicURL), isSecret: false) }
-        if let logLevel { values["hearth.log.level"] = .init(.string(logLevel), isSecret: false) }
-        let settings = try await Settings.load(arguments: values, configFile: storeOptions.configFile)
+        var options: [Settings.Key: Any] = [:]
+        if let host { options[.host] = host }
+        if let port { options[.port] = port }
+        if let dataDir = storeOptions.dataDir { options[.dataDir] = dataDir }
+        if let projectId { options[.projectId] = projectId }
+        if !apiKeys.isEmpty { options[.apiKeys] = apiKeys }
+        if dev { options[.dev] = true }
+        if let publicURL { options[.publicURL] = publicURL }
+        if let logLevel { options[.logLevel] = logLevel }
+        let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
@@ -54,34 +57,48 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "hearth")
-        guard (1...65535).contains(settings.port) || settings.port == 0 else {
-            throw ValidationError("port must be between 0 and 65535")
+        if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
+            var standardError = StandardError()
+            print("warning: listening on \(settings.host) without --public-url: the redirect URI http://\(settings.host):\(settings.port)/__/auth/handler is not reachable from a browser; pass --public-url with the address users reach (e.g. https://auth.example.com)", to: &standardError)
         }
-        let store = try await HearthCLI.openStore(directory: settings.dataDir, logger: Logger(label: "hearth.store"))
+        let store = try await HearthCLI.openStore(directory: settings.dataDir, create: true, logger: Logger(label: "hearth.store"))
+        let wildcard = ["0.0.0.0", "::", "[::]"].contains(settings.host)
         let configuration = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
-            publicURL: settings.publicURL.map { PublicBaseURL($0) })
-        let devIdPs = settings.dev ? try await DevIdentityProviders(publicURL: configuration.publicURL) : nil
-        let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { port in
-            Self.printBanner(settings: settings, configuration: configuration, port: port)
-        }
+            publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL) : nil))
         do {
+            let devIdPs = settings.dev ? try await DevIdentityProviders(publicURL: configuration.publicURL) : nil
+            let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { report in
+                Self.printBanner(settings: settings, configuration: configuration, report: report)
+            }
             try await app.runService()
         } catch {
             try? await store.close()
-            throw error
+            throw Self.explain(error, settings: settings)
         }
         try await store.close()
     }
 
-    static func printBanner(settings: Settings, configuration: HearthServerConfiguration, port: Int) {
+    /// Listener errors in words: the port and what to do.
+    static func explain(_ error: any Error, settings: Settings) -> any Error {
+        guard let error = error as? IOError else { return error }
+        switch error.errnoCode {
+        case EADDRINUSE: return CLIError("port \(settings.port) is in use; pick another with --port (or stop the other server)")
+        case EACCES: return CLIError("not allowed to listen on port \(settings.port) (ports below 1024 need privileges); pick another with --port")
+        case EADDRNOTAVAIL: return CLIError("cannot listen on \(settings.host): this machine has no such address; check --host")
+        default: return CLIError("cannot listen on \(settings.host):\(settings.port): check --host and --port")
+        }
+    }
+
+    static func printBanner(settings: Settings, configuration: HearthServerConfiguration, report: StartupReport) {
+        let port = report.port
         let base = "http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)"
         let keys = configuration.acceptsAnyAPIKey
             ? "any API key (demo project, no --api-key given)"
             : configuration.apiKeys.isEmpty ? "no API key: give --api-key (every request will be refused)"
             : "\(configuration.apiKeys.count) configured API key(s)"
-        let lines = [
+        var lines = [
             "Hearth is serving project \(settings.projectId) at \(base)",
             "  data:          \(settings.dataDir)/hearth.sqlite",
             "  accepts:       \(keys)",
@@ -92,10 +109,22 @@ struct Serve: AsyncParsableCommand {
             "  JWKS:          \(base)/.well-known/jwks.json",
             "  emulator host: FIREBASE_AUTH_EMULATOR_HOST=\(settings.host):\(port)",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
-            settings.dev ? "  dev IdPs:      microsoft.com at \(configuration.publicURL.url)/__dev/microsoft, yahoo.com at \(configuration.publicURL.url)/__dev/yahoo" : nil,
-            settings.dev ? "  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, or add &tenant=organizations) in a browser" : nil,
-            "Press Ctrl-C to stop.",
-        ].compactMap { $0 }
+        ]
+        if report.providers.isEmpty {
+            lines.append("  providers:     none (hearth providers enable microsoft.com --client-id … , or serve --dev)")
+        }
+        for source in report.providers {
+            let what = switch source.kind {
+            case .configured: "real, configured (client id \(source.clientId))"
+            case .disabled: "configured but disabled (hearth providers enable \(source.providerId) to turn it on)"
+            case .devIdP: "dev IdP at \(configuration.publicURL.url)\(source.providerId == "yahoo.com" ? DevIdentityProviders.yahooPath : DevIdentityProviders.microsoftPath) (this process only, nothing stored)"
+            }
+            lines.append("  provider:      \(source.providerId): \(what)")
+        }
+        if settings.dev {
+            lines.append("  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, or add &tenant=organizations) in a browser")
+        }
+        lines.append("Press Ctrl-C to stop.")
         // Unbuffered, so the banner shows at once even when stdout is a pipe.
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

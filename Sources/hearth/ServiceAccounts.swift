@@ -6,6 +6,9 @@ import HearthCore
 import HearthStore
 import HearthStoreSQLite
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `hearth service-accounts`: the keys allowed to sign custom tokens for this project.
 struct ServiceAccounts: AsyncParsableCommand {
@@ -17,33 +20,73 @@ struct ServiceAccounts: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Generate a key pair, register its public key, and write a Google-format service-account JSON file (for the Firebase admin SDKs).")
+            abstract: "Generate a key pair, write a Google-format service-account JSON file (for the Firebase admin SDKs), then register its public key.")
 
         @OptionGroup var storeOptions: StoreOptions
-        @Option(help: "The service account's email (the custom tokens' iss/sub).")
+        @Option(help: "The service account's email (the custom tokens' iss/sub), e.g. admin@demo-hearth.iam.gserviceaccount.com.")
         var email: String
-        @Option(name: .customLong("project-id"), help: "Project id written into the file (default demo-hearth).")
-        var projectId: String = "demo-hearth"
+        @Option(name: .customLong("project-id"), help: "Project id written into the file (default: the configured project, demo-hearth).")
+        var projectId: String?
         @Option(help: "Where to write the JSON file (mode 0600). It holds the private key.")
         var out: String
+        @Option(name: .customLong("public-url"), help: "The server's external URL for token_uri (default: the configured public.url, else http://<host>:<port>).")
+        var publicURL: String?
+        @Flag(help: "Replace an existing file at --out.")
+        var force = false
+
+        func validate() throws {
+            guard EmailAddress.normalize(email) != nil, email == email.trimmingCharacters(in: .whitespaces) else {
+                throw ValidationError("--email \(email) is not an email address (e.g. admin@demo-hearth.iam.gserviceaccount.com)")
+            }
+            if let publicURL, URLComponents(string: publicURL)?.host == nil || !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
+                throw ValidationError("--public-url \(publicURL) is not an http(s) URL")
+            }
+        }
 
         func run() async throws {
-            let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-            let keyId = RandomID.token(byteCount: 20).lowercased().filter { $0.isLetter || $0.isNumber }
-            let registration = ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: key.publicKey.pemRepresentation, createdAt: Date())
-            try await storeOptions.withStore { try await $0.saveServiceAccountKey(registration) }
-            let file: [String: String] = [
-                "type": "service_account", "project_id": projectId, "private_key_id": keyId,
-                "private_key": key.pkcs8PEMRepresentation + "\n", "client_email": email, "client_id": "0",
-                "token_uri": "http://127.0.0.1:9099/token-not-used",
-            ]
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(file)
-            guard FileManager.default.createFile(atPath: out, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("could not write \(out)")
+            if !force, FileManager.default.fileExists(atPath: out) {
+                throw CLIError("\(out) already exists: choose another --out, or pass --force to replace it")
             }
-            print("Registered key \(keyId) for \(email); wrote \(out) (keep it secret).")
+            try await storeOptions.withStoreAndSettings(projectId: projectId) { store, settings in
+                let project = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
+                let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+                let keyId = RandomID.token(byteCount: 20).lowercased().filter { $0.isLetter || $0.isNumber }
+                let base = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? settings.publicBaseURL
+                let file: [String: String] = [
+                    "type": "service_account", "project_id": project.projectId, "private_key_id": keyId,
+                    "private_key": key.pkcs8PEMRepresentation + "\n", "client_email": email, "client_id": "0",
+                    "token_uri": "\(base)/oauth2.googleapis.com/token",
+                ]
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                // The file first (a registered key without its private half is useless), atomically, mode 0600.
+                try Self.writeSecretFile(try encoder.encode(file), to: out, replace: force)
+                let registration = ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: key.publicKey.pemRepresentation, createdAt: Date())
+                do {
+                    try await store.saveServiceAccountKey(registration)
+                } catch {
+                    try? FileManager.default.removeItem(atPath: out)
+                    throw CLIError("could not register the key (the file \(out) was removed again)")
+                }
+                print("Wrote \(out) (keep it secret) and registered key \(keyId) for \(email); token_uri \(base)/oauth2.googleapis.com/token.")
+            }
+        }
+
+        /// Writes `data` to a temporary file (0600) next to `path`, then renames it into place.
+        static func writeSecretFile(_ data: Data, to path: String, replace: Bool) throws {
+            let directory = (path as NSString).deletingLastPathComponent
+            let temporary = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(UUID().uuidString).tmp")
+            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw CLIError("cannot write \(path): check that \(directory.isEmpty ? "the current directory" : directory) exists and is writable")
+            }
+            if !replace, FileManager.default.fileExists(atPath: path) {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw CLIError("\(path) already exists: choose another --out, or pass --force to replace it")
+            }
+            guard rename(temporary, path) == 0 else {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw CLIError("cannot write \(path): check that the path is a writable file location")
+            }
         }
     }
 
@@ -59,8 +102,14 @@ struct ServiceAccounts: AsyncParsableCommand {
         var publicKey: String
 
         func run() async throws {
-            let pem = try String(contentsOfFile: publicKey, encoding: .utf8)
-            guard ServiceAccountKey.rsaPublicKey(pem: pem) != nil else { throw ValidationError("\(publicKey) holds no RSA public key or certificate") }
+            guard FileManager.default.fileExists(atPath: publicKey) else { throw CLIError("the public key file \(publicKey) does not exist") }
+            guard let data = FileManager.default.contents(atPath: publicKey) else {
+                throw CLIError("the public key file \(publicKey) cannot be read (check its permissions)")
+            }
+            let pem = String(decoding: data, as: UTF8.self)
+            guard ServiceAccountKey.rsaPublicKey(pem: pem) != nil else {
+                throw CLIError("\(publicKey) holds no PEM RSA public key or certificate (-----BEGIN PUBLIC KEY----- or -----BEGIN CERTIFICATE-----)")
+            }
             try await storeOptions.withStore { try await $0.saveServiceAccountKey(ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: pem, createdAt: Date())) }
             print("Registered key \(keyId) for \(email).")
         }
@@ -89,27 +138,6 @@ struct ServiceAccounts: AsyncParsableCommand {
             let removed = try await storeOptions.withStore { try await $0.deleteServiceAccountKey(clientEmail: email, keyId: keyId) }
             guard removed else { throw ValidationError("no key \(keyId) for \(email)") }
             print("Removed key \(keyId) of \(email).")
-        }
-    }
-}
-
-extension StoreOptions {
-    /// The data directory: the option, else HEARTH_DATA_DIR, else ./.hearth.
-    var dataDirectory: String {
-        dataDir ?? ProcessInfo.processInfo.environment["HEARTH_DATA_DIR"] ?? "./.hearth"
-    }
-
-    /// Runs `body` with the data directory's store open, and closes it afterwards, also when `body` fails.
-    /// (Administration commands may run while the server runs: SQLite's WAL mode serializes the writers.)
-    func withStore<T: Sendable>(_ body: (SQLiteStore) async throws -> T) async throws -> T {
-        let store = try await HearthCLI.openStore(directory: dataDirectory, logger: Logger(label: "hearth.store"))
-        do {
-            let result = try await body(store)
-            try await store.close()
-            return result
-        } catch {
-            try? await store.close()
-            throw error
         }
     }
 }

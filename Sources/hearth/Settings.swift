@@ -1,10 +1,9 @@
-import Configuration
 import Foundation
-import HearthServer
-import SystemPackage
+import HearthWire
 
-/// The server settings, read from (first match wins) the command line, `HEARTH_*` environment variables, and a
-/// JSON configuration file, then defaults.
+/// The server settings, read from (first match wins) the command line, `HEARTH_*` environment variables and a
+/// JSON configuration file, then defaults. Every value is checked: a bad one stops the command with a message
+/// naming the key, where it came from and the value.
 struct Settings {
     var host: String
     var port: Int
@@ -16,45 +15,253 @@ struct Settings {
     var keyRotationHours: Double
     var publicURL: String?
 
-    /// Keys (environment names in brackets): `host` (HEARTH_HOST), `port` (HEARTH_PORT), `data.dir`
-    /// (HEARTH_DATA_DIR), `project.id` (HEARTH_PROJECT_ID), `api.keys` (HEARTH_API_KEYS, comma-separated),
-    /// `dev` (HEARTH_DEV), `log.level` (HEARTH_LOG_LEVEL), `keys.rotation.hours` (HEARTH_KEYS_ROTATION_HOURS),
-    /// `public.url` (HEARTH_PUBLIC_URL).
-    static func load(arguments: [AbsoluteConfigKey: ConfigValue], configFile: String?) async throws -> Settings {
-        var providers: [any ConfigProvider] = [
-            InMemoryProvider(name: "arguments", values: arguments),
-            EnvironmentVariablesProvider(secretsSpecifier: .specific(["HEARTH_API_KEYS"])),
-        ]
-        let environment = ProcessInfo.processInfo.environment
-        if let path = configFile ?? environment["HEARTH_CONFIG_FILE"] {
-            let file: FileProvider<JSONSnapshot>
-            do {
-                file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
-            } catch {
-                throw SettingsError(description: "cannot read the configuration file \(path): \(error)")
+    /// The log levels `log.level` accepts.
+    static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    /// One setting: its key in the file (`project.id`, nested `{"project":{"id":…}}` also works) and its
+    /// environment variable.
+    enum Key: String, CaseIterable {
+        case host, port
+        case dataDir = "data.dir"
+        case projectId = "project.id"
+        case apiKeys = "api.keys"
+        case dev
+        case logLevel = "log.level"
+        case keyRotationHours = "keys.rotation.hours"
+        case publicURL = "public.url"
+
+        var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
+        var optionName: String {
+            switch self {
+            case .dataDir: "--data-dir"
+            case .projectId: "--project-id"
+            case .apiKeys: "--api-key"
+            case .logLevel: "--log-level"
+            case .publicURL: "--public-url"
+            case .keyRotationHours: "keys.rotation.hours"
+            default: "--\(rawValue)"
             }
-            // The file holds the keys without the `hearth.` prefix: {"port": 9099, "project": {"id": "..."}}.
-            providers.append(file.mapKeys { key in
-                key.components.first == "hearth"
-                    ? AbsoluteConfigKey(Array(key.components.dropFirst()), context: key.context) : key
-            })
         }
-        let reader = ConfigReader(providers: providers).scoped(to: "hearth")
-        return Settings(
-            host: reader.string(forKey: "host", default: "127.0.0.1"),
-            port: reader.int(forKey: "port", default: 9099),
-            dataDir: reader.string(forKey: "data.dir", default: "./.hearth"),
-            projectId: reader.string(forKey: "project.id", default: "demo-hearth"),
-            apiKeys: reader.stringArray(forKey: "api.keys", isSecret: true, default: []).filter { !$0.isEmpty },
-            dev: reader.bool(forKey: "dev", default: false),
-            logLevel: reader.string(forKey: "log.level", default: "info"),
-            keyRotationHours: reader.double(forKey: "keys.rotation.hours", default: 24),
-            publicURL: reader.string(forKey: "public.url")
-        )
+    }
+
+    /// A raw value and where it came from.
+    struct Source {
+        enum Origin {
+            case option, environment, file(String)
+        }
+
+        var value: Any
+        var origin: Origin
+
+        func describe(_ key: Key) -> String {
+            switch origin {
+            case .option: key.optionName
+            case .environment: key.environmentName
+            case .file(let path): "\"\(key.rawValue)\" in \(path)"
+            }
+        }
+    }
+
+    /// Loads and checks the settings. `options` holds command-line values by key.
+    static func load(options: [Key: Any], configFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+        var file: [Key: Source] = [:]
+        if let path = configFile ?? environment["HEARTH_CONFIG_FILE"] {
+            file = try readFile(path)
+        }
+        func source(_ key: Key) -> Source? {
+            if let value = options[key] { return Source(value: value, origin: .option) }
+            if let value = environment[key.environmentName] { return Source(value: value, origin: .environment) }
+            return file[key]
+        }
+        func fail(_ key: Key, _ source: Source, _ expectation: String) -> SettingsError {
+            SettingsError(description: "\(source.describe(key)) \(expectation), got \(Self.show(source.value))")
+        }
+        func string(_ key: Key) throws -> String? {
+            guard let source = source(key) else { return nil }
+            guard let text = source.value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw fail(key, source, "must be a non-empty string")
+            }
+            return text
+        }
+        var settings = Settings(host: "127.0.0.1", port: 9099, dataDir: "./.hearth", projectId: "demo-hearth", apiKeys: [], dev: false,
+                                logLevel: "info", keyRotationHours: 24, publicURL: nil)
+        if let host = try string(.host) { settings.host = host }
+        if let source = source(.port) {
+            let number: Int? = switch source.value {
+            case let value as Int: value
+            case let value as String: Int(value.trimmingCharacters(in: .whitespaces))
+            default: nil
+            }
+            guard let number, (0...65535).contains(number) else { throw fail(.port, source, "must be a port number from 0 to 65535") }
+            settings.port = number
+        }
+        if let dataDir = try string(.dataDir) { settings.dataDir = dataDir }
+        if let source = source(.projectId) {
+            guard let id = source.value as? String, Self.isProjectId(id) else {
+                throw fail(.projectId, source, "must be a project id (lower-case letters, digits and hyphens, starting with a letter, at most 64 characters)")
+            }
+            settings.projectId = id
+        }
+        if let source = source(.apiKeys) {
+            switch source.value {
+            case let list as [String]: settings.apiKeys = list
+            case let text as String: settings.apiKeys = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case let list as [Any]:
+                throw SettingsError(description: "\(source.describe(.apiKeys)) must be a list of strings, got a list with \(list.count) item(s) that are not all strings")
+            default: throw SettingsError(description: "\(source.describe(.apiKeys)) must be a list of strings or a comma-separated string")
+            }
+            settings.apiKeys = settings.apiKeys.filter { !$0.isEmpty }
+        }
+        if let source = source(.dev) {
+            let flag: Bool? = switch source.value {
+            case let value as Bool: value
+            case let value as String: ["true": true, "1": true, "false": false, "0": false][value.lowercased()]
+            default: nil
+            }
+            guard let flag else { throw fail(.dev, source, "must be true or false") }
+            settings.dev = flag
+        }
+        if let source = source(.logLevel) {
+            guard let level = source.value as? String, logLevels.contains(level.lowercased()) else {
+                throw fail(.logLevel, source, "must be one of \(logLevels.joined(separator: ", "))")
+            }
+            settings.logLevel = level.lowercased()
+        }
+        if let source = source(.keyRotationHours) {
+            let hours: Double? = switch source.value {
+            case let value as Int: Double(value)
+            case let value as Double: value
+            case let value as String: Double(value)
+            default: nil
+            }
+            guard let hours, hours.isFinite, hours >= 1, hours <= 24 * 365 else { throw fail(.keyRotationHours, source, "must be a number of hours from 1 to 8760") }
+            settings.keyRotationHours = hours
+        }
+        if let source = source(.publicURL) {
+            guard let text = source.value as? String, let components = URLComponents(string: text),
+                  ["http", "https"].contains(components.scheme?.lowercased() ?? ""), components.host?.isEmpty == false,
+                  components.query == nil, components.fragment == nil
+            else { throw fail(.publicURL, source, "must be an http(s) URL such as https://auth.example.com") }
+            settings.publicURL = text
+        }
+        return settings
+    }
+
+    /// Reads the JSON file: syntax errors with line and column, unknown keys with a suggestion.
+    static func readFile(_ path: String) throws -> [Key: Source] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SettingsError(description: "the configuration file \(path) does not exist")
+        }
+        guard !isDirectory.boolValue else { throw SettingsError(description: "the configuration file \(path) is a directory, not a JSON file") }
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
+            throw SettingsError(description: "the configuration file \(path) cannot be read (check its permissions)")
+        }
+        let root: [String: JSONValue]
+        do {
+            guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+                throw SettingsError(description: "the configuration file \(path) must hold a JSON object, like {\"port\": 9099}")
+            }
+            root = object
+        } catch let error as SettingsError {
+            throw error
+        } catch {
+            throw SettingsError(description: "the configuration file \(path) is not valid JSON: \(jsonProblem(error, data: data))")
+        }
+        var flat: [String: JSONValue] = [:]
+        func flatten(_ object: [String: JSONValue], prefix: String) {
+            for (key, value) in object {
+                let name = prefix.isEmpty ? key : "\(prefix).\(key)"
+                // `hearth.` prefixes are accepted, as older files used them.
+                let trimmed = name.hasPrefix("hearth.") ? String(name.dropFirst(7)) : name
+                if case .object(let nested) = value, Key(rawValue: trimmed) == nil { flatten(nested, prefix: name) } else { flat[trimmed] = value }
+            }
+        }
+        flatten(root, prefix: "")
+        var result: [Key: Source] = [:]
+        for (name, value) in flat.sorted(by: { $0.key < $1.key }) {
+            guard let key = Key(rawValue: name) else {
+                let known = Key.allCases.map(\.rawValue)
+                let suggestion = known.min { editDistance($0, name) < editDistance($1, name) }
+                    .flatMap { editDistance($0, name) <= max(2, name.count / 3) ? $0 : nil }
+                throw SettingsError(description: "unknown key \"\(name)\" in \(path)"
+                    + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "") + "; known keys: \(known.joined(separator: ", "))")
+            }
+            result[key] = Source(value: plain(value), origin: .file(path))
+        }
+        return result
+    }
+
+    /// Where and why a JSON text is invalid: line and column.
+    static func jsonProblem(_ error: any Error, data: Data) -> String {
+        let text = "\(error) \((error as NSError).userInfo)"
+        if let match = text.range(of: #"line \d+, column \d+"#, options: .regularExpression) {
+            return "syntax error at \(text[match])"
+        }
+        // Swift's parser reports a truncated file without a position: it is the end of the file.
+        let content = String(decoding: data, as: UTF8.self)
+        let lines = content.split(separator: "\n", omittingEmptySubsequences: false)
+        let lastLine = lines.last.map { $0.count + 1 } ?? 1
+        if text.localizedCaseInsensitiveContains("end of") || content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return "the file ends too early (line \(lines.count), column \(lastLine)); is it truncated?"
+        }
+        return "syntax error (line \(lines.count), column \(lastLine) or before)"
+    }
+
+    /// A JSON value as Swift values: whole numbers as `Int`, lists of strings as `[String]`.
+    static func plain(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag
+        case .number(let number): return number.rounded() == number && abs(number) < 1e15 ? Int(number) : number
+        case .string(let text): return text
+        case .array(let items):
+            let strings = items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            return strings.count == items.count ? strings : items.map(plain)
+        case .object: return [String: Any]()
+        }
+    }
+
+    static func isProjectId(_ id: String) -> Bool {
+        (1...64).contains(id.count) && id.first?.isLetter == true
+            && id.allSatisfy { ($0.isLetter && $0.isLowercase && $0.isASCII) || ($0.isNumber && $0.isASCII) || $0 == "-" }
+    }
+
+    static func show(_ value: Any) -> String {
+        switch value {
+        case let text as String: "\"\(text)\""
+        case let flag as Bool: flag ? "true" : "false"
+        case let list as [Any]: "a list of \(list.count)"
+        case is [String: Any]: "an object"
+        default: "\(value)"
+        }
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let current = row[j]
+                row[j] = a[i - 1] == b[j - 1] ? previous : min(previous, row[j], row[j - 1]) + 1
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+
+    /// The server's external address as the CLI knows it: `public.url`, else `http://<host>:<port>` (a wildcard
+    /// host is replaced by 127.0.0.1).
+    var publicBaseURL: String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
+        return "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
     }
 }
 
-/// A configuration problem, reported before the server starts.
+/// A configuration problem, reported before anything starts.
 struct SettingsError: Error, CustomStringConvertible {
     let description: String
 }

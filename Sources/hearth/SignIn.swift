@@ -1,31 +1,144 @@
 import ArgumentParser
 import Foundation
 import HearthAuth
+import HearthWire
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Options that say which Hearth server and project the client commands talk to.
+/// Options that say which Hearth server and project the client commands talk to. Without them, the server
+/// and project of the last `hearth signin` are used (remembered next to the signed-in user), then defaults.
 struct ClientOptions: ParsableArguments {
-    @Option(help: "The Hearth server (default http://127.0.0.1:9099, env HEARTH_SERVER_URL).")
+    @Option(help: "The Hearth server (default: the one of the last signin, else http://127.0.0.1:9099; env HEARTH_SERVER_URL).")
     var server: String?
-    @Option(name: .customLong("api-key"), help: "The project's API key (default demo-key, env HEARTH_API_KEY).")
+    @Option(name: .customLong("api-key"), help: "The project's API key (default: the last signin's, else demo-key; env HEARTH_API_KEY).")
     var apiKey: String?
-    @Option(name: .customLong("project-id"), help: "The project id (default demo-hearth, env HEARTH_PROJECT_ID).")
+    @Option(name: .customLong("project-id"), help: "The project id (default: the last signin's, else demo-hearth; env HEARTH_PROJECT_ID).")
     var projectId: String?
     @Option(name: .customLong("app-id"), help: "The registered desktop app id (default hearth-cli, env HEARTH_APP_ID).")
     var appId: String?
+    @Option(help: "How long to wait for the browser sign-in, in seconds (default 300).")
+    var timeout: Int?
+
+    func validate() throws {
+        if let timeout, !(5...3600).contains(timeout) { throw ValidationError("--timeout must be between 5 and 3600 seconds, got \(timeout)") }
+    }
+
+    /// The resolved target: options, environment, remembered, defaults.
+    func target() throws -> RememberedServer {
+        let environment = ProcessInfo.processInfo.environment
+        let remembered = RememberedServer.load()
+        let serverText = server ?? environment["HEARTH_SERVER_URL"] ?? remembered?.server ?? "http://127.0.0.1:9099"
+        guard let url = URL(string: serverText), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("--server \(serverText) is not an http(s) URL such as http://127.0.0.1:9099")
+        }
+        return RememberedServer(
+            server: serverText.hasSuffix("/") ? String(serverText.dropLast()) : serverText,
+            apiKey: apiKey ?? environment["HEARTH_API_KEY"] ?? remembered?.apiKey ?? "demo-key",
+            projectId: projectId ?? environment["HEARTH_PROJECT_ID"] ?? remembered?.projectId ?? "demo-hearth",
+            appId: appId ?? environment["HEARTH_APP_ID"] ?? remembered?.appId ?? "hearth-cli")
+    }
 
     func auth() throws -> Auth {
-        let environment = ProcessInfo.processInfo.environment
-        let serverText = server ?? environment["HEARTH_SERVER_URL"] ?? "http://127.0.0.1:9099"
-        guard let url = URL(string: serverText), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw ValidationError("\(serverText) is not an http(s) URL")
-        }
+        let target = try target()
         return Auth(configuration: AuthConfiguration(
-            serverURL: url, apiKey: apiKey ?? environment["HEARTH_API_KEY"] ?? "demo-key",
-            projectId: projectId ?? environment["HEARTH_PROJECT_ID"] ?? "demo-hearth",
-            appId: appId ?? environment["HEARTH_APP_ID"] ?? "hearth-cli", bundleId: nil, persistence: FileUserPersistence()))
+            serverURL: URL(string: target.server)!, apiKey: target.apiKey, projectId: target.projectId, appId: target.appId, bundleId: nil,
+            persistence: FileUserPersistence(), webSignInTimeout: TimeInterval(timeout ?? 300), loopbackPage: LoopbackPages.render))
+    }
+}
+
+/// The server, project and app of the last successful `hearth signin`, kept (0600) next to the signed-in user so
+/// that `whoami`, `link` and `signout` talk to the same server without `--server`.
+struct RememberedServer: Codable, Equatable {
+    var server: String
+    var apiKey: String
+    var projectId: String
+    var appId: String
+
+    static var fileURL: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        return base.appendingPathComponent("hearth").appendingPathComponent("cli-server.json")
+    }
+
+    static func load() -> RememberedServer? {
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return nil }
+        return try? JSONDecoder().decode(RememberedServer.self, from: data)
+    }
+
+    func save() {
+        let url = Self.fileURL
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        guard let data = try? JSONEncoder().encode(self) else { return }
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".cli-server.\(UUID().uuidString).tmp")
+        if FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) {
+            _ = rename(temporary.path, url.path)
+        }
+    }
+
+    static func forget() { try? FileManager.default.removeItem(at: fileURL) }
+}
+
+/// Checks, in seconds, that the server answers and that the provider is enabled there, before a browser opens.
+enum Preflight {
+    static func check(_ target: RememberedServer, providerId: String) async throws {
+        let session = URLSession(configuration: .ephemeral)
+        var components = URLComponents(string: target.server + WirePaths.accounts("createAuthUri"))!
+        components.queryItems = [URLQueryItem(name: "key", value: target.apiKey)]
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "POST"
+        request.timeoutInterval = 5
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(CreateAuthUriRequest(identifier: nil, providerId: providerId))
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw CLIError("the Hearth server at \(target.server) does not answer: start it (hearth serve) or pass --server with its address")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        if (200..<300).contains(status) { return }
+        guard let envelope = try? JSONDecoder().decode(GoogleErrorEnvelope.self, from: data) else {
+            throw CLIError("\(target.server) answered HTTP \(status) and is not a Hearth server: check --server")
+        }
+        switch ServerErrorCode(rawValue: envelope.errorCode) {
+        case .operationNotAllowed?:
+            throw CLIError("\(providerId) sign-in is not enabled on \(target.server): enable it there (hearth providers enable \(providerId) --client-id … --client-secret …) or run the server with --dev")
+        case .invalidProviderId?:
+            throw CLIError("\(target.server) does not support \(providerId): use microsoft.com, yahoo.com or oidc.<name>")
+        case .invalidApiKey?:
+            throw CLIError("\(target.server) refused the API key \(target.apiKey): pass --api-key with one of the project's keys")
+        default:
+            throw CLIError("\(target.server) refused the sign-in: \(envelope.error.message)")
+        }
+    }
+}
+
+/// Shows what the CLI waits for and the time left, on standard error, until cancelled.
+func showWaiting(for providerId: String, seconds: Int) -> Task<Void, Never> {
+    Task {
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+        while !Task.isCancelled {
+            let left = max(0, Int(deadline.timeIntervalSinceNow.rounded()))
+            progress("Waiting for you to sign in with \(providerId) in the browser: \(left / 60):\(String(format: "%02d", left % 60)) left (Ctrl-C to cancel)")
+            try? await Task.sleep(for: .seconds(left > 60 ? 30 : 10))
+        }
+    }
+}
+
+/// The providers `signin` and `link` accept.
+func checkProviderId(_ providerId: String, allowPassword: Bool) throws {
+    let known = ["microsoft.com", "yahoo.com"] + (allowPassword ? ["password"] : [])
+    let oidc = providerId.hasPrefix("oidc.") && providerId.count > 5
+        && providerId.dropFirst(5).allSatisfy { ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
+    guard known.contains(providerId) || oidc else {
+        throw ValidationError("unknown provider \(providerId): use \(known.joined(separator: ", ")) or oidc.<name>")
     }
 }
 
@@ -56,13 +169,44 @@ func progress(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Turns SDK errors into a readable message.
-func explain(_ error: any Error) -> String {
+/// Turns SDK errors into a readable message: what happened, the provider's reason, and what to do next.
+func explain(_ error: any Error, providerId: String? = nil) -> String {
+    if let error = error as? CLIError { return error.description }
     let error = error as NSError
     guard error.domain == AuthErrorDomain, let code = AuthErrorCode(rawValue: error.code) else { return error.localizedDescription }
-    var text = "\(code) (\(code.rawValue)): \(error.localizedDescription)"
+    var text: String
+    switch code {
+    case .webContextCancelled:
+        text = error.userInfo[AuthErrors.userInfoWebErrorCodeKey] == nil
+            ? "Sign-in not completed in time or cancelled: \(error.localizedDescription) (--timeout gives more time)"
+            : "Sign-in cancelled: \(error.localizedDescription)"
+    case .invalidCredential where error.userInfo[AuthErrors.userInfoProviderErrorKey] != nil:
+        text = "Sign-in refused by \(providerId ?? "the provider"): \(error.localizedDescription)"
+    default:
+        text = "\(code) (\(code.rawValue)): \(error.localizedDescription)"
+    }
+    if let providerCode = error.userInfo[AuthErrors.userInfoProviderErrorCodeKey] as? String {
+        text += "\n  provider's code: \(providerCode)"
+    }
+    if let description = error.userInfo[AuthErrors.userInfoProviderErrorDescriptionKey] as? String {
+        text += "\n  provider said: \(description)"
+    }
+    if let correlation = error.userInfo[AuthErrors.userInfoCorrelationIdKey] as? String {
+        text += "\n  correlation id (in the server log): \(correlation)"
+    }
     if code == .accountExistsWithDifferentCredential, let email = error.userInfo[AuthErrorUserInfoEmailKey] as? String {
-        text += "\nAn account with \(email) already exists. Sign in to it (hearth signin password --email \(email)), then link this provider (hearth link <provider>)."
+        let methods = error.userInfo[AuthErrors.userInfoSignInMethodsKey] as? [String] ?? []
+        let provider = providerId ?? "<provider>"
+        text += "\nAn account with \(email) already exists"
+        if methods.isEmpty {
+            text += ". Sign in to it the way you created it, then link \(provider) (hearth link \(provider))."
+        } else {
+            text += "; it signs in with \(methods.joined(separator: ", ")). Sign in to it, then link \(provider):"
+            for method in methods {
+                let command = method == "password" ? "hearth signin password --email \(email)" : "hearth signin \(method)"
+                text += "\n  \(command) && hearth link \(provider)"
+            }
+        }
     }
     return text
 }
@@ -85,24 +229,34 @@ struct SignIn: AsyncParsableCommand {
     @Flag(name: .customLong("show-tokens"), help: "Print the ID and refresh tokens.")
     var showTokens = false
 
+    func validate() throws {
+        try checkProviderId(providerId, allowPassword: true)
+        if providerId == "password", email == nil { throw ValidationError("password sign-in needs --email") }
+    }
+
     func run() async throws {
+        let target = try client.target()
         let auth = try client.auth()
         do {
             let result: AuthDataResult
             if providerId == "password" {
-                guard let email else { throw ValidationError("password sign-in needs --email") }
-                result = try await auth.signIn(withEmail: email, password: readPassword())
+                result = try await auth.signIn(withEmail: email!, password: readPassword())
             } else {
+                try await Preflight.check(target, providerId: providerId)
                 let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
-                progress("Opening browser… waiting for sign-in, Ctrl-C to cancel")
+                progress("Opening the browser for \(providerId) at \(target.server)…")
+                let waiting = showWaiting(for: providerId, seconds: client.timeout ?? 300)
+                defer { waiting.cancel() }
                 let credential = try await provider.credential(with: nil)
+                waiting.cancel()
                 result = try await auth.signIn(with: credential)
             }
+            target.save()
             print(try await describe(result.user, showTokens: showTokens))
         } catch let error as ValidationError {
             throw error
         } catch {
-            progress(explain(error))
+            progress(explain(error, providerId: providerId))
             throw ExitCode(1)
         }
     }
@@ -134,24 +288,38 @@ func readPassword() throws -> String {
 struct Link: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Link a provider to the signed-in user.")
     @OptionGroup var client: ClientOptions
-    @Argument var providerId: String
-    @Option var scope: [String] = []
-    @Option var param: [String] = []
-    @Flag(name: .customLong("show-tokens")) var showTokens = false
+    @Argument(help: "The provider to link: microsoft.com, yahoo.com or oidc.<name>.")
+    var providerId: String
+    @Option(help: "An extra OAuth scope (repeatable).")
+    var scope: [String] = []
+    @Option(help: "A custom parameter k=v (repeatable), e.g. tenant=organizations.")
+    var param: [String] = []
+    @Flag(name: .customLong("show-tokens"), help: "Print the ID and refresh tokens.")
+    var showTokens = false
+
+    func validate() throws {
+        try checkProviderId(providerId, allowPassword: false)
+    }
 
     func run() async throws {
+        let target = try client.target()
         let auth = try client.auth()
         guard let user = auth.currentUser else {
-            progress("Not signed in. Run hearth signin first.")
+            progress("Not signed in to \(target.server). Run hearth signin first.")
             throw ExitCode(1)
         }
         do {
+            try await Preflight.check(target, providerId: providerId)
             let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
-            progress("Opening browser… waiting for sign-in, Ctrl-C to cancel")
-            let result = try await user.link(with: try await provider.credential(with: nil))
+            progress("Opening the browser for \(providerId) at \(target.server)…")
+            let waiting = showWaiting(for: providerId, seconds: client.timeout ?? 300)
+            defer { waiting.cancel() }
+            let credential = try await provider.credential(with: nil)
+            waiting.cancel()
+            let result = try await user.link(with: credential)
             print(try await describe(result.user, showTokens: showTokens))
         } catch {
-            progress(explain(error))
+            progress(explain(error, providerId: providerId))
             throw ExitCode(1)
         }
     }
@@ -161,12 +329,14 @@ struct Link: AsyncParsableCommand {
 struct WhoAmI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show the signed-in user.")
     @OptionGroup var client: ClientOptions
-    @Flag(name: .customLong("show-tokens")) var showTokens = false
+    @Flag(name: .customLong("show-tokens"), help: "Print the ID and refresh tokens.")
+    var showTokens = false
 
     func run() async throws {
+        let target = try client.target()
         let auth = try client.auth()
         guard let user = auth.currentUser else {
-            print("Not signed in.")
+            print("Not signed in to \(target.server).")
             return
         }
         do {
@@ -185,9 +355,11 @@ struct SignOut: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
+        let target = try client.target()
         let auth = try client.auth()
         let uid = auth.currentUser?.uid
         try auth.signOut()
-        print(uid.map { "Signed out \($0)." } ?? "Not signed in.")
+        if RememberedServer.load() == target { RememberedServer.forget() }
+        print(uid.map { "Signed out \($0) from \(target.server)." } ?? "Not signed in to \(target.server).")
     }
 }

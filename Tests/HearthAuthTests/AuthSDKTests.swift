@@ -257,9 +257,7 @@ import Testing
             }
             #expect(Date().timeIntervalSince(started) < 10)
             // A disabled provider comes back as operationNotAllowed.
-            var config = try #require(try await h.store.idpConfig(providerId: "yahoo.com"))
-            config.enabled = false
-            try await h.store.saveIdPConfig(config)
+            try await h.storeDevProviderConfig("yahoo.com", enabled: false)
             await #expect { try await OAuthProvider(providerID: "yahoo.com", auth: auth).credential(with: ScriptedBrowserUIDelegate(email: "a@yahoo.com")) } throws: { error in
                 (error as NSError).code == AuthErrorCode.operationNotAllowed.rawValue
             }
@@ -318,10 +316,13 @@ import Testing
             }
         }
         #expect(AuthErrorUtils.code(forServerError: "ANYTHING", reason: "ipRefererBlocked") == .appNotAuthorized)
-        #expect(AuthErrorUtils.webError(code: "auth/invalid-oauth-client-id", message: nil).code == AuthErrorCode.invalidClientID.rawValue)
-        #expect(AuthErrorUtils.webError(code: "auth/network-request-failed", message: nil).code == AuthErrorCode.webNetworkRequestFailed.rawValue)
-        #expect(AuthErrorUtils.webError(code: "auth/internal-error", message: nil).code == AuthErrorCode.webInternalError.rawValue)
-        #expect(AuthErrorUtils.webError(code: "auth/something", message: nil).code == AuthErrorCode.webSignInUserInteractionFailure.rawValue)
+        func web(_ code: String) -> Int { AuthErrorUtils.webError(FirebaseWebError(jsonString: #"{"code":"\#(code)"}"#)!).code }
+        #expect(web(WebAuthErrorCode.invalidOAuthClientId.rawValue) == AuthErrorCode.invalidClientID.rawValue)
+        #expect(web(WebAuthErrorCode.networkRequestFailed.rawValue) == AuthErrorCode.webNetworkRequestFailed.rawValue)
+        #expect(web(WebAuthErrorCode.internalError.rawValue) == AuthErrorCode.webInternalError.rawValue)
+        #expect(web(WebAuthErrorCode.webContextCancelled.rawValue) == AuthErrorCode.webContextCancelled.rawValue)
+        #expect(web(WebAuthErrorCode.invalidCredential.rawValue) == AuthErrorCode.invalidCredential.rawValue)
+        #expect(web("auth/something") == AuthErrorCode.webSignInUserInteractionFailure.rawValue)
     }
 
     @Test func invalidAPIKeyIsReported() async throws {
@@ -357,7 +358,7 @@ import Testing
         let url = try WebSignInFlow.handlerURL(configuration: configuration, providerID: "microsoft.com", sessionID: "ABCDEFGHIJ", eventID: "E",
                                                scopes: ["mail.read"], customParameters: ["tenant": "a+b"], redirectUrl: nil)
         #expect(!url.absoluteString.contains("ABCDEFGHIJ"))
-        #expect(url.absoluteString.contains(WebSignInFlow.sha256Hex("ABCDEFGHIJ")))
+        #expect(url.absoluteString.contains(AuthHandlerProtocol.sessionIdHash("ABCDEFGHIJ")))
         #expect(url.absoluteString.contains("%2B"))
         #expect(configuration.callbackScheme == "app-1-2-ios-3")
     }

@@ -218,9 +218,8 @@ import Testing
 
     @Test func disabledProviderIsOperationNotAllowed() async throws {
         try await HearthHarness.run(devIdPs: true) { h in
-            var config = try #require(try await h.store.idpConfig(providerId: "yahoo.com"))
-            config.enabled = false
-            try await h.store.saveIdPConfig(config)
+            // A person's registration, disabled, wins over the dev IdP.
+            try await h.storeDevProviderConfig("yahoo.com", enabled: false)
             let flow = try await h.browserSignIn(providerId: "yahoo.com", email: "ada@yahoo.com")
             #expect(flow.link == nil)
             #expect(flow.firebaseError?["code"] == "auth/operation-not-allowed")
@@ -254,6 +253,7 @@ import Testing
             let reply = try await h.signInWithIdp(flow, providerId: "microsoft.com")
             #expect(!reply.text.contains(secret))
             #expect(!(flow.appURL ?? "").contains(secret))
+            try await h.storeDevProviderConfig("microsoft.com")
             let config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
             #expect(!config.description.contains(secret))
             #expect(config.redacted.clientSecret == "********")

@@ -35,6 +35,7 @@ public struct HearthHarness: Sendable {
         configure: (inout HearthServerConfiguration) -> Void = { _ in },
         databasePath: String? = nil,
         devIdPs withDevIdPs: Bool = false,
+        logger customLogger: Logger? = nil,
         _ body: @Sendable (HearthHarness) async throws -> T
     ) async throws -> T {
         let clock = TestClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
@@ -46,8 +47,8 @@ public struct HearthHarness: Sendable {
         } else {
             try await SQLiteStore.inMemory()
         }
-        var logger = Logger(label: "hearth.test")
-        logger.logLevel = .warning
+        var logger = customLogger ?? Logger(label: "hearth.test")
+        if customLogger == nil { logger.logLevel = .warning }
         let devIdPs = withDevIdPs ? try await DevIdentityProviders(publicURL: configuration.publicURL, clock: clock.wallClock) : nil
         let server = try await HearthServer(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger)
         let app = Application(
@@ -59,7 +60,8 @@ public struct HearthHarness: Sendable {
             result = try await app.test(.live) { client in
                 let harness = HearthHarness(client: client, server: server, clock: clock)
                 if let port = client.port { server.configuration.publicURL.set("http://127.0.0.1:\(port)") }
-                if withDevIdPs { try await harness.enableDevProviders() }
+                // Signing keys (and dev providers) once the listener is bound, as `buildApplication` does.
+                try await harness.server.start()
                 return try await body(harness)
             }
         } catch {

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import HearthAuth
 
@@ -49,12 +50,10 @@ public struct ScriptedBrowserUIDelegate: AuthUIDelegate {
     }
 }
 
-/// A tiny lock-protected box for test helpers.
-public final class Locked<Value: Sendable>: @unchecked Sendable {
-    // Safe: `storage` is only touched while `lock` is held.
-    private var storage: Value
-    private let lock = NSLock()
-    public init(_ value: Value) { storage = value }
-    public var value: Value { lock.lock(); defer { lock.unlock() }; return storage }
-    public func mutate(_ body: (inout Value) -> Void) { lock.lock(); defer { lock.unlock() }; body(&storage) }
+/// A tiny `Mutex`-protected box for test helpers.
+public final class Locked<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    public init(_ value: Value) { storage = Mutex(value) }
+    public var value: Value { storage.withLock { $0 } }
+    public func mutate(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
 }

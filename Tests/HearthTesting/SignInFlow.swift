@@ -1,3 +1,4 @@
+import Testing
 import AsyncHTTPClient
 import Crypto
 import Foundation
@@ -58,6 +59,8 @@ public struct FlowResult: Sendable {
     public var link: String?
     /// `firebaseError` JSON, when the flow failed.
     public var firebaseError: [String: String]?
+    /// The same, typed.
+    public var webError: FirebaseWebError?
     public var eventId: String?
     /// An error page shown instead of a redirect.
     public var errorPage: Browser.Page?
@@ -68,9 +71,23 @@ public struct FlowResult: Sendable {
 }
 
 extension HearthHarness {
-    /// Enables microsoft.com and yahoo.com against the dev IdPs; any app and loopback redirect is accepted.
+    /// Starts the server's post-bind work (signing keys; with dev IdPs, microsoft.com and yahoo.com served by
+    /// them and any app and loopback redirect accepted for demo projects).
     public func enableDevProviders() async throws {
-        try await server.enableDevProviders()
+        try await server.start()
+    }
+
+    /// A provider registration as a person would store it with `hearth providers enable`, pointing at this
+    /// server's dev IdP (its client id and secret).
+    public func storeDevProviderConfig(_ providerId: String, enabled: Bool = true) async throws {
+        let dev = try #require(devIdPs)
+        var config = providerId == "yahoo.com"
+            ? IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: dev.yahooClient.id, clientSecret: dev.yahooClient.secret,
+                        endpointBase: dev.yahooBase)
+            : IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: dev.microsoftClient.id,
+                        clientSecret: dev.microsoftClient.secret, endpointBase: dev.microsoftBase, graphBase: dev.microsoftBase)
+        config.enabled = enabled
+        try await store.saveIdPConfig(config)
     }
 
     /// The auth handler URL an app would open.
@@ -141,16 +158,18 @@ extension HearthHarness {
         var result = result
         result.appURL = url
         var inner = url
-        if let deepLink = Browser.query(url, "deep_link_id") { inner = deepLink }
-        result.link = Browser.query(inner, "link")
-        result.eventId = Browser.query(inner, "eventId")
-        if let error = Browser.query(inner, "firebaseError"), let data = error.data(using: .utf8) {
+        if let deepLink = Browser.query(url, AuthHandlerParameter.deepLinkId.rawValue) { inner = deepLink }
+        result.link = Browser.query(inner, AuthHandlerParameter.link.rawValue)
+        result.eventId = Browser.query(inner, AuthHandlerParameter.eventId.rawValue)
+        if let error = Browser.query(inner, AuthHandlerParameter.firebaseError.rawValue), let data = error.data(using: .utf8) {
             result.firebaseError = (try? JSONDecoder().decode([String: String].self, from: data))
+            result.webError = FirebaseWebError(jsonString: error)
         }
         return result
     }
 
-    static func capture(_ pattern: String, in text: String) -> String? {
+    /// The first capture group of `pattern` in `text` (HTML entities for `&` undone).
+    public static func capture(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
               let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
               let range = Range(match.range(at: 1), in: text)

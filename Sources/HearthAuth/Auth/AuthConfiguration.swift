@@ -23,10 +23,15 @@ public struct AuthConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// How long a web sign-in may take before it fails with `webContextCancelled`.
     public var webSignInTimeout: TimeInterval
+    /// The HTML page the loopback listener shows in the browser when a sign-in comes back (desktop apps); `nil`
+    /// uses a plain built-in page. It says what happened: the provider confirmed the user, refused, or the user
+    /// cancelled.
+    public var loopbackPage: (@Sendable (LoopbackOutcome) -> String)?
 
     public init(serverURL: URL, apiKey: String, projectId: String, appId: String? = nil, clientId: String? = nil, bundleId: String? = nil,
                 persistence: (any UserPersistence)? = nil, backend: (any AuthBackend)? = nil,
-                clock: @escaping @Sendable () -> Date = { Date() }, webSignInTimeout: TimeInterval = 300) {
+                clock: @escaping @Sendable () -> Date = { Date() }, webSignInTimeout: TimeInterval = 300,
+                loopbackPage: (@Sendable (LoopbackOutcome) -> String)? = nil) {
         self.serverURL = serverURL
         self.apiKey = apiKey
         self.projectId = projectId
@@ -37,6 +42,7 @@ public struct AuthConfiguration: Sendable {
         self.backend = backend
         self.clock = clock
         self.webSignInTimeout = webSignInTimeout
+        self.loopbackPage = loopbackPage
     }
 
     /// From `HEARTH_SERVER_URL` (default `http://127.0.0.1:9099`), `HEARTH_API_KEY` (default `demo-key`),
@@ -54,4 +60,14 @@ public struct AuthConfiguration: Sendable {
 
     /// Instances with equal identity share their state (`Auth()` and `Auth.auth()` see the same user).
     var identity: String { "\(serverURL.absoluteString)|\(apiKey)|\(projectId)" }
+}
+
+/// What came back to the loopback listener, for its browser page.
+public enum LoopbackOutcome: Sendable, Equatable {
+    /// The provider confirmed who the user is; the app now completes the sign-in.
+    case confirmed(providerID: String)
+    /// The user cancelled at the provider.
+    case cancelled(providerID: String, message: String)
+    /// The provider or the server refused the sign-in (`message` says why).
+    case refused(providerID: String, message: String)
 }

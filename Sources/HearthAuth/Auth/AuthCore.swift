@@ -166,6 +166,7 @@ final class AuthCore: Sendable {
                                           pendingToken: answer.pendingToken)
             var info: [String: any Sendable] = [AuthErrors.userInfoUpdatedCredentialKey: pending]
             if let email = answer.email { info[AuthErrors.userInfoEmailKey] = email }
+            if let methods = answer.verifiedProvider, !methods.isEmpty { info[AuthErrors.userInfoSignInMethodsKey] = methods }
             throw AuthErrorUtils.error(.accountExistsWithDifferentCredential, userInfo: info)
         }
         if let message = answer.errorMessage {

@@ -1,18 +1,15 @@
-import Foundation
+import Synchronization
 
-/// A value behind a lock (Foundation's `NSLock`, so it works on every platform the SDK supports).
-final class LockedValue<Value>: @unchecked Sendable {
-    // Safe: `value` is only read or written while `lock` is held.
-    private var value: Value
-    private let lock = NSLock()
+/// A value behind a `Synchronization.Mutex` (the project's one lock type), in a class so that it can be shared
+/// and captured.
+final class LockedValue<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
 
     init(_ value: Value) {
-        self.value = value
+        mutex = Mutex(value)
     }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+    func withLock<T: Sendable, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        try mutex.withLock { (value: inout sending Value) throws(E) -> T in try body(&value) }
     }
 }

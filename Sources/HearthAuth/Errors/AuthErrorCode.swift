@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// Error codes of Hearth's client SDK: Firebase Auth's numbers, so code written against Firebase compares them
 /// unchanged (`(error as NSError).code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue`).
@@ -97,6 +98,19 @@ public enum AuthErrors {
     public static let userInfoEmailKey = "FIRAuthErrorUserInfoEmailKey"
     /// The credential to use for recovery (an `OAuthCredential` with the pending token or provider tokens).
     public static let userInfoUpdatedCredentialKey = "FIRAuthErrorUserInfoUpdatedCredentialKey"
+    /// Hearth: the sign-in methods of the existing account (`accountExistsWithDifferentCredential`), e.g.
+    /// `["password", "microsoft.com"]`.
+    public static let userInfoSignInMethodsKey = "HearthAuthErrorUserInfoSignInMethodsKey"
+    /// Hearth: the provider's OAuth error of a refused web sign-in (`access_denied`).
+    public static let userInfoProviderErrorKey = "HearthAuthErrorUserInfoProviderErrorKey"
+    /// Hearth: the provider's own error code of a refused web sign-in (`AADSTS50020`).
+    public static let userInfoProviderErrorCodeKey = "HearthAuthErrorUserInfoProviderErrorCodeKey"
+    /// Hearth: the provider's error description of a refused web sign-in.
+    public static let userInfoProviderErrorDescriptionKey = "HearthAuthErrorUserInfoProviderErrorDescriptionKey"
+    /// Hearth: the id under which the server logged a refused web sign-in.
+    public static let userInfoCorrelationIdKey = "HearthAuthErrorUserInfoCorrelationIdKey"
+    /// Hearth: the web flow's `auth/…` code.
+    public static let userInfoWebErrorCodeKey = "HearthAuthErrorUserInfoWebErrorCodeKey"
 }
 
 /// Firebase's global names of the keys.
@@ -113,49 +127,60 @@ enum AuthErrorUtils {
         return NSError(domain: AuthErrors.domain, code: code.rawValue, userInfo: info)
     }
 
-    /// The client code for a server error string (the part of `error.message` before the first colon) and the
+    /// The client code for a server error (the part of `error.message` before the first colon) and the
     /// envelope's `errors[].reason`, as Firebase's SDKs map them.
     static func code(forServerError name: String, reason: String? = nil) -> AuthErrorCode {
         if let reason, reason.hasPrefix("keyInvalid") { return .invalidAPIKey }
         if reason == "ipRefererBlocked" { return .appNotAuthorized }
-        switch name {
-        case "INVALID_CUSTOM_TOKEN": return .invalidCustomToken
-        case "CREDENTIAL_MISMATCH": return .customTokenMismatch
-        case "INVALID_IDP_RESPONSE", "INVALID_PENDING_TOKEN", "INVALID_LOGIN_CREDENTIALS": return .invalidCredential
-        case "USER_DISABLED": return .userDisabled
-        case "OPERATION_NOT_ALLOWED", "PASSWORD_LOGIN_DISABLED": return .operationNotAllowed
-        case "EMAIL_EXISTS": return .emailAlreadyInUse
-        case "INVALID_EMAIL", "INVALID_IDENTIFIER": return .invalidEmail
-        case "INVALID_PASSWORD": return .wrongPassword
-        case "TOO_MANY_ATTEMPTS_TRY_LATER": return .tooManyRequests
-        case "EMAIL_NOT_FOUND", "USER_NOT_FOUND": return .userNotFound
-        case "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": return .requiresRecentLogin
-        case "PROVIDER_ALREADY_LINKED": return .providerAlreadyLinked
-        case "NO_SUCH_PROVIDER": return .noSuchProvider
-        case "INVALID_ID_TOKEN": return .invalidUserToken
-        case "TOKEN_EXPIRED": return .userTokenExpired
-        case "FEDERATED_USER_ID_ALREADY_LINKED": return .credentialAlreadyInUse
-        case "WEAK_PASSWORD": return .weakPassword
-        case "MISSING_EMAIL": return .missingEmail
-        case "UNAUTHORIZED_DOMAIN": return .unauthorizedDomain
-        case "INVALID_CONTINUE_URI": return .invalidContinueURI
-        case "MISSING_CONTINUE_URI": return .missingContinueURI
-        case "INVALID_PROVIDER_ID": return .invalidProviderID
-        case "TENANT_ID_MISMATCH": return .tenantIDMismatch
-        default: return .internalError
+        guard let server = ServerErrorCode(rawValue: name) else { return .internalError }
+        return code(for: server)
+    }
+
+    static func code(for server: ServerErrorCode) -> AuthErrorCode {
+        switch server {
+        case .invalidCustomToken: .invalidCustomToken
+        case .credentialMismatch: .customTokenMismatch
+        case .invalidIdpResponse, .invalidPendingToken, .invalidLoginCredentials: .invalidCredential
+        case .userDisabled: .userDisabled
+        case .operationNotAllowed: .operationNotAllowed
+        case .emailExists: .emailAlreadyInUse
+        case .invalidEmail, .invalidIdentifier: .invalidEmail
+        case .invalidPassword: .wrongPassword
+        case .tooManyAttempts: .tooManyRequests
+        case .emailNotFound, .userNotFound: .userNotFound
+        case .credentialTooOldLoginAgain: .requiresRecentLogin
+        case .providerAlreadyLinked: .providerAlreadyLinked
+        case .invalidIdToken: .invalidUserToken
+        case .tokenExpired: .userTokenExpired
+        case .federatedUserIdAlreadyLinked: .credentialAlreadyInUse
+        case .weakPassword: .weakPassword
+        case .missingEmail: .missingEmail
+        case .unauthorizedDomain: .unauthorizedDomain
+        case .invalidContinueUri: .invalidContinueURI
+        case .missingContinueUri: .missingContinueURI
+        case .invalidProviderId: .invalidProviderID
+        case .invalidApiKey: .invalidAPIKey
+        default: .internalError
         }
     }
 
-    /// `firebaseError` codes of the web flow (Firebase's `urlResponseError` mapping).
-    static func webError(code: String, message: String?) -> NSError {
-        let mapped: AuthErrorCode = switch code {
-        case "auth/invalid-oauth-client-id": .invalidClientID
-        case "auth/network-request-failed": .webNetworkRequestFailed
-        case "auth/internal-error": .webInternalError
-        case "auth/web-context-cancelled": .webContextCancelled
-        case "auth/operation-not-allowed": .operationNotAllowed
-        default: .webSignInUserInteractionFailure
+    /// A `firebaseError` of the web flow: Firebase's `auth/…` mapping, with the provider's own error (code,
+    /// description) and the server's correlation id in `userInfo`.
+    static func webError(_ error: FirebaseWebError) -> NSError {
+        let mapped: AuthErrorCode = switch error.webCode {
+        case .invalidOAuthClientId: .invalidClientID
+        case .networkRequestFailed: .webNetworkRequestFailed
+        case .internalError: .webInternalError
+        case .webContextCancelled: .webContextCancelled
+        case .operationNotAllowed: .operationNotAllowed
+        case .invalidCredential: .invalidCredential
+        case .argumentError, .unsupportedTenantOperation, nil: .webSignInUserInteractionFailure
         }
-        return error(mapped, message: message ?? mapped.message)
+        var info: [String: any Sendable] = [AuthErrors.userInfoWebErrorCodeKey: error.code]
+        if let value = error.providerError { info[AuthErrors.userInfoProviderErrorKey] = value }
+        if let value = error.providerErrorCode { info[AuthErrors.userInfoProviderErrorCodeKey] = value }
+        if let value = error.providerErrorDescription { info[AuthErrors.userInfoProviderErrorDescriptionKey] = value }
+        if let value = error.correlationId { info[AuthErrors.userInfoCorrelationIdKey] = value }
+        return self.error(mapped, message: error.message.isEmpty ? mapped.message : error.message, userInfo: info)
     }
 }

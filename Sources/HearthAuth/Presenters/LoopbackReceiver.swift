@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -14,11 +15,15 @@ import Darwin
 final class LoopbackReceiver: Sendable {
     let port: Int
     let path: String
+    let providerID: String
+    let page: (@Sendable (LoopbackOutcome) -> String)?
     private let socket: Int32
     private let closed = LockedValue(false)
 
-    init(path: String) throws {
+    init(path: String, providerID: String, page: (@Sendable (LoopbackOutcome) -> String)? = nil) throws {
         self.path = path
+        self.providerID = providerID
+        self.page = page
         #if canImport(Glibc)
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -87,11 +92,39 @@ final class LoopbackReceiver: Sendable {
             defer { _ = close(client) }
             guard let target = Self.readRequestTarget(client) else { continue }
             if target.hasPrefix(path + "?") || target == path {
-                Self.respond(client, status: "200 OK", body: "<!doctype html><meta charset=utf-8><title>Signed in</title><p>Sign-in complete. You can close this window and return to the app.</p>")
-                return URL(string: "http://127.0.0.1:\(port)\(target)") ?? URL(string: url)!
+                let received = URL(string: "http://127.0.0.1:\(port)\(target)") ?? URL(string: url)!
+                let outcome = Self.outcome(of: received, providerID: providerID)
+                Self.respond(client, status: "200 OK", body: (page ?? Self.plainPage)(outcome))
+                return received
             }
             Self.respond(client, status: "404 Not Found", body: "Not found")
         }
+    }
+
+    /// What the handler's result says: confirmed, cancelled or refused.
+    static func outcome(of url: URL, providerID: String) -> LoopbackOutcome {
+        let parameters = AuthHandlerProtocol.resultParameters(of: url)
+        if let json = parameters[.firebaseError] {
+            let error = FirebaseWebError(jsonString: json)
+            let message = error?.message ?? "The sign-in did not complete."
+            return error?.webCode == .webContextCancelled
+                ? .cancelled(providerID: providerID, message: message) : .refused(providerID: providerID, message: message)
+        }
+        return .confirmed(providerID: providerID)
+    }
+
+    /// The built-in page: plain HTML, escaped text.
+    @Sendable static func plainPage(_ outcome: LoopbackOutcome) -> String {
+        let (title, message): (String, String) = switch outcome {
+        case .confirmed(let provider): ("\(provider) confirmed your identity", "Return to the app: it completes the sign-in and shows the result. You can close this window.")
+        case .cancelled(let provider, let message): ("Sign-in with \(provider) cancelled", message)
+        case .refused(let provider, let message): ("\(provider) refused the sign-in", message)
+        }
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        return "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>\(escape(title))</title><h1>\(escape(title))</h1><p>\(escape(message))</p>"
     }
 
     /// The request target of the first line (`GET /path?query HTTP/1.1`), reading at most 16 KiB.

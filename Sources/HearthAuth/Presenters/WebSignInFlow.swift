@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import HearthWire
 #if canImport(AuthenticationServices)
 import AuthenticationServices
 #endif
@@ -12,36 +12,33 @@ enum WebSignInFlow {
         return String((0..<count).map { _ in Character(UnicodeScalar(UInt8.random(in: 65...90, using: &generator))) })
     }
 
-    static func sha256Hex(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
     /// The handler URL for one sign-in.
     static func handlerURL(configuration: AuthConfiguration, providerID: String, sessionID: String, eventID: String, scopes: [String],
                            customParameters: [String: String], redirectUrl: String?) throws -> URL {
         var components = URLComponents(url: configuration.serverURL, resolvingAgainstBaseURL: false)!
-        components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + "/__/auth/handler"
+        components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + AuthHandlerProtocol.handlerPath
+        func item(_ name: AuthHandlerParameter, _ value: String) -> URLQueryItem { URLQueryItem(name: name.rawValue, value: value) }
         var items = [
-            URLQueryItem(name: "apiKey", value: configuration.apiKey),
-            URLQueryItem(name: "authType", value: "signInWithRedirect"),
-            URLQueryItem(name: "sessionId", value: sha256Hex(sessionID)),
-            URLQueryItem(name: "v", value: "Hearth-Swift/1"),
-            URLQueryItem(name: "eventId", value: eventID),
-            URLQueryItem(name: "providerId", value: providerID),
-            URLQueryItem(name: "scopes", value: scopes.joined(separator: ",")),
+            item(.apiKey, configuration.apiKey),
+            item(.authType, "signInWithRedirect"),
+            item(.sessionId, AuthHandlerProtocol.sessionIdHash(sessionID)),
+            item(.v, "Hearth-Swift/1"),
+            item(.eventId, eventID),
+            item(.providerId, providerID),
+            item(.scopes, scopes.joined(separator: ",")),
         ]
-        if let bundleId = configuration.bundleId { items.append(URLQueryItem(name: "ibi", value: bundleId)) }
+        if let bundleId = configuration.bundleId { items.append(item(.ibi, bundleId)) }
         if let clientId = configuration.clientId {
-            items.append(URLQueryItem(name: "clientId", value: clientId))
+            items.append(item(.clientId, clientId))
         } else if let appId = configuration.appId {
-            items.append(URLQueryItem(name: "appId", value: appId))
+            items.append(item(.appId, appId))
         }
         if !customParameters.isEmpty {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            items.append(URLQueryItem(name: "customParameters", value: String(decoding: try encoder.encode(customParameters), as: UTF8.self)))
+            items.append(item(.customParameters, String(decoding: try encoder.encode(customParameters), as: UTF8.self)))
         }
-        if let redirectUrl { items.append(URLQueryItem(name: "redirectUrl", value: redirectUrl)) }
+        if let redirectUrl { items.append(item(.redirectUrl, redirectUrl)) }
         components.queryItems = items
         // `+` would read as a space: encode it, as Firebase's SDK does.
         let encoded = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
@@ -65,7 +62,7 @@ enum WebSignInFlow {
                                        eventID: eventID, scopes: scopes, customParameters: customParameters, uiDelegate: uiDelegate)
         }
         #endif
-        let receiver = try LoopbackReceiver(path: "/__/auth/callback")
+        let receiver = try LoopbackReceiver(path: AuthHandlerProtocol.callbackPath, providerID: providerID, page: configuration.loopbackPage)
         defer { receiver.shutdown() }
         let url = try handlerURL(configuration: configuration, providerID: providerID, sessionID: sessionID, eventID: eventID,
                                  scopes: scopes, customParameters: customParameters, redirectUrl: receiver.url)
@@ -85,20 +82,15 @@ enum WebSignInFlow {
     /// Reads `link`, `eventId` and `firebaseError` from a callback URL (directly, or inside Firebase's
     /// `deep_link_id`).
     static func credential(fromCallback url: URL, providerID: String, sessionID: String, eventID: String) throws -> OAuthCredential {
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        if let deepLink = components?.queryItems?.first(where: { $0.name == "deep_link_id" })?.value {
-            components = URLComponents(string: deepLink)
-        }
-        let items = components?.queryItems ?? []
-        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
-        guard value("eventId") == eventID else {
+        let parameters = AuthHandlerProtocol.resultParameters(of: url)
+        guard parameters[.eventId] == eventID else {
             throw AuthErrorUtils.error(.webSignInUserInteractionFailure, message: "The sign-in callback belongs to another sign-in.")
         }
-        if let errorJSON = value("firebaseError") {
-            let object = (try? JSONSerialization.jsonObject(with: Data(errorJSON.utf8))) as? [String: Any]
-            throw AuthErrorUtils.webError(code: object?["code"] as? String ?? "", message: object?["message"] as? String)
+        if let errorJSON = parameters[.firebaseError] {
+            throw AuthErrorUtils.webError(FirebaseWebError(jsonString: errorJSON)
+                ?? FirebaseWebError(code: .internalError, message: "The sign-in failed with an unreadable error."))
         }
-        guard let link = value("link"), !link.isEmpty else {
+        guard let link = parameters[.link], !link.isEmpty else {
             throw AuthErrorUtils.error(.webSignInUserInteractionFailure, message: "The sign-in callback carries no result.")
         }
         return OAuthCredential(providerID: providerID, sessionID: sessionID, requestURI: link)
@@ -106,12 +98,11 @@ enum WebSignInFlow {
 
     /// A URL passed to `Auth.canHandle(_:)`: resumes the pending sign-in with the same event id.
     static func deliver(_ url: URL, to core: AuthCore) -> Bool {
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         guard components?.host == "firebaseauth", components?.path == "/link",
-              let deepLink = components?.queryItems?.first(where: { $0.name == "deep_link_id" })?.value
+              components?.queryItems?.contains(where: { $0.name == AuthHandlerParameter.deepLinkId.rawValue }) == true
         else { return false }
-        components = URLComponents(string: deepLink)
-        guard let eventID = components?.queryItems?.first(where: { $0.name == "eventId" })?.value,
+        guard let eventID = AuthHandlerProtocol.resultParameters(of: url)[.eventId],
               let continuation = core.state.withLock({ $0.pendingWebSignIns.removeValue(forKey: eventID) })
         else { return false }
         continuation.resume(returning: url)
@@ -148,9 +139,9 @@ enum WebSignInFlow {
 extension AuthConfiguration {
     /// The custom URL scheme Firebase's Apple SDK uses: the reversed client id, else `app-<appId with - for :>`.
     var callbackScheme: String? {
-        if let clientId, !clientId.isEmpty { return clientId.split(separator: ".").reversed().joined(separator: ".") }
-        if let appId, appId.contains(":") { return "app-" + appId.replacingOccurrences(of: ":", with: "-") }
-        return nil
+        // A desktop app id (no `:`) is not a Firebase app id: it has no scheme.
+        if clientId?.isEmpty ?? true, !(appId?.contains(":") ?? false) { return nil }
+        return AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId)
     }
 
     /// Apple apps (a bundle id and a URL scheme) receive results on their scheme; others use loopback.

@@ -95,17 +95,6 @@ public struct AppRegistration: Codable, Sendable, Equatable {
         self.clientId = clientId
         self.name = name
     }
-
-    /// The custom URL scheme Firebase's Apple SDK registers for this app id / client id.
-    public static func callbackScheme(appId: String?, clientId: String?) -> String? {
-        if let clientId, !clientId.isEmpty {
-            return clientId.split(separator: ".").reversed().joined(separator: ".")
-        }
-        if let appId, !appId.isEmpty {
-            return "app-" + appId.replacingOccurrences(of: ":", with: "-")
-        }
-        return nil
-    }
 }
 
 /// Where the sign-in result goes after the provider's callback.

@@ -1,4 +1,4 @@
-import Crypto
+import HearthWire
 import Foundation
 
 /// The source of the current time, injectable so tests can move it.
@@ -33,22 +33,4 @@ public enum RandomID {
         let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return Data(bytes).base64URLEncodedString()
     }
-}
-
-extension Data {
-    /// Base64url without padding (RFC 4648 §5).
-    public func base64URLEncodedString() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Lower-case hex.
-    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
-}
-
-extension String {
-    /// Lower-case hex SHA-256 of the UTF-8 bytes (stored token hashes, Firebase's session-id hash).
-    public var sha256Hex: String { Data(SHA256.hash(data: Data(utf8))).hexString }
 }

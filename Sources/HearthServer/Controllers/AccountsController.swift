@@ -15,7 +15,12 @@ struct AccountsController {
         route(group, v1: "lookup", v3: "getAccountInfo", LookupRequest.self) { request, _ in try await service.lookup(request) }
         route(group, v1: "update", v3: "setAccountInfo", UpdateRequest.self) { request, _ in try await service.update(request) }
         route(group, v1: "delete", v3: "deleteAccount", DeleteAccountRequest.self) { request, _ in try await service.delete(request) }
-        route(group, v1: "createAuthUri", v3: "createAuthUri", CreateAuthUriRequest.self) { request, _ in try await service.createAuthUri(request) }
+        route(group, v1: "createAuthUri", v3: "createAuthUri", CreateAuthUriRequest.self) { request, _ in
+            if let providerId = request.providerId, !providerId.isEmpty, request.identifier == nil {
+                return try await federation.createAuthUri(providerId: providerId, sessionId: request.sessionId)
+            }
+            return try await service.createAuthUri(request)
+        }
         route(group, v1: "signInWithIdp", v3: "verifyAssertion", SignInWithIdpRequest.self) { request, _ in
             try await federation.signInWithIdp(request)
         }

@@ -1,6 +1,6 @@
 import Foundation
 import HearthCore
-import HearthDevIdP
+import HearthPages
 import HearthWire
 import Hummingbird
 
@@ -15,16 +15,16 @@ struct AuthHandlerController {
         let handler: @Sendable (Request, HearthRequestContext) async throws -> Response = { request, _ in
             var query: [String: String] = [:]
             for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
-            let isCallback = query["state"] != nil && (query["code"] != nil || query["error"] != nil) && query["apiKey"] == nil
+            let isCallback = query["state"] != nil && (query["code"] != nil || query["error"] != nil) && query[.apiKey] == nil
             let outcome = isCallback
                 ? try await federation.handleCallback(query: query, callbackURL: federation.configuration.publicURL.url + request.uri.description)
                 : try await federation.startSignIn(query: query)
             return Self.render(outcome)
         }
-        router.get("/__/auth/handler", use: handler)
-        router.get("/emulator/auth/handler", use: handler)
-        router.get("/__/auth/callback") { _, _ in
-            Pages.response(Pages.message(title: "Return to the app", message: "This address is opened by the app, not the browser."))
+        router.get(RouterPath(AuthHandlerProtocol.handlerPath), use: handler)
+        router.get(RouterPath(AuthHandlerProtocol.emulatorHandlerPath), use: handler)
+        router.get(RouterPath(AuthHandlerProtocol.callbackPath)) { _, _ in
+            HTMLPage.message("Return to the app", "This address is opened by the app, not the browser. You can close this window.", tone: .info)
         }
     }
 
@@ -33,7 +33,7 @@ struct AuthHandlerController {
         case .redirect(let location):
             return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
         case .page(let status, let title, let message):
-            return Pages.response(Pages.message(title: title, message: message), status: HTTPResponse.Status(code: status))
+            return HTMLPage.message(title, message, tone: status >= 400 ? .error : .info, status: HTTPResponse.Status(code: status))
         }
     }
 }

@@ -1,58 +1,97 @@
 import Foundation
 import HearthCore
-import HearthDevIdP
 import HearthOIDC
+import HearthPages
 import HearthStore
 import HearthWire
 import Hummingbird
 
-/// `--dev` only: a page that runs the whole federated flow in a browser, as an app would, and shows who signed in.
-/// `/__dev/try?provider=microsoft.com` → auth handler → dev IdP login form → callback → `/__dev/try/done`, which
-/// completes `signInWithIdp`. (The raw session id travels in the loopback URL: acceptable for a dev page only.)
+/// `--dev` only: a page that runs the whole federated flow in a browser, as an app would, and shows what happened
+/// (signed in, refused, cancelled, account exists). `/__dev/try?provider=microsoft.com` → auth handler → dev IdP
+/// login form → callback → `/__dev/try/done`, which completes `signInWithIdp`. (The raw session id travels in the
+/// loopback URL: acceptable for a dev page only.)
 struct DevTryController {
     let federation: FederationService
     let publicURL: PublicBaseURL
+
+    static let badge = "dev try page"
 
     func register(on router: Router<HearthRequestContext>) {
         router.get("/__dev/try") { request, _ -> Response in
             let provider = request.uri.queryParameters.get("provider") ?? "microsoft.com"
             guard ["microsoft.com", "yahoo.com"].contains(provider) || provider.hasPrefix("oidc.") else {
-                return Pages.response(Pages.message(title: "Unknown provider", message: "Use provider=microsoft.com or yahoo.com."), status: .badRequest)
+                return HTMLPage.message("Unknown provider", "Use provider=microsoft.com, yahoo.com or oidc.<name>.", tone: .error,
+                                        status: .badRequest, links: Self.startLinks, badge: Self.badge)
             }
+            let tenant = request.uri.queryParameters.get("tenant").flatMap { $0.isEmpty ? nil : $0 }
             let rawSession = RandomID.alphanumeric(count: 10).uppercased()
-            let done = "\(publicURL.url)/__dev/try/done?s=\(rawSession)&p=\(FormEncoding.escape(provider))"
-            var fields: [(String, String)] = [
-                ("apiKey", "dev"), ("authType", "signInWithRedirect"), ("providerId", provider),
-                ("sessionId", rawSession.sha256Hex), ("eventId", RandomID.alphanumeric(count: 10)),
-                ("redirectUrl", done),
+            var done = [("s", rawSession), ("p", provider)]
+            if let tenant { done.append(("t", tenant)) }
+            var fields: [(AuthHandlerParameter, String)] = [
+                (.apiKey, "dev"), (.authType, "signInWithRedirect"), (.providerId, provider),
+                (.sessionId, AuthHandlerProtocol.sessionIdHash(rawSession)), (.eventId, RandomID.alphanumeric(count: 10)),
+                (.redirectUrl, "\(publicURL.url)/__dev/try/done?" + FormEncoding.encode(done)),
             ]
-            if let tenant = request.uri.queryParameters.get("tenant"), !tenant.isEmpty {
-                fields.append(("customParameters", JSONValue.object(["tenant": .string(tenant)]).compactJSONString))
+            if let tenant {
+                fields.append((.customParameters, JSONValue.object(["tenant": .string(tenant)]).compactJSONString))
             }
-            return Response(status: .found, headers: [.location: "\(publicURL.url)/__/auth/handler?" + FormEncoding.encode(fields)])
+            let query = FormEncoding.encode(fields.map { ($0.0.rawValue, $0.1) })
+            return Response(status: .found, headers: [.location: "\(publicURL.url)\(AuthHandlerProtocol.handlerPath)?" + query])
         }
         router.get("/__dev/try/done") { request, _ -> Response in
-            let query = request.uri.queryParameters
-            if let error = query.get("firebaseError") {
-                return Pages.response(Pages.message(title: "Sign-in failed", message: error), status: .badRequest)
+            try await done(request)
+        }
+    }
+
+    static let startLinks = [Pages.Link("Try Microsoft", href: "/__dev/try?provider=microsoft.com"),
+                             Pages.Link("Try Yahoo", href: "/__dev/try?provider=yahoo.com")]
+
+    func done(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        let provider = query.get("p") ?? "microsoft.com"
+        var again = "/__dev/try?" + FormEncoding.encode([("provider", provider)])
+        if let tenant = query.get("t") { again += "&" + FormEncoding.encode([("tenant", tenant)]) }
+        let tryAgain = [Pages.Link("Try again", href: again)]
+        if let json = query.get(AuthHandlerParameter.firebaseError.rawValue) {
+            let error = FirebaseWebError(jsonString: json)
+            let cancelled = error?.webCode == .webContextCancelled
+            var facts: [(String, String)] = [("Provider", provider), ("Error code", error?.code ?? "-")]
+            if let code = error?.providerErrorCode ?? error?.providerError { facts.append(("Provider's code", code)) }
+            if let id = error?.correlationId { facts.append(("Correlation id", id)) }
+            return HTMLPage.message(cancelled ? "Sign-in cancelled" : "\(provider) refused the sign-in",
+                                    error?.message ?? "The sign-in did not complete.", tone: cancelled ? .warning : .error,
+                                    status: cancelled ? .ok : .badRequest, facts: facts, detail: error?.providerErrorDescription,
+                                    links: tryAgain, badge: Self.badge)
+        }
+        guard let link = query.get(AuthHandlerParameter.link.rawValue), let session = query.get("s") else {
+            return HTMLPage.message("Nothing to complete", "Start a sign-in from one of the links below.", tone: .info,
+                                    status: .badRequest, links: Self.startLinks, badge: Self.badge)
+        }
+        do {
+            let result = try await federation.signInWithIdp(SignInWithIdpRequest(
+                requestUri: link, postBody: "providerId=\(provider)", sessionId: session, returnIdpCredential: true))
+            if result.needConfirmation == true {
+                let methods = result.verifiedProvider ?? []
+                let email = result.email ?? "this email"
+                return HTMLPage.message(
+                    "An account already exists for \(email)",
+                    "\(provider) confirmed \(email), but another account already uses that address, so no one was signed in. To use \(provider) with it, sign in to the existing account first, then link \(provider) (an app does this with the pending credential).",
+                    tone: .warning, status: .ok,
+                    facts: [("Existing account signs in with", methods.isEmpty ? "-" : methods.joined(separator: ", "))],
+                    items: methods.map { "Sign in with \($0), then link \(provider)" + ($0 == "password" ? " (hearth signin password --email \(email), then hearth link \(provider))" : " (hearth signin \($0), then hearth link \(provider))") },
+                    links: tryAgain, badge: Self.badge)
             }
-            guard let link = query.get("link"), let session = query.get("s"), let provider = query.get("p") else {
-                return Pages.response(Pages.message(title: "Nothing to complete", message: "Start at /__dev/try?provider=microsoft.com."), status: .badRequest)
-            }
-            do {
-                let result = try await federation.signInWithIdp(SignInWithIdpRequest(
-                    requestUri: link, postBody: "providerId=\(provider)", sessionId: session, returnIdpCredential: true))
-                var user: UserRecord?
-                if let localId = result.localId { user = try await federation.store.user(localId: localId) }
-                let linked = user?.providerUserInfo.map(\.providerId).joined(separator: ", ") ?? "-"
-                let summary = result.needConfirmation == true
-                    ? "Another account already uses \(result.email ?? "this email"): sign in to it and link \(provider) (needConfirmation)."
-                    : "uid \(result.localId ?? "-") · provider \(provider) · email \(result.email ?? "-") (verified: \(result.emailVerified == true)) · new user: \(result.isNewUser == true) · linked: \(linked)"
-                return Pages.response(Pages.message(title: "Signed in with \(provider)", message: summary,
-                                                    detail: "ID token: \(Self.mask(result.idToken)) · refresh token: \(Self.mask(result.refreshToken))"))
-            } catch let error as HearthAPIError {
-                return Pages.response(Pages.message(title: "Sign-in failed", message: error.description), status: .badRequest)
-            }
+            var user: UserRecord?
+            if let localId = result.localId { user = try await federation.store.user(localId: localId) }
+            let linked = user?.providerUserInfo.map(\.providerId).joined(separator: ", ") ?? "-"
+            return HTMLPage.message(
+                "Signed in with \(provider)", result.isNewUser == true ? "A new account was created." : "Welcome back.", tone: .success,
+                facts: [("uid", result.localId ?? "-"), ("Email", result.email ?? "-"),
+                        ("Email verified", result.emailVerified == true ? "yes" : "no"), ("Linked providers", linked),
+                        ("ID token", Self.mask(result.idToken)), ("Refresh token", Self.mask(result.refreshToken))],
+                links: tryAgain, badge: Self.badge)
+        } catch let error as HearthAPIError {
+            return HTMLPage.message("Sign-in failed", error.description, tone: .error, status: .badRequest, links: tryAgain, badge: Self.badge)
         }
     }
 

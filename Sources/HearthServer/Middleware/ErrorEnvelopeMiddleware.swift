@@ -6,30 +6,39 @@ import Logging
 
 /// Renders every failure as the Google error envelope: Hearth errors as they are, Hummingbird's own HTTP
 /// errors (unknown route, body too large) with their status, anything else as a logged 500 with no detail.
+/// It returns the rendered response rather than throwing, and sits inside the CORS middleware, so every error
+/// keeps its status and envelope and gets the CORS headers of the request's origin.
 struct ErrorEnvelopeMiddleware: RouterMiddleware {
     typealias Context = HearthRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as HearthAPIError {
-            throw error
-        } catch let error as HTTPError {
+        } catch {
+            return try Self.apiError(for: error, request: request, context: context).response(from: request, context: context)
+        }
+    }
+
+    static func apiError(for error: any Error, request: Request, context: Context) -> HearthAPIError {
+        switch error {
+        case let error as HearthAPIError:
+            return error
+        case let error as HTTPError:
             switch error.status {
-            case .notFound: throw HearthAPIError(.notFound, "no such endpoint: \(request.method) \(request.uri.path)")
-            case .methodNotAllowed: throw HearthAPIError(.methodNotAllowed, "\(request.method) is not allowed here")
-            case .contentTooLarge: throw HearthAPIError(.payloadTooLarge)
+            case .notFound: return HearthAPIError(.notFound, "no such endpoint: \(request.method) \(request.uri.path)")
+            case .methodNotAllowed: return HearthAPIError(.methodNotAllowed, "\(request.method) is not allowed here")
+            case .contentTooLarge: return HearthAPIError(.payloadTooLarge)
             default:
                 if (400..<500).contains(error.status.code) {
-                    throw HearthAPIError(.invalidArgument, error.body ?? error.status.reasonPhrase, httpStatus: error.status.code)
+                    return HearthAPIError(.invalidArgument, error.body ?? error.status.reasonPhrase, httpStatus: error.status.code)
                 }
                 context.logger.error("request failed", metadata: ["status": "\(error.status.code)"])
-                throw HearthAPIError(.internalError)
+                return HearthAPIError(.internalError)
             }
-        } catch {
+        default:
             // The error's text may hold data from the request; log only its type.
             context.logger.error("request failed with an unexpected error", metadata: ["error.type": "\(type(of: error))"])
-            throw HearthAPIError(.internalError)
+            return HearthAPIError(.internalError)
         }
     }
 }

@@ -3,6 +3,7 @@ import HearthCore
 import HearthOIDC
 import HearthStore
 import HearthWire
+import Logging
 
 /// What the auth handler answers: a redirect, or an HTML page (errors that must not redirect anywhere).
 public enum HandlerOutcome: Sendable, Equatable {
@@ -16,21 +17,21 @@ extension FederationService {
     /// provider with state, nonce and PKCE. Problems with the app or redirect target get an error page (no open
     /// redirect); later problems are delivered to the app as `firebaseError`.
     public func startSignIn(query: [String: String]) async throws -> HandlerOutcome {
-        let apiKey = query["apiKey"] ?? ""
+        let apiKey = query[.apiKey] ?? ""
         guard configuration.acceptsAnyAPIKey || configuration.apiKeys.contains(apiKey) else {
             return .page(status: 400, title: "Invalid API key", message: "The API key is not valid for this project.")
         }
-        let providerId = (query["providerId"] ?? "").lowercased()
+        let providerId = (query[.providerId] ?? "").lowercased()
         guard IdPConfig.kind(forProviderId: providerId) != nil else {
             return .page(status: 400, title: "Unsupported provider", message: "providerId must be microsoft.com, yahoo.com or oidc.<name>.")
         }
-        guard let sessionIdHash = query["sessionId"]?.lowercased(), sessionIdHash.count == 64, sessionIdHash.allSatisfy(\.isHexDigit) else {
+        guard let sessionIdHash = query[.sessionId]?.lowercased(), sessionIdHash.count == 64, sessionIdHash.allSatisfy(\.isHexDigit) else {
             return .page(status: 400, title: "Invalid request", message: "sessionId must be the hex SHA-256 of the app's session id.")
         }
-        guard let eventId = query["eventId"], (1...64).contains(eventId.count), eventId.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+        guard let eventId = query[.eventId], (1...64).contains(eventId.count), eventId.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             return .page(status: 400, title: "Invalid request", message: "eventId is missing or malformed.")
         }
-        let authType = query["authType"].flatMap { $0.isEmpty ? nil : $0 } ?? "signInWithRedirect"
+        let authType = query[.authType].flatMap { $0.isEmpty ? nil : $0 } ?? "signInWithRedirect"
         guard authType.count <= 40, authType.allSatisfy({ $0.isLetter }) else {
             return .page(status: 400, title: "Invalid request", message: "authType is malformed.")
         }
@@ -39,25 +40,25 @@ extension FederationService {
         case .success(let value): target = value
         case .failure(let error): return error.outcome
         }
-        func fail(_ code: String, _ message: String) -> HandlerOutcome {
+        func fail(_ code: WebAuthErrorCode, _ message: String) -> HandlerOutcome {
             .redirect(Self.deliver(target, publicURL: configuration.publicURL.url, authType: authType, eventId: eventId,
-                                   link: nil, firebaseError: (code, message)))
+                                   link: nil, firebaseError: FirebaseWebError(code: code, message: message)))
         }
         let config: IdPConfig
         do {
             config = try await enabledProvider(providerId)
         } catch {
-            return fail("auth/operation-not-allowed", "OPERATION_NOT_ALLOWED : \(providerId) sign-in is not enabled for this project")
+            return fail(.operationNotAllowed, "OPERATION_NOT_ALLOWED : \(providerId) sign-in is not enabled for this project")
         }
         var parameters: [(String, String)] = []
         var tenant: String?
-        if let raw = query["customParameters"], !raw.isEmpty {
+        if let raw = query[.customParameters], !raw.isEmpty {
             guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8)) else {
-                return fail("auth/argument-error", "INVALID_ARGUMENT : customParameters must be a JSON object")
+                return fail(.argumentError, "INVALID_ARGUMENT : customParameters must be a JSON object")
             }
             let reserved = object.keys.filter { RelyingParty.reservedParameters.contains($0.lowercased()) }.sorted()
             if !reserved.isEmpty {
-                return fail("auth/argument-error", "INVALID_ARGUMENT : customParameters may not set \(reserved.joined(separator: ", ")); Hearth sets them")
+                return fail(.argumentError, "INVALID_ARGUMENT : customParameters may not set \(reserved.joined(separator: ", ")); Hearth sets them")
             }
             for (key, value) in object.sorted(by: { $0.key < $1.key }) {
                 let text: String
@@ -65,24 +66,24 @@ extension FederationService {
                 case .string(let string): text = string
                 case .bool(let flag): text = flag ? "true" : "false"
                 case .number(let number): text = number.rounded() == number ? String(Int64(number)) : String(number)
-                default: return fail("auth/argument-error", "INVALID_ARGUMENT : customParameters.\(key) must be a string")
+                default: return fail(.argumentError, "INVALID_ARGUMENT : customParameters.\(key) must be a string")
                 }
                 if config.kind == .microsoft, key == "tenant" { tenant = text } else { parameters.append((key, text)) }
             }
         }
-        if let tid = query["tid"], !tid.isEmpty {
+        if let tid = query[.tid], !tid.isEmpty {
             // `tid` is Firebase's multi-tenancy (Identity Platform) tenant, not Microsoft's: Hearth has no tenants.
-            return fail("auth/unsupported-tenant-operation", "TENANT_ID_MISMATCH : this server does not support multi-tenancy (tid \(tid)); use the tenant custom parameter for a Microsoft tenant")
+            return fail(.unsupportedTenantOperation, "TENANT_ID_MISMATCH : this server does not support multi-tenancy (tid \(tid)); use the tenant custom parameter for a Microsoft tenant")
         }
-        if let language = query["hl"], !language.isEmpty, !parameters.contains(where: { $0.0 == "ui_locales" || $0.0 == "language" }) {
+        if let language = query[.hl], !language.isEmpty, !parameters.contains(where: { $0.0 == "ui_locales" || $0.0 == "language" }) {
             parameters.append((config.kind == .yahoo ? "language" : "ui_locales", language))
         }
-        let requested = (query["scopes"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let requested = (query[.scopes] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let provider: ResolvedProvider
         do {
             provider = try await relyingParty.resolve(config, tenant: tenant)
         } catch let error as RelyingPartyError {
-            let code = error.kind == .configuration ? "auth/argument-error" : "auth/network-request-failed"
+            let code: WebAuthErrorCode = error.kind == .configuration ? .argumentError : .networkRequestFailed
             return fail(code, "INVALID_ARGUMENT : \(error.message)")
         }
         let moment = now
@@ -104,22 +105,22 @@ extension FederationService {
     func redirectTarget(_ query: [String: String]) async throws -> Result<RedirectTarget, HandlerOutcomeError> {
         let project = try await accounts.projectConfig()
         let apps = try await store.apps()
-        if let redirectUrl = query["redirectUrl"], !redirectUrl.isEmpty {
+        if let redirectUrl = query[.redirectUrl], !redirectUrl.isEmpty {
             guard RedirectTarget.isLoopback(redirectUrl) else {
                 return .failure(HandlerOutcomeError(.page(status: 400, title: "Redirect not allowed",
                     message: "redirectUrl must be a loopback address (http://127.0.0.1:<port>/… or http://[::1]:<port>/…).")))
             }
-            let appId = query["appId"] ?? query["clientId"] ?? ""
+            let appId = query[.appId] ?? query[.clientId] ?? ""
             guard project.acceptAnyApp || apps.contains(where: { $0.kind == .desktop && $0.id == appId }) else {
                 return .failure(HandlerOutcomeError(.page(status: 400, title: "Unknown application",
                     message: "No desktop application '\(appId)' is registered for this project.")))
             }
             return .success(.loopback(redirectUrl))
         }
-        let bundleId = query["ibi"] ?? ""
-        let appId = query["appId"]
-        let clientId = query["clientId"]
-        guard !bundleId.isEmpty, let scheme = AppRegistration.callbackScheme(appId: appId, clientId: clientId) else {
+        let bundleId = query[.ibi] ?? ""
+        let appId = query[.appId]
+        let clientId = query[.clientId]
+        guard !bundleId.isEmpty, let scheme = AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId) else {
             return .failure(HandlerOutcomeError(.page(status: 400, title: "Unknown application",
                 message: "The request names no application (ibi with appId or clientId, or a loopback redirectUrl).")))
         }
@@ -148,10 +149,13 @@ extension FederationService {
         }
         let base = configuration.publicURL.url
         if let error = query["error"] {
-            let description = query["error_description"].map { String($0.prefix(300)) } ?? ""
-            let code = error == "access_denied" ? "auth/web-context-cancelled" : "auth/invalid-credential"
+            let refusal = ProviderRefusal(error: error, subcode: query["error_subcode"], description: query["error_description"],
+                                          providerId: session.providerId, tenant: session.tenant, correlationId: query["correlation_id"])
+            logger.notice("federated sign-in refused by the provider", metadata: [
+                "provider": "\(session.providerId)", "reason": "\(refusal.logReason)", "correlation_id": "\(refusal.correlationId)",
+            ])
             return .redirect(Self.deliver(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
-                                          link: nil, firebaseError: (code, "\(error): \(description)")))
+                                          link: nil, firebaseError: refusal.firebaseError))
         }
         return .redirect(Self.deliver(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
                                       link: callbackURL, firebaseError: nil))
@@ -159,18 +163,15 @@ extension FederationService {
 
     /// The URL that hands a result to the app: Firebase's Apple deep link, or the loopback URL.
     static func deliver(_ target: RedirectTarget, publicURL: String, authType: String, eventId: String, link: String?,
-                        firebaseError: (code: String, message: String)?) -> String {
-        var fields: [(String, String)] = [("authType", authType)]
-        if let link { fields.append(("link", link)) }
-        if let firebaseError {
-            let error = JSONValue.object(["code": .string(firebaseError.code), "message": .string(firebaseError.message)])
-            fields.append(("firebaseError", error.compactJSONString))
-        }
-        fields.append(("eventId", eventId))
+                        firebaseError: FirebaseWebError?) -> String {
+        var fields: [(String, String)] = [(AuthHandlerParameter.authType.rawValue, authType)]
+        if let link { fields.append((AuthHandlerParameter.link.rawValue, link)) }
+        if let firebaseError { fields.append((AuthHandlerParameter.firebaseError.rawValue, firebaseError.jsonString)) }
+        fields.append((AuthHandlerParameter.eventId.rawValue, eventId))
         switch target {
         case .appleScheme(let scheme):
-            let deepLink = "\(publicURL)/__/auth/callback?" + FormEncoding.encode(fields)
-            return "\(scheme)://firebaseauth/link?deep_link_id=" + FormEncoding.escape(deepLink)
+            let deepLink = "\(publicURL)\(AuthHandlerProtocol.callbackPath)?" + FormEncoding.encode(fields)
+            return "\(scheme)://firebaseauth/link?\(AuthHandlerParameter.deepLinkId.rawValue)=" + FormEncoding.escape(deepLink)
         case .loopback(let url):
             return url + (url.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
         }
@@ -181,4 +182,73 @@ extension FederationService {
 public struct HandlerOutcomeError: Error {
     public let outcome: HandlerOutcome
     init(_ outcome: HandlerOutcome) { self.outcome = outcome }
+}
+
+extension Dictionary where Key == String, Value == String {
+    /// A parameter of the auth handler protocol.
+    subscript(_ parameter: AuthHandlerParameter) -> String? { self[parameter.rawValue] }
+}
+
+/// A provider's `error` answer to the authorization request, read for people and for the app: cancelled by the
+/// user, or refused (with the provider's reason in words).
+struct ProviderRefusal {
+    let error: String
+    let providerErrorCode: String?
+    let description: String
+    let cancelled: Bool
+    let reason: String
+    let correlationId: String
+
+    init(error: String, subcode: String?, description: String?, providerId: String, tenant: String?, correlationId: String?) {
+        self.error = String(error.prefix(64))
+        let description = String((description ?? "").prefix(300))
+        self.description = description
+        // Microsoft's AADSTS codes (and similar provider codes) lead the description.
+        let code = description.range(of: #"AADSTS\d+"#, options: .regularExpression).map { String(description[$0]) }
+        self.providerErrorCode = code
+        // The user cancelled: `access_denied` with Microsoft's `error_subcode=cancel`, or a plain `access_denied`
+        // without a provider code (Yahoo's consent screen "Cancel").
+        self.cancelled = error == "access_denied" && (subcode == "cancel" || code == nil)
+        let provider = providerId
+        switch (code, tenant) {
+        case ("AADSTS50020"?, "organizations"?):
+            reason = "this app accepts work or school accounts only"
+        case ("AADSTS50020"?, "consumers"?):
+            reason = "this app accepts personal Microsoft accounts only"
+        case ("AADSTS50020"?, .some), ("AADSTS50020"?, nil), ("AADSTS700016"?, _), ("AADSTS90072"?, _):
+            reason = "your organisation is not allowed to sign in to this app"
+        case ("AADSTS65004"?, _), ("AADSTS65001"?, _):
+            reason = "the permissions the app asks for were not granted"
+        default:
+            if cancelled {
+                reason = "you cancelled the sign-in at \(provider)"
+            } else {
+                switch error {
+                case "access_denied": reason = "\(provider) did not allow this sign-in"
+                case "consent_required", "interaction_required", "login_required": reason = "\(provider) needs you to sign in and consent again"
+                case "server_error", "temporarily_unavailable": reason = "\(provider) could not complete the sign-in right now; try again later"
+                default: reason = "\(provider) refused the request (\(error))"
+                }
+            }
+        }
+        self.correlationId = correlationId.flatMap { $0.count <= 64 && $0.allSatisfy { $0.isHexDigit || $0 == "-" } ? $0 : nil }
+            ?? UUID().uuidString.lowercased()
+    }
+
+    /// The web error code the app receives.
+    var webCode: WebAuthErrorCode {
+        if cancelled { return .webContextCancelled }
+        if error == "server_error" || error == "temporarily_unavailable" { return .internalError }
+        return .invalidCredential
+    }
+
+    /// What the log says: the reason and the provider's code (never tokens).
+    var logReason: String { [reason, providerErrorCode ?? error].joined(separator: "; ") }
+
+    var firebaseError: FirebaseWebError {
+        let sentence = reason.prefix(1).uppercased() + reason.dropFirst()
+        return FirebaseWebError(code: webCode, message: sentence + (providerErrorCode.map { " (\($0))." } ?? "."),
+                                providerError: error, providerErrorCode: providerErrorCode,
+                                providerErrorDescription: description.isEmpty ? nil : description, correlationId: correlationId)
+    }
 }

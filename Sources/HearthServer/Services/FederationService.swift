@@ -11,25 +11,56 @@ public struct FederationService: Sendable {
     let accounts: AccountService
     let relyingParty: RelyingParty
     let logger: Logger
+    /// Providers the dev IdPs serve for this process (`--dev`), never stored.
+    let devProviders: DevProviderOverlay?
 
     var store: any HearthStore { accounts.store }
     var configuration: HearthServerConfiguration { accounts.configuration }
     var now: Date { accounts.configuration.clock.now() }
 
-    public init(accounts: AccountService, relyingParty: RelyingParty, logger: Logger) {
+    public init(accounts: AccountService, relyingParty: RelyingParty, logger: Logger, devProviders: DevProviderOverlay? = nil) {
         self.accounts = accounts
         self.relyingParty = relyingParty
         self.logger = logger
+        self.devProviders = devProviders
     }
 
-    /// The enabled configuration of `providerId`, or `OPERATION_NOT_ALLOWED`.
+    /// The enabled configuration of `providerId`, or `OPERATION_NOT_ALLOWED`. A provider configured by a person
+    /// (stored) always wins; the dev IdPs serve only providers nobody configured.
     func enabledProvider(_ providerId: String) async throws -> IdPConfig {
         guard IdPConfig.kind(forProviderId: providerId) != nil else { throw HearthAPIError(.invalidProviderId, "\(providerId) is not a supported provider") }
-        guard let config = try await store.idpConfig(providerId: providerId), config.enabled else {
-            throw HearthAPIError(.operationNotAllowed, "\(providerId) sign-in is not enabled for this project")
+        if let stored = try await store.idpConfig(providerId: providerId), !stored.isDevLeftover {
+            guard stored.enabled else { throw HearthAPIError(.operationNotAllowed, "\(providerId) sign-in is disabled for this project") }
+            return stored
         }
-        return config
+        if let dev = devProviders?.config(providerId) { return dev }
+        throw HearthAPIError(.operationNotAllowed, "\(providerId) sign-in is not enabled for this project")
     }
+
+    /// `createAuthUri` with a `providerId`: `OPERATION_NOT_ALLOWED` unless the provider is enabled (configured or
+    /// served by a dev IdP), else where its sign-in starts. Clients use it to check a provider before opening a browser.
+    public func createAuthUri(providerId: String, sessionId: String?) async throws -> CreateAuthUriResponse {
+        let config = try await enabledProvider(providerId.lowercased())
+        return CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil,
+                                     sessionId: sessionId ?? RandomID.alphanumeric(count: 27), providerId: config.providerId,
+                                     authUri: configuration.publicURL.authHandlerURL)
+    }
+
+    /// Where each provider comes from: stored (configured by a person, enabled or not) or the dev IdPs.
+    public func providerSources() async throws -> [ProviderSource] {
+        var result: [ProviderSource] = []
+        var seen = Set<String>()
+        for config in try await store.idpConfigs() where !config.isDevLeftover {
+            seen.insert(config.providerId)
+            result.append(ProviderSource(providerId: config.providerId, kind: config.enabled ? .configured : .disabled, clientId: config.clientId))
+        }
+        for config in devProviders?.configs() ?? [] where !seen.contains(config.providerId) {
+            result.append(ProviderSource(providerId: config.providerId, kind: .devIdP, clientId: config.clientId))
+        }
+        return result.sorted { $0.providerId < $1.providerId }
+    }
+
+
 
     // MARK: signInWithIdp
 
@@ -57,7 +88,11 @@ public struct FederationService: Sendable {
             throw HearthAPIError(.invalidIdpResponse, "the requestUri is not an auth handler result (no state)")
         }
         if let error = parameters["error"] {
-            throw HearthAPIError(.invalidIdpResponse, "the provider answered \(error)")
+            let correlationId = UUID().uuidString.lowercased()
+            logger.notice("federated sign-in refused", metadata: [
+                "reason": "the requestUri carries the provider error \(String(error.prefix(64)))", "correlation_id": "\(correlationId)",
+            ])
+            throw HearthAPIError(.invalidIdpResponse, "the provider answered \(String(error.prefix(64))) (correlation id \(correlationId))")
         }
         guard let code = parameters["code"], !code.isEmpty else { throw HearthAPIError(.invalidIdpResponse, "the requestUri has no authorization code") }
         guard let sessionId = request.sessionId, !sessionId.isEmpty else { throw HearthAPIError(.missingSessionId) }
@@ -82,8 +117,11 @@ public struct FederationService: Sendable {
             signIn = try await relyingParty.complete(provider, code: code, redirectUri: session.redirectUri,
                                                      codeVerifier: session.codeVerifier, nonce: session.nonce)
         } catch let error as RelyingPartyError {
-            logger.notice("federated sign-in refused", metadata: ["provider": "\(config.providerId)", "reason": "\(error.message)"])
-            throw HearthAPIError(.invalidIdpResponse, error.message)
+            let correlationId = UUID().uuidString.lowercased()
+            logger.notice("federated sign-in refused", metadata: [
+                "provider": "\(config.providerId)", "reason": "\(error.message)", "correlation_id": "\(correlationId)",
+            ])
+            throw HearthAPIError(.invalidIdpResponse, "\(error.message) (correlation id \(correlationId))")
         }
         return try await finish(signIn, request: request, returnCredential: returnCredential)
     }
@@ -250,5 +288,42 @@ public struct FederationService: Sendable {
         answer.expiresIn = tokens?.expiresIn
         answer.isNewUser = isNewUser
         return answer
+    }
+}
+
+/// Where a provider's settings come from.
+public struct ProviderSource: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// Stored by `hearth providers enable`: a real registration.
+        case configured
+        /// Stored but disabled.
+        case disabled
+        /// Served by the built-in dev IdP for this process (`--dev`).
+        case devIdP = "dev IdP"
+    }
+
+    public var providerId: String
+    public var kind: Kind
+    public var clientId: String
+}
+
+/// The dev IdPs' provider settings for this process (`--dev`): computed from the dev IdPs' current URL, never
+/// written to the store, so that a real registration is never replaced.
+public struct DevProviderOverlay: Sendable {
+    let configs: @Sendable () -> [IdPConfig]
+
+    public init(_ configs: @escaping @Sendable () -> [IdPConfig]) {
+        self.configs = configs
+    }
+
+    func config(_ providerId: String) -> IdPConfig? { configs().first { $0.providerId == providerId } }
+}
+
+extension IdPConfig {
+    /// Settings an earlier Hearth version stored for its dev IdPs (named "Microsoft (dev)" / "Yahoo (dev)" and
+    /// pointing at `/__dev/…`): never a person's.
+    var isDevLeftover: Bool {
+        ["Microsoft (dev)", "Yahoo (dev)"].contains(displayName ?? "")
+            && ((endpointBase ?? "").contains("/__dev/microsoft") || (endpointBase ?? "").contains("/__dev/yahoo"))
     }
 }

@@ -1,4 +1,5 @@
-/// `accounts:createAuthUri` (v3 `createAuthUri`): which sign-in methods an email has.
+/// `accounts:createAuthUri` (v3 `createAuthUri`): which sign-in methods an email has; with `providerId` (and no
+/// `identifier`), whether that provider is enabled and where its sign-in starts.
 public struct CreateAuthUriRequest: Codable, Sendable, Equatable {
     public var identifier: String?
     public var continueUri: String?
@@ -6,9 +7,10 @@ public struct CreateAuthUriRequest: Codable, Sendable, Equatable {
     public var sessionId: String?
     public var tenantId: String?
 
-    public init(identifier: String?, continueUri: String? = "http://localhost") {
+    public init(identifier: String?, continueUri: String? = "http://localhost", providerId: String? = nil) {
         self.identifier = identifier
         self.continueUri = continueUri
+        self.providerId = providerId
     }
 }
 
@@ -19,12 +21,19 @@ public struct CreateAuthUriResponse: Codable, Sendable, Equatable {
     public var allProviders: [String]?
     public var signinMethods: [String]?
     public var sessionId: String
+    /// The provider asked about (`providerId` requests).
+    public var providerId: String?
+    /// Where that provider's sign-in starts (Hearth: its auth handler).
+    public var authUri: String?
 
-    public init(registered: Bool?, allProviders: [String]?, signinMethods: [String]?, sessionId: String) {
+    public init(registered: Bool?, allProviders: [String]?, signinMethods: [String]?, sessionId: String, providerId: String? = nil,
+                authUri: String? = nil) {
         self.registered = registered
         self.allProviders = allProviders
         self.signinMethods = signinMethods
         self.sessionId = sessionId
+        self.providerId = providerId
+        self.authUri = authUri
     }
 }
 

@@ -1,0 +1,154 @@
+import Foundation
+
+/// The query parameters of the auth handler protocol (`/__/auth/handler`), in both directions: what an app sends
+/// to start a federated sign-in, and what the handler sends back to the app's redirect target. Server, client SDK,
+/// dev pages and tests use these names; none spells them itself.
+public enum AuthHandlerParameter: String, Sendable, CaseIterable {
+    // App → handler.
+    case apiKey
+    case authType
+    case providerId
+    /// The hex SHA-256 of the app's raw session id (`AuthHandlerProtocol.sessionIdHash`).
+    case sessionId
+    case eventId
+    /// A loopback URL (desktop apps) that receives the result.
+    case redirectUrl
+    case appId
+    case clientId
+    /// The iOS bundle id.
+    case ibi
+    /// A JSON object of extra provider parameters (`{"tenant":"organizations"}`).
+    case customParameters
+    /// Comma-separated extra scopes.
+    case scopes
+    /// Firebase's multi-tenancy tenant (refused: Hearth has no tenants).
+    case tid
+    /// The UI language.
+    case hl
+    /// The SDK version.
+    case v
+    // Handler → app.
+    /// The full callback URL to send as `requestUri` to `signInWithIdp`.
+    case link
+    /// A JSON `FirebaseWebError` when the sign-in did not complete.
+    case firebaseError
+    /// Firebase's Apple deep link: `<scheme>://firebaseauth/link?deep_link_id=<callback URL>`.
+    case deepLinkId = "deep_link_id"
+}
+
+/// `auth/…` codes the auth handler sends in `firebaseError.code`, as Firebase's web flow spells them.
+public enum WebAuthErrorCode: String, Sendable, CaseIterable, Codable {
+    /// The provider is not enabled for the project.
+    case operationNotAllowed = "auth/operation-not-allowed"
+    /// The request's parameters are wrong (custom parameters, reserved names).
+    case argumentError = "auth/argument-error"
+    /// `tid` (multi-tenancy) is not supported.
+    case unsupportedTenantOperation = "auth/unsupported-tenant-operation"
+    /// The provider could not be reached (discovery, keys).
+    case networkRequestFailed = "auth/network-request-failed"
+    /// The user cancelled at the provider.
+    case webContextCancelled = "auth/web-context-cancelled"
+    /// The provider refused the user or the request (e.g. `AADSTS50020`, a wrong tenant, no consent).
+    case invalidCredential = "auth/invalid-credential"
+    /// The provider failed (`server_error`, `temporarily_unavailable`).
+    case internalError = "auth/internal-error"
+    /// The app's OAuth client id is not valid.
+    case invalidOAuthClientId = "auth/invalid-oauth-client-id"
+}
+
+/// The `firebaseError` JSON the auth handler delivers to the app when a sign-in does not complete. Besides
+/// Firebase's `code` and `message`, Hearth keeps the provider's own answer (`access_denied`, `AADSTS50020`, its
+/// description) and a correlation id that also appears in the server log.
+public struct FirebaseWebError: Codable, Sendable, Equatable {
+    /// `auth/…` (see `WebAuthErrorCode`); unknown codes are kept as sent.
+    public var code: String
+    /// A sentence for people: what happened and why.
+    public var message: String
+    /// The provider's OAuth `error` (`access_denied`, `invalid_request`, …).
+    public var providerError: String?
+    /// The provider's own error code when it sends one (`AADSTS50020`).
+    public var providerErrorCode: String?
+    /// The provider's `error_description`, shortened.
+    public var providerErrorDescription: String?
+    /// The id under which the server logged this refusal.
+    public var correlationId: String?
+
+    public init(code: WebAuthErrorCode, message: String, providerError: String? = nil, providerErrorCode: String? = nil,
+                providerErrorDescription: String? = nil, correlationId: String? = nil) {
+        self.code = code.rawValue
+        self.message = message
+        self.providerError = providerError
+        self.providerErrorCode = providerErrorCode
+        self.providerErrorDescription = providerErrorDescription
+        self.correlationId = correlationId
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case code, message, providerError, providerErrorCode, providerErrorDescription, correlationId
+    }
+
+    /// Reads leniently: only `code` is required (Firebase's own handler may send no message).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(String.self, forKey: .code)
+        message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
+        providerError = try container.decodeIfPresent(String.self, forKey: .providerError)
+        providerErrorCode = try container.decodeIfPresent(String.self, forKey: .providerErrorCode)
+        providerErrorDescription = try container.decodeIfPresent(String.self, forKey: .providerErrorDescription)
+        correlationId = try container.decodeIfPresent(String.self, forKey: .correlationId)
+    }
+
+    /// The code as a known value, if it is one.
+    public var webCode: WebAuthErrorCode? { WebAuthErrorCode(rawValue: code) }
+
+    /// Compact JSON, as carried in the `firebaseError` query parameter.
+    public var jsonString: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"code":"\#(code)","message":""}"#
+    }
+
+    /// Reads the `firebaseError` parameter (`nil` when it is not such a JSON object).
+    public init?(jsonString: String) {
+        guard let value = try? JSONDecoder().decode(FirebaseWebError.self, from: Data(jsonString.utf8)) else { return nil }
+        self = value
+    }
+}
+
+/// Helpers of the protocol shared by the server and the client SDK.
+public enum AuthHandlerProtocol {
+    /// The path of the handler.
+    public static let handlerPath = "/__/auth/handler"
+    /// The emulator's alias of the handler.
+    public static let emulatorHandlerPath = "/emulator/auth/handler"
+    /// The path a result URL for Apple apps points at (inside `deep_link_id`).
+    public static let callbackPath = "/__/auth/callback"
+
+    /// `sessionId` on the wire: the hex SHA-256 of the app's raw session id.
+    public static func sessionIdHash(_ rawSessionId: String) -> String { WireDigest.sha256Hex(rawSessionId) }
+
+    /// The custom URL scheme Firebase's Apple SDK registers for an app: the reversed OAuth client id, else
+    /// `app-<app id with - for :>`.
+    public static func callbackScheme(appId: String?, clientId: String?) -> String? {
+        if let clientId, !clientId.isEmpty {
+            return clientId.split(separator: ".").reversed().joined(separator: ".")
+        }
+        if let appId, !appId.isEmpty {
+            return "app-" + appId.replacingOccurrences(of: ":", with: "-")
+        }
+        return nil
+    }
+
+    /// The parameters of a handler result URL (a loopback URL, or a deep link carrying `deep_link_id`).
+    public static func resultParameters(of url: URL) -> [AuthHandlerParameter: String] {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        if let deepLink = components?.queryItems?.first(where: { $0.name == AuthHandlerParameter.deepLinkId.rawValue })?.value {
+            components = URLComponents(string: deepLink)
+        }
+        var result: [AuthHandlerParameter: String] = [:]
+        for item in components?.queryItems ?? [] {
+            if let name = AuthHandlerParameter(rawValue: item.name), let value = item.value { result[name] = value }
+        }
+        return result
+    }
+}

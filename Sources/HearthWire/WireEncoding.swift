@@ -1,0 +1,41 @@
+import Crypto
+import Foundation
+
+/// SHA-256 as the protocol uses it (session-id hashes, token hashes, PKCE): the one implementation.
+public enum WireDigest {
+    /// Lower-case hex SHA-256 of the UTF-8 bytes.
+    public static func sha256Hex(_ text: String) -> String { Data(SHA256.hash(data: Data(text.utf8))).hexString }
+
+    /// The raw SHA-256 of the UTF-8 bytes.
+    public static func sha256(_ text: String) -> Data { Data(SHA256.hash(data: Data(text.utf8))) }
+}
+
+extension Data {
+    /// Base64url without padding (RFC 4648 §5): the one implementation.
+    public func base64URLEncodedString() -> String {
+        base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes base64url with or without padding.
+    public init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        self.init(base64Encoded: base64)
+    }
+
+    /// Lower-case hex.
+    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+extension String {
+    /// Lower-case hex SHA-256 of the UTF-8 bytes (stored token hashes, Firebase's session-id hash).
+    public var sha256Hex: String { WireDigest.sha256Hex(self) }
+}
+
+extension WireDigest {
+    /// PKCE's S256 code challenge (RFC 7636): base64url of the verifier's SHA-256.
+    public static func pkceChallenge(verifier: String) -> String { sha256(verifier).base64URLEncodedString() }
+}

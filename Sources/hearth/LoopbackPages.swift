@@ -1,0 +1,20 @@
+import HearthAuth
+import HearthPages
+
+/// The page the CLI's loopback listener shows in the browser, in the look of Hearth's other pages.
+enum LoopbackPages {
+    @Sendable static func render(_ outcome: LoopbackOutcome) -> String {
+        switch outcome {
+        case .confirmed(let provider):
+            Pages.message(title: "\(provider) confirmed who you are",
+                          message: "Return to the terminal: hearth finishes the sign-in there and shows the result (signed in, or an existing account to link).\n\nYou can close this window.",
+                          tone: .success, badge: "hearth CLI")
+        case .cancelled(let provider, let message):
+            Pages.message(title: "Sign-in with \(provider) cancelled", message: message + "\n\nRun hearth signin \(provider) again to retry.",
+                          tone: .warning, badge: "hearth CLI")
+        case .refused(let provider, let message):
+            Pages.message(title: "\(provider) refused the sign-in", message: message + "\n\nThe terminal shows the details.",
+                          tone: .error, badge: "hearth CLI")
+        }
+    }
+}
