@@ -335,6 +335,47 @@ import Testing
         }
     }
 
+    @Test func providerRefusalIsNotACancelAndKeepsTheProvidersCode() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            let auth = Self.makeAuth(h)
+            let provider = OAuthProvider(providerID: "microsoft.com", auth: auth)
+            provider.customParameters = ["tenant": "organizations"]
+            do {
+                _ = try await provider.credential(with: ScriptedBrowserUIDelegate(email: "personal@outlook.com"))
+                Issue.record("a personal account signed in on organizations")
+            } catch {
+                let error = error as NSError
+                #expect(error.code == AuthErrorCode.invalidCredential.rawValue)
+                #expect(error.code != AuthErrorCode.webContextCancelled.rawValue)
+                #expect(error.userInfo[AuthErrors.userInfoProviderErrorCodeKey] as? String == "AADSTS50020")
+                #expect(error.userInfo[AuthErrors.userInfoProviderErrorKey] as? String == "access_denied")
+                #expect((error.userInfo[AuthErrors.userInfoProviderErrorDescriptionKey] as? String)?.contains("AADSTS50020") == true)
+                #expect(error.localizedDescription.contains("work or school accounts only"))
+                #expect(error.userInfo[AuthErrors.userInfoCorrelationIdKey] is String)
+            }
+        }
+    }
+
+    @Test func loopbackPageSaysWhatCameBack() throws {
+        func url(_ query: [(AuthHandlerParameter, String)]) -> URL {
+            var components = URLComponents(string: "http://127.0.0.1:5000/__/auth/callback")!
+            components.queryItems = query.map { URLQueryItem(name: $0.0.rawValue, value: $0.1) }
+            return components.url!
+        }
+        let refused = FirebaseWebError(code: .invalidCredential, message: "This app accepts work or school accounts only (AADSTS50020).")
+        let cancelled = FirebaseWebError(code: .webContextCancelled, message: "You cancelled the sign-in at yahoo.com.")
+        #expect(LoopbackReceiver.outcome(of: url([(.link, "http://h/__/auth/handler?code=c&state=s"), (.eventId, "E")]), providerID: "yahoo.com")
+            == .confirmed(providerID: "yahoo.com"))
+        let refusedOutcome = LoopbackReceiver.outcome(of: url([(.firebaseError, refused.jsonString), (.eventId, "E")]), providerID: "microsoft.com")
+        #expect(refusedOutcome == .refused(providerID: "microsoft.com", message: refused.message))
+        #expect(LoopbackReceiver.outcome(of: url([(.firebaseError, cancelled.jsonString)]), providerID: "yahoo.com")
+            == .cancelled(providerID: "yahoo.com", message: cancelled.message))
+        let page = LoopbackReceiver.plainPage(refusedOutcome)
+        #expect(page.contains("refused the sign-in"))
+        #expect(page.contains("work or school accounts only"))
+        #expect(!page.contains("complete"))
+    }
+
     @Test func callbackChecks() throws {
         // A callback for another sign-in (event id) is refused; firebaseError is mapped.
         let other = URL(string: "http://127.0.0.1:1/__/auth/callback?authType=signInWithRedirect&link=x&eventId=OTHER")!

@@ -250,3 +250,52 @@ struct LogCapture: LogHandler {
         records.storage.withLock { $0.append(Record(level: event.level, message: "\(event.message)", metadata: merged)) }
     }
 }
+
+/// Item 12: one home for each thing, checked on the sources.
+@Suite struct ModuleEdgeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func sources(_ directory: String) throws -> [(String, String)] {
+        let base = root.appendingPathComponent(directory)
+        let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        return try files.map { ($0, try String(contentsOf: base.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    @Test func productionAuthHandlerDoesNotImportTheDevIdPs() throws {
+        for (name, text) in try Self.sources("Sources/HearthServer")
+        where name.contains("AuthHandler") || name.contains("FederationService") {
+            #expect(!text.contains("import HearthDevIdP"), "\(name)")
+        }
+    }
+
+    @Test func oneLockTypeOneDigestOneSchemeOneSetOfHandlerNames() throws {
+        let all = try ["Sources/HearthAuth", "Sources/HearthServer", "Sources/HearthCore", "Sources/HearthDevIdP", "Sources/HearthOIDC",
+                       "Sources/hearth"].flatMap { directory in try Self.sources(directory).map { ("\(directory)/\($0.0)", $0.1) } }
+        for (name, text) in all {
+            #expect(!text.contains("NSLock"), "\(name) uses NSLock")
+            #expect(!text.contains("OSAllocatedUnfairLock"), "\(name)")
+            #expect(!text.contains("SHA256.hash(data: Data(") || name.hasSuffix("WireEncoding.swift"), "\(name) hashes by itself")
+            #expect(!text.contains("func base64URLEncodedString"), "\(name) has its own base64url")
+            #expect(!text.contains("func callbackScheme"), "\(name) has its own callback scheme")
+            for literal in ["\"firebaseError\"", "\"deep_link_id\"", "\"auth/web-context-cancelled\"", "\"auth/operation-not-allowed\""] {
+                #expect(!text.contains(literal), "\(name) spells \(literal) itself")
+            }
+        }
+    }
+
+    @Test func handlerResultsRoundTripThroughTheTypedProtocol() throws {
+        let error = FirebaseWebError(code: .invalidCredential, message: "No.", providerError: "access_denied", providerErrorCode: "AADSTS50020",
+                                     providerErrorDescription: "AADSTS50020: User account does not exist in tenant.", correlationId: "abc-123")
+        var components = URLComponents(string: "http://127.0.0.1:5000/cb")!
+        components.queryItems = [URLQueryItem(name: AuthHandlerParameter.firebaseError.rawValue, value: error.jsonString),
+                                 URLQueryItem(name: AuthHandlerParameter.eventId.rawValue, value: "E1")]
+        let parameters = AuthHandlerProtocol.resultParameters(of: components.url!)
+        #expect(parameters[.eventId] == "E1")
+        #expect(FirebaseWebError(jsonString: parameters[.firebaseError] ?? "") == error)
+        #expect(AuthHandlerProtocol.callbackScheme(appId: "1:2:ios:3", clientId: nil) == "app-1-2-ios-3")
+        #expect(AuthHandlerProtocol.callbackScheme(appId: nil, clientId: "123-abc.apps.googleusercontent.com") == "com.googleusercontent.apps.123-abc")
+        #expect(AuthHandlerProtocol.sessionIdHash("ABCDEFGHIJ") == "ABCDEFGHIJ".sha256Hex)
+        #expect(WireDigest.pkceChallenge(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(Data(base64URLEncoded: Data([0xfb, 0xff]).base64URLEncodedString()) == Data([0xfb, 0xff]))
+    }
+}
