@@ -33,7 +33,9 @@ public enum Pages {
         .card{background:var(--card);border:1px solid var(--line);border-left:4px solid var(--line);border-radius:8px;padding:1rem 1.1rem}
         .success{border-left-color:var(--ok)}.error{border-left-color:var(--bad)}.warning{border-left-color:var(--warn)}
         .note{color:var(--muted);font-size:.9rem;overflow-wrap:anywhere}ul{padding-left:1.2rem;margin:.5rem 0}li{margin:.2rem 0;overflow-wrap:anywhere}
-        dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem .8rem;margin:.6rem 0}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
+        dl{display:grid;grid-template-columns:minmax(5rem,max-content) 1fr;gap:.25rem .8rem;margin:.6rem 0}dt{color:var(--muted)}\
+        dd{margin:0;overflow-wrap:break-word;min-width:0}
+        @media (max-width:26rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.45rem}}
         label{display:block;margin:.9rem 0 .25rem;font-weight:500}
         input[type=text],input[type=email]{width:100%;padding:.6rem;font-size:1rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
         .actions{display:flex;gap:.6rem;flex-wrap:wrap;margin-top:1.1rem}

@@ -77,7 +77,7 @@ struct DevTryController {
                     "An account already exists for \(email)",
                     "\(provider) confirmed \(email), but another account already uses that address, so no one was signed in. To use \(provider) with it, sign in to the existing account first, then link \(provider) (an app does this with the pending credential).",
                     tone: .warning, status: .ok,
-                    facts: [("Existing account signs in with", methods.isEmpty ? "-" : methods.joined(separator: ", "))],
+                    facts: [("Existing account uses", methods.isEmpty ? "-" : methods.joined(separator: ", "))],
                     items: methods.map { "Sign in with \($0), then link \(provider)" + ($0 == "password" ? " (hearth signin password --email \(email), then hearth link \(provider))" : " (hearth signin \($0), then hearth link \(provider))") },
                     links: tryAgain, badge: Self.badge)
             }

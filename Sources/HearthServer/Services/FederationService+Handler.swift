@@ -151,7 +151,7 @@ extension FederationService {
         if let error = query["error"] {
             let refusal = ProviderRefusal(error: error, subcode: query["error_subcode"], description: query["error_description"],
                                           providerId: session.providerId, tenant: session.tenant, correlationId: query["correlation_id"])
-            logger.notice("federated sign-in refused by the provider", metadata: [
+            logger.notice(refusal.cancelled ? "federated sign-in cancelled by the user" : "federated sign-in refused by the provider", metadata: [
                 "provider": "\(session.providerId)", "reason": "\(refusal.logReason)", "correlation_id": "\(refusal.correlationId)",
             ])
             return .redirect(Self.deliver(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
