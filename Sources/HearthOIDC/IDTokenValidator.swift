@@ -108,12 +108,3 @@ struct IDTokenValidator: Sendable {
         return claims
     }
 }
-
-extension Data {
-    /// Base64url with or without padding.
-    init?(base64URLEncoded text: String) {
-        var value = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while value.count % 4 != 0 { value.append("=") }
-        self.init(base64Encoded: value)
-    }
-}

@@ -181,17 +181,13 @@ public func rawJWT(header: [String: Any], payload: [String: Any], signature: Str
 public func jwtPayload(_ token: String) -> [String: Any]? {
     let parts = token.split(separator: ".")
     guard parts.count >= 2 else { return nil }
-    var text = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while text.count % 4 != 0 { text.append("=") }
-    guard let data = Data(base64Encoded: text) else { return nil }
+    guard let data = Data(base64URLEncoded: String(parts[1])) else { return nil }
     return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
 }
 
 /// Decodes a JWT's header without verifying it.
 public func jwtHeader(_ token: String) -> [String: Any]? {
     guard let first = token.split(separator: ".").first else { return nil }
-    var text = String(first).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while text.count % 4 != 0 { text.append("=") }
-    guard let data = Data(base64Encoded: text) else { return nil }
+    guard let data = Data(base64URLEncoded: String(first)) else { return nil }
     return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
 }

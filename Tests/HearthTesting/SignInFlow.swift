@@ -94,19 +94,21 @@ extension HearthHarness {
     public func handlerURL(providerId: String, rawSessionId: String, eventId: String = "EVENTABCDE", customParameters: [String: String]? = nil,
                            scopes: [String] = [], redirectUrl: String? = "http://127.0.0.1:65000/callback", apple: (bundleId: String, appId: String)? = nil,
                            path: String = "/__/auth/handler", apiKey: String = "test-key", extra: [(String, String)] = []) -> String {
-        var fields: [(String, String)] = [("apiKey", apiKey), ("authType", "signInWithRedirect"), ("providerId", providerId),
-                                          ("sessionId", Data(SHA256.hash(data: Data(rawSessionId.utf8))).hexString), ("eventId", eventId),
-                                          ("scopes", scopes.joined(separator: ",")), ("v", "Hearth-tests")]
+        // The names come from the protocol's types; the hash is computed here independently of the code under test.
+        var typed: [(AuthHandlerParameter, String)] = [(.apiKey, apiKey), (.authType, "signInWithRedirect"), (.providerId, providerId),
+                                                       (.sessionId, Data(SHA256.hash(data: Data(rawSessionId.utf8))).hexString), (.eventId, eventId),
+                                                       (.scopes, scopes.joined(separator: ",")), (.v, "Hearth-tests")]
         if let apple {
-            fields.append(("ibi", apple.bundleId))
-            fields.append(("appId", apple.appId))
+            typed.append((.ibi, apple.bundleId))
+            typed.append((.appId, apple.appId))
         } else if let redirectUrl {
-            fields.append(("redirectUrl", redirectUrl))
+            typed.append((.redirectUrl, redirectUrl))
         }
         if let customParameters {
             let json = try! JSONEncoder().encode(customParameters)
-            fields.append(("customParameters", String(decoding: json, as: UTF8.self)))
+            typed.append((.customParameters, String(decoding: json, as: UTF8.self)))
         }
+        var fields = typed.map { ($0.0.rawValue, $0.1) }
         fields.append(contentsOf: extra)
         return baseURL + path + "?" + FormEncoding.encode(fields)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// Profile data of a user or of one of its providers.
 public protocol UserInfo: Sendable {
@@ -43,9 +44,7 @@ public struct AuthTokenResult: @unchecked Sendable {
     static func parse(_ token: String) throws -> AuthTokenResult {
         let parts = token.split(separator: ".")
         guard parts.count >= 2 else { throw AuthErrorUtils.error(.malformedJWT) }
-        var text = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text.append("=") }
-        guard let data = Data(base64Encoded: text),
+        guard let data = Data(base64URLEncoded: String(parts[1])),
               let claims = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let exp = (claims["exp"] as? NSNumber)?.doubleValue, let iat = (claims["iat"] as? NSNumber)?.doubleValue
         else { throw AuthErrorUtils.error(.malformedJWT) }
