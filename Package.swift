@@ -169,7 +169,6 @@ let package = Package(
             name: "HearthServerTests",
             dependencies: [
                 "HearthServer", "HearthTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -126,7 +126,9 @@ public func buildApplication(
             let port = channel.localAddress?.port ?? configuration.port
             if configuration.port == 0 {
                 // The public URL follows the port actually bound.
-                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                // A wildcard address is not reachable as such: loopback stands in (`--public-url` says better).
+                let bound = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
+                let host = bound.contains(":") ? "[\(bound)]" : bound
                 configuration.publicURL.set("http://\(host):\(port)")
             }
             var providers: [ProviderSource] = []
