@@ -85,25 +85,29 @@ public enum Pages {
     /// A page with a title, paragraphs, optional facts (label: value), a list, a note and links.
     public static func message(title: String, message: String, tone: Tone = .info, facts: [(String, String)] = [],
                                items: [String] = [], detail: String? = nil, links: [Link] = [], badge: String? = nil) -> String {
-        let context: [String: Any] = [
-            "stylesheet": stylesheet, "title": title, "tone": tone.rawValue, "badge": badge ?? "",
+        // Empty texts are left out: mustache treats an empty string as true in a section.
+        var context: [String: Any] = [
+            "stylesheet": stylesheet, "title": title, "tone": tone.rawValue,
             "paragraphs": message.components(separatedBy: "\n\n").filter { !$0.isEmpty },
             "hasFacts": !facts.isEmpty, "facts": facts.map { ["label": $0.0, "value": $0.1] },
             "hasItems": !items.isEmpty, "items": items,
-            "detail": detail ?? "",
             "hasLinks": !links.isEmpty,
             "links": links.enumerated().map { ["label": $1.label, "href": $1.href, "secondary": $0 > 0] as [String: Any] },
         ]
+        if let badge, !badge.isEmpty { context["badge"] = badge }
+        if let detail, !detail.isEmpty { context["detail"] = detail }
         return library.render(context, withTemplate: "message") ?? ""
     }
 
     /// A dev identity provider's login form.
     public static func login(provider: String, action: String, requestId: String, email: String, name: String, tenant: String?,
                              error: String?) -> String {
-        let context: [String: Any] = [
+        var context: [String: Any] = [
             "stylesheet": stylesheet, "title": "Sign in to \(provider)", "badge": "development provider", "provider": provider,
-            "action": action, "requestId": requestId, "email": email, "name": name, "tenantNote": tenant ?? "", "error": error ?? "",
+            "action": action, "requestId": requestId, "email": email, "name": name,
         ]
+        if let tenant, !tenant.isEmpty { context["tenantNote"] = tenant }
+        if let error, !error.isEmpty { context["error"] = error }
         return library.render(context, withTemplate: "login") ?? ""
     }
 

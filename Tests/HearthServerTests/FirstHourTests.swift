@@ -194,6 +194,12 @@ import Testing
             #expect(handler.status == 400)
             let form = try await Browser.get(h.baseURL + "/__dev/microsoft/common/oauth2/v2.0/authorize?client_id=nobody")
             #expect(form.status == 400)
+            // Empty parts are left out (no dangling separator, empty note or tenant line).
+            #expect(handler.body.contains("<header>Hearth</header>"), "\(handler.body)")
+            #expect(!handler.body.contains("<p class=\"note\"></p>"))
+            let yahoo = try await h.browserSignInForm(providerId: "yahoo.com")
+            #expect(yahoo.contains("Sign in to Yahoo"))
+            #expect(!yahoo.contains("Tenant:"))
             for page in [handler, form] {
                 #expect(page.body.contains("name=\"viewport\""))
                 #expect(page.body.contains("--accent"), "the shared stylesheet")

@@ -113,6 +113,13 @@ extension HearthHarness {
         return baseURL + path + "?" + FormEncoding.encode(fields)
     }
 
+    /// The provider's login form a sign-in shows (its HTML).
+    public func browserSignInForm(providerId: String) async throws -> String {
+        let start = try await Browser.get(handlerURL(providerId: providerId, rawSessionId: RandomID.alphanumeric(count: 10).uppercased()))
+        guard let authorize = start.location else { throw HarnessError("no redirect: \(start.body)") }
+        return try await Browser.get(authorize).body
+    }
+
     /// Runs the browser part of a sign-in: the handler, the provider's login form (filled with `email` and
     /// `name`), the callback, and the redirect to the app.
     public func browserSignIn(providerId: String, email: String, name: String = "", customParameters: [String: String]? = nil,
