@@ -57,8 +57,9 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "hearth")
+        var standardError = StandardError()
+        for warning in Settings.unknownEnvironmentVariables() { print("warning: \(warning)", to: &standardError) }
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
-            var standardError = StandardError()
             print("warning: listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)", to: &standardError)
         }
         let store = try await HearthCLI.openStore(directory: settings.dataDir, create: true, logger: Logger(label: "hearth.store"))

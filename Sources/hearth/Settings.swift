@@ -147,6 +147,16 @@ struct Settings {
         return settings
     }
 
+    /// `HEARTH_*` variables the CLI does not know (a typo such as `HEARTH_PROT`), each with a suggestion.
+    static func unknownEnvironmentVariables(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        let known = Set(Key.allCases.map(\.environmentName) + ["HEARTH_CONFIG_FILE", "HEARTH_SERVER_URL", "HEARTH_API_KEY", "HEARTH_APP_ID",
+                                                               "HEARTH_PASSWORD", "HEARTH_CLIENT_SECRET", "HEARTH_BINARY"])
+        return environment.keys.filter { $0.hasPrefix("HEARTH_") && !$0.hasPrefix("HEARTH_TEST_") && !known.contains($0) }.sorted().map { name in
+            let suggestion = known.min { editDistance($0, name) < editDistance($1, name) }.flatMap { editDistance($0, name) <= 3 ? $0 : nil }
+            return "unknown environment variable \(name) is ignored" + (suggestion.map { " (did you mean \($0)?)" } ?? "")
+        }
+    }
+
     /// Reads the JSON file: syntax errors with line and column, unknown keys with a suggestion.
     static func readFile(_ path: String) throws -> [Key: Source] {
         var isDirectory: ObjCBool = false

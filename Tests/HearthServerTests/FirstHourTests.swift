@@ -145,6 +145,7 @@ import Testing
             // Signed in.
             let signedIn = try await Self.tryPage(h, provider: "yahoo.com", email: "new@yahoo.com")
             #expect(signedIn.body.contains("Signed in with yahoo.com"))
+            #expect(!signedIn.body.contains("hrt1."), "no part of a refresh token on a page")
         }
     }
 

@@ -88,7 +88,7 @@ struct DevTryController {
                 "Signed in with \(provider)", result.isNewUser == true ? "A new account was created." : "Welcome back.", tone: .success,
                 facts: [("uid", result.localId ?? "-"), ("Email", result.email ?? "-"),
                         ("Email verified", result.emailVerified == true ? "yes" : "no"), ("Linked providers", linked),
-                        ("ID token", Self.mask(result.idToken)), ("Refresh token", Self.mask(result.refreshToken))],
+                        ("ID token", Self.mask(result.idToken)), ("Refresh token", result.refreshToken.map { "issued (\($0.count) characters, not shown)" } ?? "-")],
                 links: tryAgain, badge: Self.badge)
         } catch let error as HearthAPIError {
             return HTMLPage.message("Sign-in failed", error.description, tone: .error, status: .badRequest, links: tryAgain, badge: Self.badge)
