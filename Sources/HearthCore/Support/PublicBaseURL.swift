@@ -1,3 +1,4 @@
+import HearthWire
 import Synchronization
 
 /// The server's externally visible base URL (`http://127.0.0.1:9099`, `https://auth.example.com`), shared by the
@@ -17,7 +18,7 @@ public final class PublicBaseURL: Sendable {
     }
 
     /// `<base>/__/auth/handler`: the redirect URI to register at providers.
-    public var authHandlerURL: String { url + "/__/auth/handler" }
+    public var authHandlerURL: String { url + AuthHandlerProtocol.handlerPath }
 
     private static func trimmed(_ url: String) -> String {
         url.hasSuffix("/") ? String(url.dropLast()) : url
