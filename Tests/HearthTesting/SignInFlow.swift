@@ -17,7 +17,7 @@ import NIOHTTP1
 public struct Browser: Sendable {
     /// One HTTP client that never follows redirects (the flow inspects each hop). Shared for the test process.
     static let client = HTTPClient(eventLoopGroupProvider: .singleton,
-                                   configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(20))))
+                                   configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(60))))
 
     public struct Page: Sendable {
         public var status: Int
@@ -40,7 +40,7 @@ public struct Browser: Sendable {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
         }
-        let response = try await client.execute(request, timeout: .seconds(20))
+        let response = try await client.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 1 << 20)
         return Page(status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body))
     }
