@@ -9,6 +9,15 @@ enum LoopbackPages {
             Pages.message(title: "\(provider) confirmed who you are",
                           message: "Return to the terminal: hearth finishes the sign-in there and shows the result (signed in, or an existing account to link).\n\nYou can close this window.",
                           tone: .success, badge: "hearth CLI")
+        case .signedIn(let provider, let email):
+            Pages.message(title: "Signed in with \(provider)",
+                          message: "\(email.map { "You are signed in as \($0)." } ?? "You are signed in.") The terminal shows the account.\n\nYou can close this window.",
+                          tone: .success, badge: "hearth CLI")
+        case .accountExists(let provider, let email, let methods):
+            Pages.message(title: "An account already exists for \(email ?? "this email")",
+                          message: "\(provider) confirmed \(email ?? "the address"), but another account uses it, so no one was signed in. Sign in to that account first, then link \(provider); the terminal shows the commands.",
+                          tone: .warning, facts: [("Existing account uses", methods.isEmpty ? "-" : methods.joined(separator: ", "))],
+                          badge: "hearth CLI")
         case .cancelled(let provider, let message):
             Pages.message(title: "Sign-in with \(provider) cancelled", message: message + "\n\nRun hearth signin \(provider) again to retry.",
                           tone: .warning, badge: "hearth CLI")

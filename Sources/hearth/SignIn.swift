@@ -247,9 +247,8 @@ struct SignIn: AsyncParsableCommand {
                 progress("Opening the browser for \(providerId) at \(target.server)…")
                 let waiting = showWaiting(for: providerId, seconds: client.timeout ?? 300)
                 defer { waiting.cancel() }
-                let credential = try await provider.credential(with: nil)
-                waiting.cancel()
-                result = try await auth.signIn(with: credential)
+                // One call: the browser's page then says how it ended (signed in, account exists, refused).
+                result = try await auth.signIn(with: provider, uiDelegate: nil)
             }
             target.save()
             print(try await describe(result.user, showTokens: showTokens))
@@ -314,9 +313,7 @@ struct Link: AsyncParsableCommand {
             progress("Opening the browser for \(providerId) at \(target.server)…")
             let waiting = showWaiting(for: providerId, seconds: client.timeout ?? 300)
             defer { waiting.cancel() }
-            let credential = try await provider.credential(with: nil)
-            waiting.cancel()
-            let result = try await user.link(with: credential)
+            let result = try await user.link(with: provider, uiDelegate: nil)
             print(try await describe(result.user, showTokens: showTokens))
         } catch {
             progress(explain(error, providerId: providerId))

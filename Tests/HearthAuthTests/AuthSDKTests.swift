@@ -356,6 +356,38 @@ import Testing
         }
     }
 
+    @Test func oneCallSignInShowsTheFinalOutcomeOnTheLoopbackPage() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            let auth = Self.makeAuth(h)
+            // Signed in.
+            let browser = ScriptedBrowserUIDelegate(email: "onecall@yahoo.com")
+            let result = try await auth.signIn(with: OAuthProvider(providerID: "yahoo.com", auth: auth), uiDelegate: browser)
+            #expect(result.user.email == "onecall@yahoo.com")
+            #expect(browser.visited.lastPage?.contains("Signed in with yahoo.com") == true, "\(browser.visited.lastPage ?? "")")
+            #expect(browser.visited.lastPage?.contains("onecall@yahoo.com") == true)
+            // Another account has the email: the page says so and names its methods.
+            _ = try await h.signUp(email: "taken@outlook.com")
+            let second = ScriptedBrowserUIDelegate(email: "taken@outlook.com")
+            await #expect { try await Self.makeAuth(h).signIn(with: OAuthProvider(providerID: "microsoft.com", auth: auth), uiDelegate: second) } throws: { error in
+                (error as NSError).code == AuthErrorCode.accountExistsWithDifferentCredential.rawValue
+                    && (error as NSError).userInfo[AuthErrors.userInfoSignInMethodsKey] as? [String] == ["password"]
+            }
+            #expect(second.visited.lastPage?.contains("An account already exists for taken@outlook.com") == true, "\(second.visited.lastPage ?? "")")
+            #expect(second.visited.lastPage?.contains("password") == true)
+            #expect(second.visited.lastPage?.contains("Signed in") == false)
+            // Refused.
+            let provider = OAuthProvider(providerID: "microsoft.com", auth: auth)
+            provider.customParameters = ["tenant": "organizations"]
+            let third = ScriptedBrowserUIDelegate(email: "personal@outlook.com")
+            await #expect(throws: NSError.self) { try await auth.signIn(with: provider, uiDelegate: third) }
+            #expect(third.visited.lastPage?.contains("refused the sign-in") == true, "\(third.visited.lastPage ?? "")")
+            // Linking in one call.
+            let linked = try await result.user.link(with: OAuthProvider(providerID: "microsoft.com", auth: auth),
+                                                    uiDelegate: ScriptedBrowserUIDelegate(email: "onecall@contoso.com"))
+            #expect(linked.user.providerData.map(\.providerID).sorted() == ["microsoft.com", "yahoo.com"])
+        }
+    }
+
     @Test func loopbackPageSaysWhatCameBack() throws {
         func url(_ query: [(AuthHandlerParameter, String)]) -> URL {
             var components = URLComponents(string: "http://127.0.0.1:5000/__/auth/callback")!

@@ -21,8 +21,12 @@ public struct ScriptedBrowserUIDelegate: AuthUIDelegate {
     /// The URLs a scripted browser visited.
     public final class VisitLog: Sendable {
         let urls = Locked<[String]>([])
+        let pages = Locked<[String]>([])
         public var all: [String] { urls.value }
+        /// The body of the last page shown (e.g. the app's loopback page).
+        public var lastPage: String? { pages.value.last }
         func append(_ url: String) { urls.mutate { $0.append(url) } }
+        func show(_ body: String) { pages.mutate { $0.append(body) } }
     }
 
     public func open(_ url: URL) async throws {
@@ -31,6 +35,7 @@ public struct ScriptedBrowserUIDelegate: AuthUIDelegate {
         for _ in 0..<10 {
             visited.append(next)
             let page = try await Browser.get(next)
+            visited.show(page.body)
             if let location = page.location, page.status == 302 || page.status == 303 {
                 next = location
                 continue

@@ -91,8 +91,15 @@ try:
     cli, url, _ = start_signin(HEARTH, tempfile.mkdtemp(), "yahoo.com", "--server", BASE)
     driver.get(url)
     login("pages-cli@yahoo.com")
-    wait_for("confirmed who you are")
-    shoot("cli-loopback-confirmed", "Return to the terminal")
+    wait_for("Signed in with yahoo.com")
+    shoot("cli-loopback-signed-in", "pages-cli@yahoo.com")
+    cli.communicate(timeout=30)
+
+    cli, url, _ = start_signin(HEARTH, tempfile.mkdtemp(), "microsoft.com", "--server", BASE)
+    driver.get(url)
+    login("pages-cli@yahoo.com")
+    wait_for("An account already exists")
+    shoot("cli-loopback-account-exists", "yahoo.com")
     cli.communicate(timeout=30)
 
     cli, url, _ = start_signin(HEARTH, tempfile.mkdtemp(), "microsoft.com", "--server", BASE, "--param", "tenant=organizations")

@@ -60,7 +60,7 @@ def cli_signin():
     cli, url, _ = start_signin(HEARTH, tempfile.mkdtemp(), "yahoo.com", "--server", BASE)
     driver.get(url)
     fill_and_submit("browser@yahoo.com", "Browser Yahoo")
-    WebDriverWait(driver, 15).until(lambda d: "confirmed who you are" in d.page_source)
+    WebDriverWait(driver, 15).until(lambda d: "Signed in with yahoo.com" in d.page_source)
     out, err = cli.communicate(timeout=30)
     assert cli.returncode == 0, (out, err)
     assert "Signed in as" in out and "yahoo.com" in out and "browser@yahoo.com" in out, out

@@ -136,7 +136,7 @@ def _():
     request_id = re.search(r'name="request_id" value="([^"]+)"', form.text).group(1)
     action = re.search(r'action="([^"]+)"', form.text).group(1)
     final = browser.post(BASE + action, data={"request_id": request_id, "email": "cli@contoso.com", "name": "Cli User", "action": "login"}, timeout=10)
-    assert "confirmed who you are" in final.text and "Sign-in complete" not in final.text, final.text[:300]
+    assert "Signed in with microsoft.com" in final.text and "cli@contoso.com" in final.text, final.text[:300]
     out, err = cli.communicate(timeout=30)
     assert cli.returncode == 0, (out, err)
     assert "Signed in as" in out and "microsoft.com" in out and "cli@contoso.com" in out, out

@@ -72,6 +72,15 @@ public final class Auth: Sendable {
         return try await core.completeFederated(oauth, idToken: nil, autoCreate: nil, linkingUser: nil)
     }
 
+    /// Firebase's `signIn(with:uiDelegate:)`: runs `provider`'s web sign-in and signs in, in one call. With the
+    /// loopback listener (desktop apps), the browser's page says how it ended: signed in, an existing account to
+    /// link first, refused, or cancelled.
+    public func signIn(with provider: OAuthProvider, uiDelegate: (any AuthUIDelegate)?) async throws -> AuthDataResult {
+        try await provider.run(uiDelegate) { [core] credential in
+            try await core.completeFederated(credential, idToken: nil, autoCreate: nil, linkingUser: nil)
+        }
+    }
+
     public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
         let answer = try await core.backend.post(ClientPaths.v3("verifyPassword"),
                                                  SignInWithPasswordRequest(email: email, password: password), as: SignInWithPasswordResponse.self)

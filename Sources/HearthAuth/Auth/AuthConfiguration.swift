@@ -64,8 +64,12 @@ public struct AuthConfiguration: Sendable {
 
 /// What came back to the loopback listener, for its browser page.
 public enum LoopbackOutcome: Sendable, Equatable {
-    /// The provider confirmed who the user is; the app now completes the sign-in.
+    /// The provider confirmed who the user is; the app completes the sign-in itself (`OAuthProvider.credential(with:)`).
     case confirmed(providerID: String)
+    /// Signed in (or linked): `Auth.signIn(with:uiDelegate:)` / `User.link(with:uiDelegate:)` completed.
+    case signedIn(providerID: String, email: String?)
+    /// Another account has the email: sign in to it (with one of `signInMethods`), then link the provider.
+    case accountExists(providerID: String, email: String?, signInMethods: [String])
     /// The user cancelled at the provider.
     case cancelled(providerID: String, message: String)
     /// The provider or the server refused the sign-in (`message` says why).

@@ -41,6 +41,15 @@ public final class OAuthProvider: Sendable {
                                            uiDelegate: uiDelegate)
     }
 
+    /// Runs the web sign-in and completes it with `complete` (the loopback page shows how it ended).
+    func run(_ uiDelegate: (any AuthUIDelegate)?, complete: @Sendable @escaping (OAuthCredential) async throws -> AuthDataResult) async throws -> AuthDataResult {
+        let (scopes, parameters) = settings.withLock { ($0.scopes ?? [], $0.parameters ?? [:]) }
+        let providerID = providerID
+        return try await WebSignInFlow.run(core: auth.core, providerID: providerID, scopes: scopes, customParameters: parameters,
+                                           uiDelegate: uiDelegate, complete: complete,
+                                           outcome: { .signedIn(providerID: providerID, email: $0.user.email) })
+    }
+
     /// Completion-handler form of `credential(with:)`.
     public func getCredentialWith(_ uiDelegate: (any AuthUIDelegate)?, completion: (@Sendable (AuthCredential?, (any Error)?) -> Void)? = nil) {
         Task {

@@ -19,6 +19,8 @@ final class LoopbackReceiver: Sendable {
     let page: (@Sendable (LoopbackOutcome) -> String)?
     private let socket: Int32
     private let closed = LockedValue(false)
+    /// The browser's connection for the callback, held open until `finish(_:)` answers it with the outcome.
+    private let pendingClient = LockedValue<Int32?>(nil)
 
     init(path: String, providerID: String, page: (@Sendable (LoopbackOutcome) -> String)? = nil) throws {
         self.path = path
@@ -61,6 +63,18 @@ final class LoopbackReceiver: Sendable {
             return value
         }
         if !wasClosed { _ = close(socket) }
+        // A callback never answered gets the plain "confirmed" page rather than a dropped connection.
+        finish(.confirmed(providerID: providerID))
+    }
+
+    /// Answers the browser's callback request with the page for `outcome` (once; later calls do nothing).
+    func finish(_ outcome: LoopbackOutcome) {
+        guard let client = pendingClient.withLock({ value -> Int32? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        Self.respond(client, status: "200 OK", body: (page ?? Self.plainPage)(outcome))
+        _ = close(client)
     }
 
     /// Waits for the callback request; `webContextCancelled` on timeout or cancellation.
@@ -79,7 +93,13 @@ final class LoopbackReceiver: Sendable {
     }
 
     private func acceptLoop(deadline: Date, cancelled: LockedValue<Bool>) throws -> URL {
-        defer { shutdown() }
+        defer {
+            let wasClosed = closed.withLock { value -> Bool in
+                defer { value = true }
+                return value
+            }
+            if !wasClosed { _ = close(socket) }
+        }
         while true {
             if cancelled.withLock({ $0 }) || Date() >= deadline || closed.withLock({ $0 }) {
                 throw AuthErrorUtils.error(.webContextCancelled)
@@ -89,15 +109,29 @@ final class LoopbackReceiver: Sendable {
             guard ready > 0 else { continue }
             let client = accept(socket, nil, nil)
             guard client >= 0 else { continue }
-            defer { _ = close(client) }
-            guard let target = Self.readRequestTarget(client) else { continue }
+            guard let target = Self.readRequestTarget(client) else {
+                _ = close(client)
+                continue
+            }
             if target.hasPrefix(path + "?") || target == path {
-                let received = URL(string: "http://127.0.0.1:\(port)\(target)") ?? URL(string: url)!
-                let outcome = Self.outcome(of: received, providerID: providerID)
-                Self.respond(client, status: "200 OK", body: (page ?? Self.plainPage)(outcome))
-                return received
+                // Answered by `finish(_:)` once the app knows the outcome (signed in, account exists, refused…).
+                pendingClient.withLock { $0 = client }
+                return URL(string: "http://127.0.0.1:\(port)\(target)") ?? URL(string: url)!
             }
             Self.respond(client, status: "404 Not Found", body: "Not found")
+            _ = close(client)
+        }
+    }
+
+    /// The page outcome for an error of the sign-in (after the callback arrived).
+    static func outcome(of error: any Error, providerID: String) -> LoopbackOutcome {
+        let error = error as NSError
+        switch AuthErrorCode(rawValue: error.code) {
+        case .webContextCancelled?: return .cancelled(providerID: providerID, message: error.localizedDescription)
+        case .accountExistsWithDifferentCredential?:
+            return .accountExists(providerID: providerID, email: error.userInfo[AuthErrors.userInfoEmailKey] as? String,
+                                  signInMethods: error.userInfo[AuthErrors.userInfoSignInMethodsKey] as? [String] ?? [])
+        default: return .refused(providerID: providerID, message: error.localizedDescription)
         }
     }
 
@@ -117,6 +151,10 @@ final class LoopbackReceiver: Sendable {
     @Sendable static func plainPage(_ outcome: LoopbackOutcome) -> String {
         let (title, message): (String, String) = switch outcome {
         case .confirmed(let provider): ("\(provider) confirmed your identity", "Return to the app: it completes the sign-in and shows the result. You can close this window.")
+        case .signedIn(let provider, let email): ("Signed in with \(provider)", "\(email.map { "Signed in as \($0). " } ?? "")You can close this window and return to the app.")
+        case .accountExists(let provider, let email, let methods):
+            ("An account already exists for \(email ?? "this email")",
+             "Sign in to it\(methods.isEmpty ? "" : " with \(methods.joined(separator: " or "))") first, then link \(provider). Return to the app.")
         case .cancelled(let provider, let message): ("Sign-in with \(provider) cancelled", message)
         case .refused(let provider, let message): ("\(provider) refused the sign-in", message)
         }

@@ -49,17 +49,26 @@ enum WebSignInFlow {
 
     static func run(core: AuthCore, providerID: String, scopes: [String], customParameters: [String: String],
                     uiDelegate: (any AuthUIDelegate)?) async throws -> OAuthCredential {
+        try await run(core: core, providerID: providerID, scopes: scopes, customParameters: customParameters, uiDelegate: uiDelegate,
+                      complete: { $0 }, outcome: { _ in .confirmed(providerID: providerID) })
+    }
+
+    /// The web sign-in, then `complete` with its credential (sign in, link); with the loopback listener, the
+    /// browser's page waits for `complete` and says how it ended (signed in, account exists, refused, cancelled).
+    static func run<Result: Sendable>(core: AuthCore, providerID: String, scopes: [String], customParameters: [String: String],
+                                      uiDelegate: (any AuthUIDelegate)?, complete: @Sendable (OAuthCredential) async throws -> Result,
+                                      outcome: @Sendable (Result) -> LoopbackOutcome) async throws -> Result {
         let configuration = core.configuration
         let sessionID = randomLetters(10)
         let eventID = randomLetters(10)
         #if canImport(AuthenticationServices) && !os(macOS)
-        return try await appleFlow(core: core, configuration: configuration, providerID: providerID, sessionID: sessionID,
-                                   eventID: eventID, scopes: scopes, customParameters: customParameters, uiDelegate: uiDelegate)
+        return try await complete(try await appleFlow(core: core, configuration: configuration, providerID: providerID, sessionID: sessionID,
+                                                      eventID: eventID, scopes: scopes, customParameters: customParameters, uiDelegate: uiDelegate))
         #else
         #if canImport(AuthenticationServices)
         if configuration.redirectsToApp {
-            return try await appleFlow(core: core, configuration: configuration, providerID: providerID, sessionID: sessionID,
-                                       eventID: eventID, scopes: scopes, customParameters: customParameters, uiDelegate: uiDelegate)
+            return try await complete(try await appleFlow(core: core, configuration: configuration, providerID: providerID, sessionID: sessionID,
+                                                          eventID: eventID, scopes: scopes, customParameters: customParameters, uiDelegate: uiDelegate))
         }
         #endif
         let receiver = try LoopbackReceiver(path: AuthHandlerProtocol.callbackPath, providerID: providerID, page: configuration.loopbackPage)
@@ -67,16 +76,44 @@ enum WebSignInFlow {
         let url = try handlerURL(configuration: configuration, providerID: providerID, sessionID: sessionID, eventID: eventID,
                                  scopes: scopes, customParameters: customParameters, redirectUrl: receiver.url)
         async let callback = receiver.waitForCallback(timeout: configuration.webSignInTimeout)
+        // The presenter runs alongside the wait: a presenter that is itself the browser (tests, embedded web views)
+        // only returns once the loopback page is answered, which happens after the sign-in completes.
+        let presenter = uiDelegate ?? SystemBrowserUIDelegate()
+        let opener = Task {
+            do { try await presenter.open(url) } catch {
+                receiver.shutdown()
+                throw error
+            }
+        }
+        let received: URL
         do {
-            try await (uiDelegate ?? SystemBrowserUIDelegate()).open(url)
+            received = try await callback
         } catch {
-            receiver.shutdown()
-            _ = try? await callback
+            if case .failure(let openError) = await opener.result { throw openError }
             throw error
         }
-        let received = try await callback
-        return try credential(fromCallback: received, providerID: providerID, sessionID: sessionID, eventID: eventID)
+        do {
+            let credential = try credential(fromCallback: received, providerID: providerID, sessionID: sessionID, eventID: eventID)
+            let result = try await complete(credential)
+            receiver.finish(outcome(result))
+            await settle(opener)
+            return result
+        } catch {
+            receiver.finish(LoopbackReceiver.outcome(of: error, providerID: providerID))
+            await settle(opener)
+            throw error
+        }
         #endif
+    }
+
+    /// Lets a presenter that is itself the browser read the answered page (at most a few seconds).
+    static func settle(_ opener: Task<Void, any Error>) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await opener.result }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Reads `link`, `eventId` and `firebaseError` from a callback URL (directly, or inside Firebase's

@@ -115,6 +115,15 @@ public final class User: UserInfo, Sendable {
         return try await auth.completeFederated(oauth, idToken: token, autoCreate: nil, linkingUser: self)
     }
 
+    /// Firebase's `link(with:uiDelegate:)`: runs `provider`'s web sign-in and links it to this user, in one call
+    /// (the loopback page says how it ended).
+    public func link(with provider: OAuthProvider, uiDelegate: (any AuthUIDelegate)?) async throws -> AuthDataResult {
+        if profile.providerData.contains(where: { $0.providerID == provider.providerID }) {
+            throw AuthErrorUtils.error(.providerAlreadyLinked)
+        }
+        return try await provider.run(uiDelegate) { [self] credential in try await link(with: credential) }
+    }
+
     /// Reauthenticates with a fresh credential (for sensitive operations). `userMismatch` when it belongs to
     /// another user.
     public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
