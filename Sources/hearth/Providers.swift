@@ -40,10 +40,9 @@ struct Providers: AsyncParsableCommand {
         var displayName: String?
 
         func validate() throws {
-            guard let kind = IdPConfig.kind(forProviderId: providerId) else {
+            guard IdPConfig.kind(forProviderId: providerId) != nil else {
                 throw ValidationError("\(providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
             }
-            if kind == .oidc, issuer == nil { throw ValidationError("oidc.* providers need --issuer") }
             for url in [issuer, endpointBase, graphBase].compactMap({ $0 }) {
                 guard let components = URLComponents(string: url), ["https", "http"].contains(components.scheme ?? ""), components.host != nil else {
                     throw ValidationError("\(url) is not an http(s) URL")
@@ -60,6 +59,7 @@ struct Providers: AsyncParsableCommand {
                 guard let clientId = clientId ?? stored?.clientId else {
                     throw ValidationError("give --client-id (the application id registered at \(providerId))")
                 }
+                if kind == .oidc, (issuer ?? stored?.issuer) == nil { throw ValidationError("oidc.* providers need --issuer") }
                 let sameClient = stored?.clientId == clientId
                 guard let secret = given.flatMap({ $0.isEmpty ? nil : $0 }) ?? (sameClient ? stored?.clientSecret : nil) else {
                     throw ValidationError("give --client-secret or set HEARTH_CLIENT_SECRET")

@@ -148,7 +148,14 @@ import Testing
         let reenabled = try CLI.run(["providers", "enable", "microsoft.com", "--config", config])
         #expect(reenabled.status == 0, "\(reenabled.stderr)")
         #expect(reenabled.stdout.contains("stored secret kept"))
+        // An oidc.* provider keeps its issuer too.
+        #expect(try CLI.run(["providers", "enable", "oidc.corp", "--config", config, "--issuer", "https://id.example.com",
+                             "--client-id", "corp", "--client-secret", "corp-secret"]).status == 0)
+        #expect(try CLI.run(["providers", "disable", "oidc.corp", "--config", config]).status == 0)
+        let oidcAgain = try CLI.run(["providers", "enable", "oidc.corp", "--config", config])
+        #expect(oidcAgain.status == 0, "\(oidcAgain.stderr)")
         let store = try await SQLiteStore.open(path: server.dataDir + "/hearth.sqlite")
+        #expect(try await store.idpConfig(providerId: "oidc.corp")?.issuer == "https://id.example.com")
         let stored = try #require(try await store.idpConfig(providerId: "microsoft.com"))
         try await store.close()
         #expect(stored.clientSecret == "s3cret-value")
