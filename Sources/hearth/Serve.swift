@@ -32,6 +32,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "The server's external base URL (default http://<host>:<port>, env HEARTH_PUBLIC_URL). Register <public-url>/__/auth/handler at providers.")
     var publicURL: String?
 
+    @Flag(name: .customLong("emulator-admin"), help: "Accept the Firebase Admin SDKs' emulator credentials ('Authorization: Bearer owner', unsigned custom tokens) for a non-demo project: anyone who reaches the port is an administrator. Always on for demo-* projects.")
+    var emulatorAdmin = false
+
+    @Flag(name: .customLong("emulator-admin-allow-remote"), help: "Accept the emulator credentials from non-loopback clients too (dangerous).")
+    var emulatorAdminAllowRemote = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error (default info).")
     var logLevel: String?
 
@@ -57,11 +63,17 @@ struct Serve: AsyncParsableCommand {
         guard (1...65535).contains(settings.port) || settings.port == 0 else {
             throw ValidationError("port must be between 0 and 65535")
         }
+        if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
+            throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
+        }
         let store = try await HearthCLI.openStore(directory: settings.dataDir, logger: Logger(label: "hearth.store"))
-        let configuration = HearthServerConfiguration(
+        var draft = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
             publicURL: settings.publicURL.map { PublicBaseURL($0) })
+        draft.emulatorAdminFlag = emulatorAdmin
+        draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
+        let configuration = draft
         let devIdPs = settings.dev ? try await DevIdentityProviders(publicURL: configuration.publicURL) : nil
         let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { port in
             Self.printBanner(settings: settings, configuration: configuration, port: port)
@@ -73,6 +85,10 @@ struct Serve: AsyncParsableCommand {
             throw error
         }
         try await store.close()
+    }
+
+    static func isLoopbackHost(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     static func printBanner(settings: Settings, configuration: HearthServerConfiguration, port: Int) {
@@ -91,6 +107,10 @@ struct Serve: AsyncParsableCommand {
             "  x509 keys:     \(base)/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
             "  JWKS:          \(base)/.well-known/jwks.json",
             "  emulator host: FIREBASE_AUTH_EMULATOR_HOST=\(settings.host):\(port)",
+            "  admin API:     \(base)/identitytoolkit.googleapis.com/v1/projects/\(settings.projectId)/accounts… (token endpoint \(configuration.publicURL.url)/oauth2.googleapis.com/token)",
+            configuration.emulatorAdminEnabled
+                ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "loopback clients"): anyone who reaches the port is an administrator"
+                : "  admin auth:    service-account access tokens only",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
             settings.dev ? "  dev IdPs:      microsoft.com at \(configuration.publicURL.url)/__dev/microsoft, yahoo.com at \(configuration.publicURL.url)/__dev/yahoo" : nil,
             settings.dev ? "  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, or add &tenant=organizations) in a browser" : nil,
