@@ -208,6 +208,77 @@ def _():
     expect_raises(auth.ConfigurationNotFoundError, lambda: auth.get_oidc_provider_config(provider_id, app=APP))
 
 
+# Firebase's scrypt test vector (firebase/scrypt README), as in the reference.
+SCRYPT_KEY = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="
+SCRYPT_SEPARATOR = "Bw=="
+SCRYPT_SALT = "42xEC+ixf3L2lw=="
+SCRYPT_HASH = "lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="
+
+
+def import_and_sign_in(hash_alg, password_hash, salt, password, **extra):
+    user_id = uid("imp")
+    email = f"{user_id}@example.com"
+    record = auth.ImportUserRecord(user_id, email=email, password_hash=password_hash, password_salt=salt, **extra)
+    result = auth.import_users([record], hash_alg=hash_alg, app=APP)
+    assert result.success_count == 1 and result.failure_count == 0, [e.reason for e in result.errors]
+    status, body = sign_in_with_password(email, "wrong-password")
+    assert status == 400, body
+    status, body = sign_in_with_password(email, password)
+    assert status == 200, body
+    # Re-hashed with Hearth's scrypt on that sign-in: the password still works.
+    status, body = sign_in_with_password(email, password)
+    assert status == 200, body
+    return user_id
+
+
+@check("import_users with Firebase SCRYPT (the published test vector): the old password signs in")
+def _():
+    import base64
+    hash_alg = auth.UserImportHash.scrypt(key=base64.b64decode(SCRYPT_KEY), rounds=8, memory_cost=14,
+                                          salt_separator=base64.b64decode(SCRYPT_SEPARATOR))
+    import_and_sign_in(hash_alg, base64.b64decode(SCRYPT_HASH), base64.b64decode(SCRYPT_SALT), "user1password")
+
+
+@check("import_users with BCRYPT (OpenBSD test vector) and provider data; get_users by ProviderIdentifier")
+def _():
+    provider_uid = "ms-" + uuid.uuid4().hex[:8]
+    user_id = import_and_sign_in(auth.UserImportHash.bcrypt(), b"$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", None, "U*U",
+                                 provider_data=[auth.UserProvider(uid=provider_uid, provider_id="microsoft.com", email="x@ms.example")])
+    found = auth.get_users([auth.ProviderIdentifier("microsoft.com", provider_uid)], app=APP)
+    assert [u.uid for u in found.users] == [user_id], found.users
+    assert "microsoft.com" in [p.provider_id for p in auth.get_user(user_id, app=APP).provider_data]
+
+
+@check("import_users with STANDARD_SCRYPT, PBKDF2_SHA256, HMAC_SHA256/512, SHA256/512")
+def _():
+    import hashlib
+    import hmac
+    salt, password, key = b"NaCl-salt", "old-password-1", b"hmac-signer-key"
+    import_and_sign_in(auth.UserImportHash.standard_scrypt(memory_cost=1024, parallelization=2, block_size=8, derived_key_length=32),
+                       hashlib.scrypt(password.encode(), salt=salt, n=1024, r=8, p=2, dklen=32), salt, password)
+    import_and_sign_in(auth.UserImportHash.pbkdf2_sha256(rounds=1000),
+                       hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 1000, 32), salt, password)
+    for factory, digest in [(auth.UserImportHash.hmac_sha256, hashlib.sha256), (auth.UserImportHash.hmac_sha512, hashlib.sha512)]:
+        import_and_sign_in(factory(key=key), hmac.new(key, salt + password.encode(), digest).digest(), salt, password)
+    for factory, digest in [(auth.UserImportHash.sha256, hashlib.sha256), (auth.UserImportHash.sha512, hashlib.sha512)]:
+        value = digest(salt + password.encode()).digest()
+        for _ in range(2):
+            value = digest(value).digest()
+        import_and_sign_in(factory(rounds=3), value, salt, password)
+
+
+@check("import_users reports per-user failures (existing uid, taken email) and imports the rest")
+def _():
+    taken = f"{uid()}@example.com"
+    existing = auth.create_user(uid=uid(), email=taken, app=APP).uid
+    fresh = uid("imp")
+    records = [auth.ImportUserRecord(existing), auth.ImportUserRecord(fresh), auth.ImportUserRecord(uid("imp"), email=taken)]
+    result = auth.import_users(records, app=APP)
+    assert result.success_count == 1 and result.failure_count == 2, (result.success_count, [(e.index, e.reason) for e in result.errors])
+    assert sorted(e.index for e in result.errors) == [0, 2], [(e.index, e.reason) for e in result.errors]
+    assert auth.get_user(fresh, app=APP).uid == fresh
+
+
 @check("the audit log records the SDK's writes as the emulator owner, without secrets")
 def _():
     user = auth.create_user(uid=uid(), password="audit-secret-123", app=APP)
