@@ -40,6 +40,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case invalidHashAlgorithm = "INVALID_HASH_ALGORITHM"
     case missingHashAlgorithm = "MISSING_HASH_ALGORITHM"
     case invalidProjectId = "INVALID_PROJECT_ID"
+    case tenantNotFound = "TENANT_NOT_FOUND"
     // Admin API: configuration
     case configurationNotFound = "CONFIGURATION_NOT_FOUND"
     case configurationExists = "CONFIGURATION_EXISTS"

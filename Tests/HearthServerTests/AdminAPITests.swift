@@ -210,6 +210,13 @@ import Testing
             (.post, WirePaths.v2Project("demo-hearth", "defaultSupportedIdpConfigs") + "?idpId=google.com", #"{"clientId":"a","clientSecret":"b"}"#, 400, "INVALID_IDP_ID"),
             (.get, WirePaths.v2Project("demo-hearth", "oauthIdpConfigs/oidc.nothing"), nil, 404, "CONFIGURATION_NOT_FOUND"),
             (.get, WirePaths.adminAccounts(projectId: "demo-hearth") + ":batchGet?maxResults=abc", nil, 400, "INVALID_PAGE_SELECTION"),
+            (.post, Self.users + ":lookup", #"{"localId":["a"],"tenantId":"t1"}"#, 400, "TENANT_NOT_FOUND"),
+            (.post, Self.users + ":batchCreate", #"{"users":[]}"#, 400, "MISSING_USER_ACCOUNT"),
+            (.post, Self.users + ":batchCreate", #"{"users":[{"localId":"a"},{"localId":"a"}]}"#, 400, "DUPLICATE_LOCAL_ID"),
+            (.post, Self.users + ":batchCreate", #"{"users":[{"localId":"a","passwordHash":"AAAA"}]}"#, 400, "MISSING_HASH_ALGORITHM"),
+            (.post, Self.users + ":batchCreate", #"{"hashAlgorithm":"ROT13","users":[{"localId":"a"}]}"#, 400, "INVALID_HASH_ALGORITHM"),
+            (.post, Self.users + ":batchCreate", #"{"hashAlgorithm":"SCRYPT","rounds":8,"memoryCost":30,"signerKey":"AAAA","users":[{"localId":"a"}]}"#, 400, "INVALID_HASH_ALGORITHM"),
+            (.post, Self.users + ":batchCreate", #"{"hashAlgorithm":"HMAC_SHA256","signerKey":"!!!","users":[{"localId":"a"}]}"#, 400, "INVALID_ARGUMENT"),
         ]
         try await HearthHarness.run { h in
             for (method, path, body, status, code) in cases {
@@ -218,6 +225,42 @@ import Testing
                 #expect(reply.errorCode == code, "\(path) \(body ?? ""): \(reply.text.prefix(300))")
                 #expect(reply.envelope?.error.code == status)
             }
+        }
+    }
+
+    // MARK: Import
+
+    @Test func importedUsersSignInWithTheirOldPasswordAndAreRehashed() async throws {
+        try await HearthHarness.run { h in
+            // Firebase's scrypt test vector; the hash and salt in URL-safe unpadded base64, as Go sends them.
+            let body = """
+                {"hashAlgorithm":"SCRYPT","signerKey":"jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==",
+                 "saltSeparator":"Bw==","rounds":"8","memoryCost":14,"users":[
+                 {"localId":"fb-1","email":"fb1@example.com","createdAt":"1500000000000","customAttributes":"{\\"plan\\":\\"pro\\"}",
+                  "passwordHash":"lSrfV15cpx95_sZS2W9c9Kp6i_LVgQNDNC_qzrCnh1SAyZvqmZqAjTdn3aoItz-VHjoZilo78198JAdRuid5lQ","salt":"42xEC-ixf3L2lw"},
+                 {"localId":"fb-2","email":"fb2@example.com","passwordHash":"%%%"},
+                 {"localId":"fb-3","email":"fb1@example.com"}]}
+                """
+            let reply = try await admin(h, .post, Self.users + ":batchCreate", body)
+            #expect(reply.status == 200, "\(reply.text)")
+            let response = try reply.decode(ImportUsersResponse.self)
+            #expect(response.error?.map(\.index) == [1, 2])
+            #expect(response.error?.last?.message.hasPrefix("EMAIL_EXISTS") == true)
+            let imported = try #require(try await h.store.user(localId: "fb-1"))
+            #expect(imported.passwordHash?.hasPrefix(ImportedPasswordHash.prefix) == true)
+            #expect(imported.createdAt == Date(timeIntervalSince1970: 1_500_000_000))
+            #expect(imported.customClaims["plan"] == .string("pro"))
+            #expect(try await h.signIn(email: "fb1@example.com", password: "wrong-password").errorCode == "INVALID_LOGIN_CREDENTIALS")
+            #expect(try await h.signIn(email: "fb1@example.com", password: "user1password").status == 200)
+            let rehashed = try #require(try await h.store.user(localId: "fb-1")?.passwordHash)
+            #expect(rehashed.hasPrefix("scrypt$"))
+            #expect(try await h.signIn(email: "fb1@example.com", password: "user1password").status == 200)
+            // An existing uid is kept unless allowOverwrite.
+            let again = try await admin(h, .post, Self.users + ":batchCreate", #"{"users":[{"localId":"fb-1","displayName":"X"}]}"#)
+            #expect(try again.decode(ImportUsersResponse.self).error?.first?.message.hasPrefix("DUPLICATE_LOCAL_ID") == true)
+            let overwrite = try await admin(h, .post, Self.users + ":batchCreate", #"{"allowOverwrite":true,"users":[{"localId":"fb-1","displayName":"X","rawPassword":"new-secret-1"}]}"#)
+            #expect(try overwrite.decode(ImportUsersResponse.self).error == nil)
+            #expect(try await h.store.user(localId: "fb-1")?.displayName == "X")
         }
     }
 

@@ -122,7 +122,7 @@ public struct ImportedPasswordHash: Codable, Sendable, Equatable {
     }
 
     /// The hash of `password` under these parameters (for bcrypt: `[1]` when it matches).
-    func compute(_ password: String) throws -> Data {
+    public func compute(_ password: String) throws -> Data {
         let passwordBytes = Data(password.utf8)
         let input = (passwordFirst ?? false) ? passwordBytes + salt : salt + passwordBytes
         switch algorithm {

@@ -9,7 +9,9 @@ extension AdminService {
     /// user is imported or reported in `error[]`; duplicate `localId`s within the batch reject the request.
     /// Imported users sign in with their old passwords and are re-hashed with Hearth's scrypt on first sign-in.
     public func importUsers(_ request: ImportUsersRequest, by principal: AdminPrincipal) async throws -> ImportUsersResponse {
+        try Self.checkNoTenant(request.tenantId)
         guard let users = request.users, !users.isEmpty else { throw HearthAPIError(.missingUserAccount) }
+        for user in users { try Self.checkNoTenant(user.tenantId) }
         guard users.count <= 1000 else { throw HearthAPIError(.invalidArgument, "at most 1000 users per import") }
         var seen: Set<String> = []
         for user in users {

@@ -42,6 +42,14 @@ extension AdminService {
         return localId
     }
 
+    /// Hearth serves one project without tenants: a request naming a tenant is refused rather than applied to the
+    /// project.
+    static func checkNoTenant(_ tenantId: String?) throws {
+        if let tenantId, !tenantId.isEmpty {
+            throw HearthAPIError(.tenantNotFound, "Hearth has no tenants (multi-tenancy is not supported): \(tenantId)")
+        }
+    }
+
     /// Maps store conflicts to the wire errors the SDKs know.
     @discardableResult
     func storeWrite<T>(_ body: () async throws -> T) async throws -> T {
@@ -63,6 +71,7 @@ extension AdminService {
 
     /// `POST /v1/projects/{p}/accounts`.
     public func createUser(_ request: AdminCreateUserRequest, by principal: AdminPrincipal) async throws -> SignUpResponse {
+        try Self.checkNoTenant(request.tenantId)
         let localId = try request.localId.map { try Self.checkLocalId($0) } ?? RandomID.localId()
         let email = try request.email.map { try AccountService.normalizedEmail($0) }
         try AccountService.checkProfile(displayName: request.displayName, photoUrl: request.photoUrl)
@@ -89,6 +98,7 @@ extension AdminService {
     /// `POST /v1/projects/{p}/accounts:lookup`: users by uid, email, phone number or federated id; missing ones
     /// are skipped and `users` is omitted when nothing matched.
     public func lookup(_ request: AdminLookupRequest) async throws -> AdminLookupResponse {
+        try Self.checkNoTenant(request.tenantId)
         let count = (request.localId?.count ?? 0) + (request.email?.count ?? 0) + (request.phoneNumber?.count ?? 0)
             + (request.federatedUserId?.count ?? 0)
         if count == 0, let idToken = request.idToken {
@@ -143,6 +153,7 @@ extension AdminService {
 
     /// `POST /v1/projects/{p}/accounts:query`.
     public func query(_ request: QueryUsersRequest) async throws -> QueryUsersResponse {
+        try Self.checkNoTenant(request.tenantId)
         let limit = Int(request.limit?.value ?? 500)
         guard (1...500).contains(limit) else { throw HearthAPIError(.invalidArgument, "limit must be between 1 and 500") }
         let offset = Int(request.offset?.value ?? 0)
@@ -172,6 +183,7 @@ extension AdminService {
     /// emailVerified, custom claims, `validSince`, attribute and provider deletion, provider linking. A new
     /// password or email, or a `validSince`, revokes the user's sessions.
     public func update(_ request: AdminUpdateRequest, by principal: AdminPrincipal) async throws -> AdminUpdateResponse {
+        try Self.checkNoTenant(request.tenantId)
         let localId = try Self.checkLocalId(request.localId)
         let deleteAttributes = Set(request.deleteAttribute ?? [])
         if let unknown = deleteAttributes.subtracting(["DISPLAY_NAME", "PHOTO_URL", "EMAIL", "PASSWORD"]).first {
@@ -256,6 +268,7 @@ extension AdminService {
 
     /// `POST /v1/projects/{p}/accounts:delete` (by `localId`).
     public func delete(_ request: AdminDeleteRequest, by principal: AdminPrincipal) async throws -> AdminDeleteResponse {
+        try Self.checkNoTenant(request.tenantId)
         let localId = try Self.checkLocalId(request.localId)
         guard try await store.deleteUser(localId: localId) else { throw HearthAPIError(.userNotFound) }
         try await audit(principal, "accounts.delete", target: localId)
@@ -265,6 +278,7 @@ extension AdminService {
     /// `POST /v1/projects/{p}/accounts:batchDelete`: 1–1000 uids; unknown ones are ignored; enabled users are
     /// kept (`NOT_DISABLED`) unless `force`.
     public func batchDelete(_ request: BatchDeleteRequest, by principal: AdminPrincipal) async throws -> BatchDeleteResponse {
+        try Self.checkNoTenant(request.tenantId)
         guard let localIds = request.localIds, !localIds.isEmpty else { throw HearthAPIError(.missingLocalId) }
         guard localIds.count <= 1000 else { throw HearthAPIError(.localIdListExceedsLimit, "at most 1000 uids per call") }
         var failures: [BatchDeleteResponse.Failure] = []
@@ -302,6 +316,7 @@ extension AdminService {
     /// lifetime of 5 minutes to 14 days, signed by Hearth's keys (published with the ID-token keys and at
     /// Google's session-cookie key URL). Revocation and disabling apply as for ID tokens.
     public func createSessionCookie(_ request: CreateSessionCookieRequest) async throws -> CreateSessionCookieResponse {
+        try Self.checkNoTenant(request.tenantId)
         let duration = request.validDuration?.value ?? 1_209_600
         guard (300...1_209_600).contains(duration) else {
             throw HearthAPIError(.invalidDuration, "validDuration must be between 300 seconds (5 minutes) and 1209600 seconds (14 days)")
