@@ -12,7 +12,7 @@ struct Hearth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
         abstract: "A self-hostable identity server, wire-compatible with Firebase Authentication.",
-        subcommands: [Serve.self, Project.self, Providers.self, Apps.self, ServiceAccounts.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
+        subcommands: [Serve.self, Project.self, Providers.self, Apps.self, ServiceAccounts.self, Users.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
         defaultSubcommand: Serve.self
     )
 }

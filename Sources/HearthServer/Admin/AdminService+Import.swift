@@ -25,7 +25,7 @@ extension AdminService {
         let moment = now
         for (index, info) in users.enumerated() {
             do {
-                let record = try await Self.importedRecord(info, template: template, now: moment, accounts: accounts)
+                let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
                 if let existing = try await store.user(localId: record.localId) {
                     guard request.allowOverwrite == true else {
                         throw HearthAPIError(.duplicateLocalId, "localId belongs to an existing account - can not overwrite")
@@ -50,7 +50,7 @@ extension AdminService {
     }
 
     /// The request-level hash parameters, validated once (per-user hashes and salts are added later).
-    static func hashTemplate(_ request: ImportUsersRequest, needed: Bool) throws -> ImportedPasswordHash? {
+    public static func hashTemplate(_ request: ImportUsersRequest, needed: Bool) throws -> ImportedPasswordHash? {
         guard let name = request.hashAlgorithm, !name.isEmpty, name != "HASH_ALGORITHM_UNSPECIFIED" else {
             if needed { throw HearthAPIError(.missingHashAlgorithm, "users with a passwordHash need hashAlgorithm") }
             return nil
@@ -83,8 +83,9 @@ extension AdminService {
         return template
     }
 
-    /// One imported user as a record: checked like an admin create.
-    static func importedRecord(_ info: ImportUserInfo, template: ImportedPasswordHash?, now: Date, accounts: AccountService) async throws -> UserRecord {
+    /// One imported user as a record: checked like an admin create. (Also used by `hearth users import`.)
+    public static func importedRecord(_ info: ImportUserInfo, template: ImportedPasswordHash?, now: Date,
+                                      hashPassword: (String) async throws -> String) async throws -> UserRecord {
         let localId = try checkLocalId(info.localId)
         let email = try info.email.map { try AccountService.normalizedEmail($0) }
         try AccountService.checkProfile(displayName: info.displayName, photoUrl: info.photoUrl)
@@ -119,7 +120,7 @@ extension AdminService {
             user.passwordUpdatedAt = now
         } else if let raw = info.rawPassword {
             try AccountService.checkPasswordStrength(raw)
-            user.passwordHash = try await accounts.hashPassword(raw)
+            user.passwordHash = try await hashPassword(raw)
             user.passwordUpdatedAt = now
         }
         return user

@@ -13,7 +13,7 @@ extension AdminService {
 
     /// Custom claims from `customAttributes`: a JSON object of at most 1000 characters without reserved names.
     /// `""` clears them.
-    static func parseCustomAttributes(_ text: String) throws -> [String: JSONValue] {
+    public static func parseCustomAttributes(_ text: String) throws -> [String: JSONValue] {
         if text.trimmingCharacters(in: .whitespaces).isEmpty { return [:] }
         guard text.count <= maxClaimsLength else {
             throw HearthAPIError(.claimsTooLarge, "custom claims must be at most \(maxClaimsLength) characters of JSON")
@@ -28,7 +28,7 @@ extension AdminService {
     }
 
     /// An E.164 phone number: `+`, then 2 to 15 digits, the first not 0.
-    static func checkPhoneNumber(_ phone: String) throws -> String {
+    public static func checkPhoneNumber(_ phone: String) throws -> String {
         let digits = phone.dropFirst()
         guard phone.hasPrefix("+"), (2...15).contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
               digits.first != "0"
@@ -36,7 +36,7 @@ extension AdminService {
         return phone
     }
 
-    static func checkLocalId(_ localId: String?) throws -> String {
+    public static func checkLocalId(_ localId: String?) throws -> String {
         guard let localId, !localId.isEmpty else { throw HearthAPIError(.missingLocalId) }
         guard localId.utf8.count <= 128 else { throw HearthAPIError(.invalidLocalId, "a uid is at most 128 characters") }
         return localId
