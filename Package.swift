@@ -177,6 +177,16 @@ let package = Package(
             name: "HearthAdminExample",
             dependencies: ["HearthAdmin", "HearthAdminHummingbird", "HearthWire", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Examples/AdminBackend", swiftSettings: swiftSettings),
+        // `swift run -c release HearthAdminBenchmark [python3]`: TokenVerifier vs raw RSA and google-auth.
+        .executableTarget(
+            name: "HearthAdminBenchmark",
+            dependencies: [
+                "HearthAdmin", "HearthTesting", "HearthWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Benchmarks/HearthAdminBenchmark", swiftSettings: testSwiftSettings),
         .testTarget(
             name: "HearthAdminTests",
             dependencies: [
