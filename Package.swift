@@ -23,10 +23,13 @@ let package = Package(
         .library(name: "HearthOIDC", targets: ["HearthOIDC"]),
         .library(name: "HearthDevIdP", targets: ["HearthDevIdP"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
+        .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
+        .library(name: "HearthAdminHummingbird", targets: ["HearthAdminHummingbird"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
@@ -60,10 +63,30 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
+        // For Swift backends: verify ID tokens and session cookies, call the admin API, mint custom tokens.
+        // Foundation + AsyncHTTPClient + jwt-kit (and the shared wire types); no server code.
+        .target(
+            name: "HearthAdmin",
+            dependencies: [
+                "HearthWire",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The Hummingbird middleware that authenticates `Authorization: Bearer <ID token>` with HearthAdmin.
+        .target(
+            name: "HearthAdminHummingbird",
+            dependencies: ["HearthAdmin", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         // Relying party: discovery, authorization requests, code exchange, ID-token validation, profiles.
         .target(
             name: "HearthOIDC",
@@ -143,7 +166,31 @@ let package = Package(
             swiftSettings: testSwiftSettings
         ),
         // The guides' flows written with HearthAuth: compiled by the test suite.
-        .target(name: "HearthAuthExamples", dependencies: ["HearthAuth"], path: "Examples", swiftSettings: swiftSettings),
+        .target(name: "HearthAuthExamples", dependencies: ["HearthAuth"], path: "Examples", exclude: ["AdminBackend"], swiftSettings: swiftSettings),
+        // A backend built with HearthAdmin: compiled and exercised by HearthAdminTests.
+        .target(
+            name: "HearthAdminExample",
+            dependencies: ["HearthAdmin", "HearthAdminHummingbird", "HearthWire", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Examples/AdminBackend", swiftSettings: swiftSettings),
+        // `swift run -c release HearthAdminBenchmark [python3]`: TokenVerifier vs raw RSA and google-auth.
+        .executableTarget(
+            name: "HearthAdminBenchmark",
+            dependencies: [
+                "HearthAdmin", "HearthTesting", "HearthWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Benchmarks/HearthAdminBenchmark", swiftSettings: testSwiftSettings),
+        .testTarget(
+            name: "HearthAdminTests",
+            dependencies: [
+                "HearthAdmin", "HearthAdminHummingbird", "HearthAdminExample", "HearthTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: testSwiftSettings
+        ),
         .testTarget(
             name: "HearthAuthTests",
             dependencies: ["HearthAuth", "HearthAuthExamples", "HearthTesting"],

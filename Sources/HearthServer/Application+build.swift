@@ -102,6 +102,10 @@ public struct HearthServer: Sendable {
             devIdPs.register(on: router)
             DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
         }
+        let authorizer = AdminAuthorizer(configuration: configuration, store: store, keyRing: keyRing)
+        AdminController(service: AdminService(accounts: accounts, logger: logger), authorizer: authorizer,
+                        maxBodySize: configuration.maxBodySize).register(on: router)
+        OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)
         let api = router.group()
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
         AccountsController(service: accounts, federation: federation, maxBodySize: configuration.maxBodySize).register(on: api)

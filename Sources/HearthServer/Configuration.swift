@@ -33,6 +33,14 @@ public struct HearthServerConfiguration: Sendable {
     /// How long a `needConfirmation` pending credential can be linked.
     public var pendingCredentialLifetime: TimeInterval
     public var relyingParty: RelyingParty.Configuration
+    /// `--emulator-admin`: accept the Admin SDKs' emulator credentials (`Authorization: Bearer owner`, unsigned
+    /// custom tokens) for a project whose id does not start with `demo-`. Anyone who reaches the port is then an
+    /// administrator.
+    public var emulatorAdminFlag = false
+    /// Accept the emulator credentials from non-loopback clients too (`--emulator-admin-allow-remote`).
+    public var emulatorAdminAllowRemote = false
+    /// Lifetime of the admin API's OAuth 2 access tokens (as Google's: one hour).
+    public var adminAccessTokenLifetime: TimeInterval = 3600
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,
@@ -59,6 +67,10 @@ public struct HearthServerConfiguration: Sendable {
         self.pendingCredentialLifetime = pendingCredentialLifetime
         self.relyingParty = relyingParty
     }
+
+    /// Whether the emulator credentials are accepted at all: `demo-*` projects, or `--emulator-admin`.
+    /// (`--dev` alone does not enable it.) Non-loopback clients are refused unless ``emulatorAdminAllowRemote``.
+    public var emulatorAdminEnabled: Bool { projectId.hasPrefix("demo-") || emulatorAdminFlag }
 
     /// Whether any API key is accepted (no keys configured and a `demo-*` project).
     public var acceptsAnyAPIKey: Bool { apiKeys.isEmpty && projectId.hasPrefix("demo-") }

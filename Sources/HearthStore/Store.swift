@@ -107,7 +107,8 @@ public protocol FlowStore: Sendable {
 }
 
 /// Everything the server keeps: one database, any replica can serve any step.
-public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore {
+public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
+    AdminUserStore, AuditLogStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

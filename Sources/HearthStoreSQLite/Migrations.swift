@@ -105,5 +105,6 @@ enum Migrations {
             )
             """,
         ]),
+        (3, SQLiteStore.adminMigrationStatements),
     ]
 }

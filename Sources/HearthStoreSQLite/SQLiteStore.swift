@@ -219,7 +219,7 @@ public final class SQLiteStore: HearthStore {
         }
     }
 
-    private static func loadUser(where condition: String, _ binds: [SQLiteData], db: Executor) async throws -> UserRecord? {
+    static func loadUser(where condition: String, _ binds: [SQLiteData], db: Executor) async throws -> UserRecord? {
         guard let row = try await db.rows("SELECT * FROM users WHERE \(condition)", binds).first,
               let localId = row.string("local_id")
         else { return nil }

@@ -17,4 +17,24 @@ public enum WirePaths {
     public static func accounts(_ method: String) -> String { "\(identityToolkitV1)/accounts:\(method)" }
     /// The v3 path of a relying-party method, e.g. `v3(“verifyPassword”)`.
     public static func v3(_ method: String) -> String { "\(relyingPartyV3)/\(method)" }
+
+    /// Prefix of the v2 Identity Toolkit API (project configuration, provider configurations).
+    public static let identityToolkitV2 = "/identitytoolkit.googleapis.com/v2"
+    /// The OAuth 2 token endpoint for service-account JWT-bearer grants (RFC 7523); a service-account file's
+    /// `token_uri` is this path on the server's public URL.
+    public static let oauth2Token = "/oauth2.googleapis.com/token"
+    /// Session-cookie verification keys (x509 map by kid), where Google publishes them.
+    public static let sessionCookieCertificates = "/www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
+    /// Session-cookie verification keys as a JWK set.
+    public static let sessionCookieJWKS = "/identitytoolkit.googleapis.com/v1/sessionCookiePublicKeys"
+
+    /// The admin path of a project's `accounts` resource: `…/v1/projects/{p}/accounts[:method]`.
+    public static func adminAccounts(projectId: String, _ method: String? = nil) -> String {
+        "\(identityToolkitV1)/projects/\(projectId)/accounts" + (method.map { ":\($0)" } ?? "")
+    }
+
+    /// The v2 path of a project resource: `…/v2/projects/{p}/<resource>`.
+    public static func v2Project(_ projectId: String, _ resource: String) -> String {
+        "\(identityToolkitV2)/projects/\(projectId)/\(resource)"
+    }
 }

@@ -24,6 +24,35 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case invalidDisplayName = "INVALID_DISPLAY_NAME"
     case invalidPhotoUrl = "INVALID_PHOTO_URL"
     case missingLocalId = "MISSING_LOCAL_ID"
+    case adminOnlyOperation = "ADMIN_ONLY_OPERATION"
+    // Admin API: users
+    case duplicateLocalId = "DUPLICATE_LOCAL_ID"
+    case duplicateEmail = "DUPLICATE_EMAIL"
+    case phoneNumberExists = "PHONE_NUMBER_EXISTS"
+    case invalidPhoneNumber = "INVALID_PHONE_NUMBER"
+    case invalidLocalId = "INVALID_LOCAL_ID"
+    case claimsTooLarge = "CLAIMS_TOO_LARGE"
+    case forbiddenClaim = "FORBIDDEN_CLAIM"
+    case invalidDuration = "INVALID_DURATION"
+    case invalidPageSelection = "INVALID_PAGE_SELECTION"
+    case localIdListExceedsLimit = "LOCAL_ID_LIST_EXCEEDS_LIMIT"
+    case missingUserAccount = "MISSING_USER_ACCOUNT"
+    case invalidHashAlgorithm = "INVALID_HASH_ALGORITHM"
+    case missingHashAlgorithm = "MISSING_HASH_ALGORITHM"
+    case invalidProjectId = "INVALID_PROJECT_ID"
+    case tenantNotFound = "TENANT_NOT_FOUND"
+    // Admin API: configuration
+    case configurationNotFound = "CONFIGURATION_NOT_FOUND"
+    case configurationExists = "CONFIGURATION_EXISTS"
+    case invalidConfig = "INVALID_CONFIG"
+    case invalidProviderIdAdmin = "INVALID_IDP_ID"
+    case missingOAuthClientId = "MISSING_OAUTH_CLIENT_ID"
+    case missingOAuthClientSecret = "MISSING_OAUTH_CLIENT_SECRET"
+    case missingIssuer = "MISSING_ISSUER"
+    case invalidUpdateMask = "INVALID_UPDATE_MASK"
+    // Admin API: who may call it
+    case unauthenticated = "UNAUTHENTICATED"
+    case insufficientPermission = "INSUFFICIENT_PERMISSION"
     // ID tokens
     case missingIdToken = "MISSING_ID_TOKEN"
     case invalidIdToken = "INVALID_ID_TOKEN"
@@ -64,7 +93,10 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     public var httpStatus: Int {
         switch self {
         case .invalidApiKey: 400
-        case .permissionDenied: 403
+        case .unauthenticated: 401
+        case .permissionDenied, .insufficientPermission: 403
+        case .configurationNotFound: 404
+        case .configurationExists: 409
         case .notFound: 404
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
@@ -77,7 +109,8 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     public var reason: String {
         switch self {
         case .invalidApiKey: "keyInvalid"
-        case .permissionDenied: "forbidden"
+        case .permissionDenied, .insufficientPermission: "forbidden"
+        case .unauthenticated: "authError"
         case .notFound: "notFound"
         case .internalError: "backendError"
         default: "invalid"
@@ -88,7 +121,10 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     public var status: String? {
         switch self {
         case .invalidApiKey, .invalidJSONPayload, .invalidArgument, .payloadTooLarge: "INVALID_ARGUMENT"
-        case .permissionDenied: "PERMISSION_DENIED"
+        case .permissionDenied, .insufficientPermission: "PERMISSION_DENIED"
+        case .unauthenticated: "UNAUTHENTICATED"
+        case .configurationNotFound: "NOT_FOUND"
+        case .configurationExists: "ALREADY_EXISTS"
         case .notFound: "NOT_FOUND"
         case .methodNotAllowed: "UNIMPLEMENTED"
         case .internalError: "INTERNAL"

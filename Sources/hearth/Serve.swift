@@ -35,6 +35,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "The server's external base URL (default http://<host>:<port>, env HEARTH_PUBLIC_URL). Register <public-url>/__/auth/handler at providers.")
     var publicURL: String?
 
+    @Flag(name: .customLong("emulator-admin"), help: "Accept the Firebase Admin SDKs' emulator credentials ('Authorization: Bearer owner', unsigned custom tokens) for a non-demo project: anyone who reaches the port is an administrator. Always on for demo-* projects.")
+    var emulatorAdmin = false
+
+    @Flag(name: .customLong("emulator-admin-allow-remote"), help: "Accept the emulator credentials from non-loopback clients too (dangerous).")
+    var emulatorAdminAllowRemote = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
@@ -62,12 +68,18 @@ struct Serve: AsyncParsableCommand {
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
             print("warning: listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)", to: &standardError)
         }
+        if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
+            throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
+        }
         let store = try await HearthCLI.openStore(directory: settings.dataDir, create: true, logger: Logger(label: "hearth.store"))
         let wildcard = ["0.0.0.0", "::", "[::]"].contains(settings.host)
-        let configuration = HearthServerConfiguration(
+        var draft = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL) : nil))
+        draft.emulatorAdminFlag = emulatorAdmin
+        draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
+        let configuration = draft
         do {
             let devIdPs = settings.dev ? try await DevIdentityProviders(publicURL: configuration.publicURL) : nil
             let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { report in
@@ -92,6 +104,10 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    static func isLoopbackHost(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
     static func printBanner(settings: Settings, configuration: HearthServerConfiguration, report: StartupReport) {
         let port = report.port
         let base = "http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)"
@@ -109,6 +125,10 @@ struct Serve: AsyncParsableCommand {
             "  x509 keys:     \(base)/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
             "  JWKS:          \(base)/.well-known/jwks.json",
             "  emulator host: FIREBASE_AUTH_EMULATOR_HOST=\(settings.host):\(port)",
+            "  admin API:     \(base)/identitytoolkit.googleapis.com/v1/projects/\(settings.projectId)/accounts… (token endpoint \(configuration.publicURL.url)/oauth2.googleapis.com/token)",
+            configuration.emulatorAdminEnabled
+                ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "loopback clients"): anyone who reaches the port is an administrator"
+                : "  admin auth:    service-account access tokens only",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
         ]
         if report.providers.isEmpty {

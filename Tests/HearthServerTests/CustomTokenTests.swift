@@ -1,13 +1,15 @@
 import Foundation
 import HearthCore
+import HearthServer
 import HearthTesting
 import HearthWire
 import Testing
 
 @Suite struct CustomTokenTests {
-    func withRegisteredAccount(_ body: @Sendable @escaping (HearthHarness, TestServiceAccount) async throws -> Void) async throws {
+    func withRegisteredAccount(configure: (inout HearthServerConfiguration) -> Void = { _ in },
+                               _ body: @Sendable @escaping (HearthHarness, TestServiceAccount) async throws -> Void) async throws {
         let account = try TestServiceAccount()
-        try await HearthHarness.run { h in
+        try await HearthHarness.run(configure: configure) { h in
             try await h.store.saveServiceAccountKey(account.registration(at: h.clock.now))
             try await body(h, account)
         }
@@ -44,8 +46,14 @@ import Testing
         }
     }
 
+    /// A production project: unsigned (emulator-mode) custom tokens are refused.
+    static func production(_ configuration: inout HearthServerConfiguration) {
+        configuration.projectId = "hearth-prod"
+        configuration.apiKeys = ["test-key"]
+    }
+
     @Test func attacksFail() async throws {
-        try await withRegisteredAccount { h, account in
+        try await withRegisteredAccount(configure: Self.production) { h, account in
             let now = h.clock.now
             let path = WirePaths.accounts("signInWithCustomToken")
             func code(_ token: String) async throws -> String? {

@@ -16,6 +16,10 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var allowDuplicateEmails: Bool
     /// Any app and any loopback redirect is accepted (the `--dev` setting of `demo-*` projects).
     public var acceptAnyApp: Bool
+    /// Users may not sign themselves up (the console's "User actions: enable create"); admins still create users.
+    public var userSignupDisabled: Bool = false
+    /// Users may not delete their own account (the console's "User actions: enable deletion").
+    public var userDeletionDisabled: Bool = false
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool = false, passwordSignInEnabled: Bool = true,
@@ -38,6 +42,8 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         anonymousSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .anonymousSignInEnabled) ?? true
         allowDuplicateEmails = try c.decodeIfPresent(Bool.self, forKey: .allowDuplicateEmails) ?? false
         acceptAnyApp = try c.decodeIfPresent(Bool.self, forKey: .acceptAnyApp) ?? false
+        userSignupDisabled = try c.decodeIfPresent(Bool.self, forKey: .userSignupDisabled) ?? false
+        userDeletionDisabled = try c.decodeIfPresent(Bool.self, forKey: .userDeletionDisabled) ?? false
     }
 }
 

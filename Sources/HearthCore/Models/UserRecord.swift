@@ -64,6 +64,12 @@ public struct UserRecord: Sendable, Equatable {
                                            displayName: displayName, photoUrl: photoUrl))
         }
         for identity in identities {
+            if identity.providerId == ProviderIdentity.phoneProviderId {
+                result.append(ProviderUserInfo(providerId: identity.providerId, rawId: identity.federatedId,
+                                               federatedId: identity.federatedId, email: nil, displayName: nil, photoUrl: nil,
+                                               phoneNumber: identity.federatedId))
+                continue
+            }
             result.append(ProviderUserInfo(providerId: identity.providerId, rawId: identity.federatedId,
                                            federatedId: identity.federatedId, email: identity.email,
                                            displayName: identity.displayName, photoUrl: identity.photoUrl))
@@ -84,8 +90,18 @@ public struct UserRecord: Sendable, Equatable {
             createdAt: String(Int64((createdAt.timeIntervalSince1970 * 1000).rounded())),
             lastRefreshAt: lastRefreshAt.map { $0.formatted(.iso8601) },
             customAttributes: customClaims.isEmpty ? nil : JSONValue.object(customClaims).compactJSONString,
-            customAuth: customAuth ? true : nil
+            customAuth: customAuth ? true : nil,
+            phoneNumber: phoneNumber
         )
+    }
+
+    /// The user's phone number: kept as the `phone` identity, so it is unique across users like any identity.
+    public var phoneNumber: String? {
+        get { identities.first { $0.providerId == ProviderIdentity.phoneProviderId }?.federatedId }
+        set {
+            identities.removeAll { $0.providerId == ProviderIdentity.phoneProviderId }
+            if let newValue { identities.append(ProviderIdentity(providerId: ProviderIdentity.phoneProviderId, federatedId: newValue)) }
+        }
     }
 }
 
@@ -97,6 +113,9 @@ public struct ProviderIdentity: Sendable, Equatable, Codable {
     public var email: String?
     public var displayName: String?
     public var photoUrl: String?
+
+    /// The provider id under which a user's phone number is kept (`federatedId` = the E.164 number).
+    public static let phoneProviderId = "phone"
 
     public init(providerId: String, federatedId: String, email: String? = nil, displayName: String? = nil, photoUrl: String? = nil) {
         self.providerId = providerId

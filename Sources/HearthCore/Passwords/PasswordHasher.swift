@@ -54,6 +54,7 @@ public struct PasswordHasher: Sendable {
 
     /// Whether `password` matches `encoded`; the final comparison is constant-time.
     public func verify(_ password: String, against encoded: String) throws -> Bool {
+        if let imported = ImportedPasswordHash(encoded: encoded) { return imported.verify(password) }
         let (stored, salt, expected) = try Self.decode(encoded)
         let key = try derive(password, salt: salt, parameters: stored)
         // SymmetricKey's equality is a constant-time comparison.

@@ -24,8 +24,11 @@ struct AccountsController {
         route(group, v1: "signInWithIdp", v3: "verifyAssertion", SignInWithIdpRequest.self) { request, _ in
             try await federation.signInWithIdp(request)
         }
-        route(group, v1: "signInWithCustomToken", v3: "verifyCustomToken", SignInWithCustomTokenRequest.self) { request, _ in
-            try await service.signInWithCustomToken(request)
+        let configuration = service.configuration
+        route(group, v1: "signInWithCustomToken", v3: "verifyCustomToken", SignInWithCustomTokenRequest.self) { request, context in
+            let emulator = configuration.emulatorAdminEnabled
+                && (configuration.emulatorAdminAllowRemote || AdminAuthorizer.isLoopback(context.remoteAddress))
+            return try await service.signInWithCustomToken(request, allowUnsigned: emulator)
         }
         // getProjectConfig: GET (the iOS SDK, no body) or POST, v3 and v1 (`GET v1/projects`).
         let projectConfig: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<GetProjectConfigResponse> = { _, _ in

@@ -70,6 +70,9 @@ extension AccountService {
     public func delete(_ request: DeleteAccountRequest) async throws -> DeleteAccountResponse {
         let (claims, user) = try await authenticate(idToken: request.idToken)
         try requireRecentLogin(claims)
+        if try await projectConfig().userDeletionDisabled {
+            throw HearthAPIError(.adminOnlyOperation, "account deletion by users is disabled for this project")
+        }
         guard try await store.deleteUser(localId: user.localId) else { throw HearthAPIError(.userNotFound) }
         logger.info("user deleted", metadata: ["uid": "\(user.localId)"])
         return DeleteAccountResponse()

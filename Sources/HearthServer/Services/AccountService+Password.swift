@@ -32,6 +32,9 @@ extension AccountService {
             return SignUpResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName, tokens: tokens)
         }
 
+        if config.userSignupDisabled {
+            throw HearthAPIError(.adminOnlyOperation, "sign-up is disabled for this project; an administrator creates accounts")
+        }
         let moment = now
         var user = UserRecord(localId: RandomID.localId(), displayName: request.displayName, createdAt: moment,
                               lastLoginAt: moment, validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)))

@@ -41,9 +41,11 @@ extension AccountService {
 
     /// `accounts:signInWithCustomToken`: verifies a custom token signed by a registered service-account key,
     /// creates the user on first use.
-    public func signInWithCustomToken(_ request: SignInWithCustomTokenRequest) async throws -> SignInWithCustomTokenResponse {
+    /// `allowUnsigned`: accept the Admin SDKs' emulator-mode tokens (`alg: none`, empty signature), decided by
+    /// the caller from the configuration and the client's address.
+    public func signInWithCustomToken(_ request: SignInWithCustomTokenRequest, allowUnsigned: Bool = false) async throws -> SignInWithCustomTokenResponse {
         guard let token = request.token, !token.isEmpty else { throw HearthAPIError(.missingCustomToken) }
-        let claims = try await verifyCustomToken(token)
+        let claims = try await verifyCustomToken(token, allowUnsigned: allowUnsigned)
         let moment = now
         var isNewUser = false
         if try await store.user(localId: claims.uid) == nil {
@@ -62,9 +64,14 @@ extension AccountService {
         return SignInWithCustomTokenResponse(tokens: tokens, isNewUser: isNewUser)
     }
 
-    func verifyCustomToken(_ token: String) async throws -> CustomTokenClaims {
+    func verifyCustomToken(_ token: String, allowUnsigned: Bool = false) async throws -> CustomTokenClaims {
         guard let header = KeyRing.header(of: token) else { throw HearthAPIError(.invalidCustomToken, "not a JWT") }
-        guard header["alg"] == "RS256" else { throw HearthAPIError(.invalidCustomToken, "custom tokens must be signed with RS256") }
+        if header["alg"] == "none", allowUnsigned {
+            return try unsignedEmulatorCustomToken(token)
+        }
+        guard header["alg"] == "RS256" else {
+            throw HearthAPIError(.invalidCustomToken, "custom tokens must be signed with RS256 (unsigned emulator-mode tokens are accepted only for demo-* projects or with --emulator-admin)")
+        }
         let unverified: CustomTokenClaims
         do {
             unverified = try DefaultJWTParser().parse([UInt8](token.utf8), as: CustomTokenClaims.self).payload
@@ -102,5 +109,23 @@ extension AccountService {
             throw HearthAPIError(.invalidCustomToken, "\(error)")
         }
         return verified
+    }
+
+    /// An Admin SDK's emulator-mode custom token: `alg: none`, empty signature, the usual claims.
+    private func unsignedEmulatorCustomToken(_ token: String) throws -> CustomTokenClaims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].isEmpty, let data = Data(base64URL: String(parts[1])),
+              let claims = try? JSONDecoder().decode(CustomTokenClaims.self, from: data)
+        else { throw HearthAPIError(.invalidCustomToken, "an unsigned custom token has an empty signature and the custom-token claims") }
+        do {
+            try claims.validate(now: now)
+        } catch .wrongAudience {
+            throw HearthAPIError(.credentialMismatch)
+        } catch .reservedClaim(let name) {
+            throw HearthAPIError(.invalidClaims, "'\(name)' is a reserved claim")
+        } catch {
+            throw HearthAPIError(.invalidCustomToken, "\(error)")
+        }
+        return claims
     }
 }

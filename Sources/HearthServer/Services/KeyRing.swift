@@ -86,6 +86,32 @@ public actor KeyRing {
         return try await collection.sign(claims, kid: JWKIdentifier(string: active.kid), header: ["typ": "JWT"])
     }
 
+    /// Signs any payload with the active key (RS256, `kid` header): session cookies, admin access tokens.
+    public func sign<Payload: JWTPayload>(payload: Payload) async throws -> String {
+        let plan = try await maintain()
+        guard let active = plan.active else { throw StoreError.backend("no signing key") }
+        return try await collection.sign(payload, kid: JWKIdentifier(string: active.kid), header: ["typ": "JWT"])
+    }
+
+    /// Verifies the signature of a token signed by ``sign(payload:)`` and decodes it; the caller checks its
+    /// issuer, audience and times.
+    public func verify<Payload: JWTPayload>(_ token: String, as type: Payload.Type) async throws(TokenValidationError) -> Payload {
+        guard let header = Self.header(of: token) else { throw .malformed }
+        guard header["alg"] == "RS256" else { throw .badSignature }
+        guard let kid = header["kid"] else { throw .unknownKey }
+        if !publishedKIDs.contains(kid) {
+            _ = try? await maintain(force: true)
+            guard publishedKIDs.contains(kid) else { throw .unknownKey }
+        }
+        do {
+            return try await collection.verify(token, as: Payload.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw .badSignature
+        } catch {
+            throw .malformed
+        }
+    }
+
     /// Verifies the signature of one of Hearth's own ID tokens and decodes it. Only RS256 with a published `kid`
     /// is accepted. Issuer, audience and time are checked by the caller (`IDTokenClaims.validate`).
     public func verify(_ token: String) async throws(TokenValidationError) -> IDTokenClaims {

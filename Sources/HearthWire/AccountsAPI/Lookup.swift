@@ -19,6 +19,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var emailVerified: Bool
     public var displayName: String?
     public var photoUrl: String?
+    /// E.164 phone number (`+15555550100`), when the user has one.
+    public var phoneNumber: String?
     /// Milliseconds since 1970 (a number, as Google sends it).
     public var passwordUpdatedAt: Double?
     public var providerUserInfo: [ProviderUserInfo]
@@ -35,8 +37,10 @@ public struct UserInfo: Codable, Sendable, Equatable {
 
     public init(localId: String, email: String?, emailVerified: Bool, displayName: String?, photoUrl: String?,
                 passwordUpdatedAt: Double?, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool,
-                lastLoginAt: String, createdAt: String, lastRefreshAt: String?, customAttributes: String?, customAuth: Bool?) {
+                lastLoginAt: String, createdAt: String, lastRefreshAt: String?, customAttributes: String?, customAuth: Bool?,
+                phoneNumber: String? = nil) {
         self.localId = localId
+        self.phoneNumber = phoneNumber
         self.email = email
         self.emailVerified = emailVerified
         self.displayName = displayName
@@ -53,7 +57,7 @@ public struct UserInfo: Codable, Sendable, Equatable {
     }
 }
 
-/// One sign-in method of a user: `password`, `microsoft.com`, `yahoo.com`, `oidc.*`.
+/// One sign-in method of a user: `password`, `phone`, `microsoft.com`, `yahoo.com`, `oidc.*`.
 public struct ProviderUserInfo: Codable, Sendable, Equatable {
     public var providerId: String
     /// The provider's id for the user (Firebase's `providerData[].uid`).
@@ -62,8 +66,12 @@ public struct ProviderUserInfo: Codable, Sendable, Equatable {
     public var email: String?
     public var displayName: String?
     public var photoUrl: String?
+    /// For the `phone` provider: the E.164 number.
+    public var phoneNumber: String?
 
-    public init(providerId: String, rawId: String, federatedId: String, email: String?, displayName: String?, photoUrl: String?) {
+    public init(providerId: String, rawId: String, federatedId: String, email: String?, displayName: String?, photoUrl: String?,
+                phoneNumber: String? = nil) {
+        self.phoneNumber = phoneNumber
         self.providerId = providerId
         self.rawId = rawId
         self.federatedId = federatedId

@@ -1,0 +1,348 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+
+extension AdminService {
+    // MARK: Project configuration
+
+    /// The leaf fields of `projects/{p}/config` Hearth can change, by update-mask path.
+    static let configLeaves = [
+        "signIn.email.enabled", "signIn.email.passwordRequired", "signIn.anonymous.enabled", "signIn.allowDuplicateEmails",
+        "authorizedDomains", "emailPrivacyConfig.enableImprovedEmailPrivacy",
+        "client.permissions.disabledUserSignup", "client.permissions.disabledUserDeletion",
+    ]
+
+    /// `GET /v2/projects/{p}/config`.
+    public func projectConfigResource() async throws -> AdminProjectConfig {
+        let config = try await accounts.projectConfig()
+        let hash = configuration.passwordParameters
+        return AdminProjectConfig(
+            name: "projects/\(config.projectId)/config",
+            signIn: .init(email: .init(enabled: config.passwordSignInEnabled, passwordRequired: true),
+                          anonymous: .init(enabled: config.anonymousSignInEnabled),
+                          phoneNumber: .init(enabled: false),
+                          allowDuplicateEmails: config.allowDuplicateEmails,
+                          hashConfig: .init(algorithm: "STANDARD_SCRYPT", rounds: hash.blockSize, memoryCost: hash.rounds.trailingZeroBitCount)),
+            authorizedDomains: config.authorizedDomains,
+            emailPrivacyConfig: .init(enableImprovedEmailPrivacy: config.emailEnumerationProtection),
+            client: .init(permissions: .init(disabledUserSignup: config.userSignupDisabled,
+                                             disabledUserDeletion: config.userDeletionDisabled)))
+    }
+
+    /// `PATCH /v2/projects/{p}/config?updateMask=a.b,c`: each path (or a parent of leaves) is set from the body,
+    /// absent values reset to their defaults. Without a mask, the fields present in the body are updated.
+    public func updateProjectConfig(body: JSONValue, updateMask: String?, by principal: AdminPrincipal) async throws -> AdminProjectConfig {
+        guard case .object = body else { throw HearthAPIError(.invalidJSONPayload, "the body must be a config object") }
+        var paths: [String]
+        if let updateMask, !updateMask.isEmpty {
+            paths = updateMask.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        } else {
+            paths = Self.leafPaths(in: body)
+        }
+        var leaves: [String] = []
+        for path in paths where path != "name" {
+            let matching = Self.configLeaves.filter { $0 == path || $0.hasPrefix(path + ".") }
+            guard !matching.isEmpty else {
+                throw HearthAPIError(.invalidUpdateMask, "Hearth cannot change '\(path)'; it supports \(Self.configLeaves.joined(separator: ", "))")
+            }
+            leaves.append(contentsOf: matching)
+        }
+        var config = try await accounts.projectConfig()
+        for leaf in leaves {
+            let value = Self.value(at: leaf, in: body)
+            func bool(_ defaultValue: Bool) throws -> Bool {
+                switch value {
+                case nil, .null?: return defaultValue
+                case .bool(let flag)?: return flag
+                default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be a boolean")
+                }
+            }
+            switch leaf {
+            case "signIn.email.enabled": config.passwordSignInEnabled = try bool(false)
+            case "signIn.email.passwordRequired":
+                guard try bool(true) else { throw HearthAPIError(.invalidConfig, "Hearth does not offer email-link sign-in: passwordRequired must stay true") }
+            case "signIn.anonymous.enabled": config.anonymousSignInEnabled = try bool(false)
+            case "signIn.allowDuplicateEmails": config.allowDuplicateEmails = try bool(false)
+            case "emailPrivacyConfig.enableImprovedEmailPrivacy": config.emailEnumerationProtection = try bool(false)
+            case "client.permissions.disabledUserSignup": config.userSignupDisabled = try bool(false)
+            case "client.permissions.disabledUserDeletion": config.userDeletionDisabled = try bool(false)
+            case "authorizedDomains":
+                switch value {
+                case nil, .null?: config.authorizedDomains = []
+                case .array(let items)?:
+                    let domains = items.compactMap(\.stringValue)
+                    guard domains.count == items.count, domains.allSatisfy(Self.isDomain) else {
+                        throw HearthAPIError(.invalidConfig, "authorizedDomains must be host names")
+                    }
+                    config.authorizedDomains = domains
+                default: throw HearthAPIError(.invalidConfig, "authorizedDomains must be an array of host names")
+                }
+            default: break
+            }
+        }
+        try await store.saveProjectConfig(config)
+        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: leaves.joined(separator: ","))
+        return try await projectConfigResource()
+    }
+
+    static func isDomain(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 253 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":") }
+    }
+
+    static func value(at path: String, in body: JSONValue) -> JSONValue? {
+        var current: JSONValue? = body
+        for part in path.split(separator: ".") {
+            guard case .object(let object)? = current else { return nil }
+            current = object[String(part)]
+        }
+        return current
+    }
+
+    static func leafPaths(in value: JSONValue, prefix: String = "") -> [String] {
+        guard case .object(let object) = value else { return prefix.isEmpty ? [] : [prefix] }
+        return object.keys.sorted().flatMap { key -> [String] in
+            let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+            if case .object = object[key]!, path != "authorizedDomains" { return leafPaths(in: object[key]!, prefix: path) }
+            return [path]
+        }
+    }
+
+    /// `GET /emulator/v1/projects/{p}/config`.
+    public func emulatorConfig() async throws -> EmulatorConfig {
+        let config = try await accounts.projectConfig()
+        return EmulatorConfig(signIn: .init(allowDuplicateEmails: config.allowDuplicateEmails),
+                              emailPrivacyConfig: .init(enableImprovedEmailPrivacy: config.emailEnumerationProtection))
+    }
+
+    /// `PATCH /emulator/v1/projects/{p}/config`: only the fields present change.
+    public func updateEmulatorConfig(_ body: EmulatorConfig, by principal: AdminPrincipal) async throws -> EmulatorConfig {
+        var config = try await accounts.projectConfig()
+        var changed: [String] = []
+        if let allow = body.signIn?.allowDuplicateEmails {
+            config.allowDuplicateEmails = allow
+            changed.append("signIn.allowDuplicateEmails")
+        }
+        if let privacy = body.emailPrivacyConfig?.enableImprovedEmailPrivacy {
+            config.emailEnumerationProtection = privacy
+            changed.append("emailPrivacyConfig.enableImprovedEmailPrivacy")
+        }
+        try await store.saveProjectConfig(config)
+        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: changed.joined(separator: ","))
+        return try await emulatorConfig()
+    }
+
+    // MARK: Built-in providers (defaultSupportedIdpConfigs)
+
+    static let defaultSupportedIdps: [String: (kind: IdPKind, description: String)] = [
+        "microsoft.com": (.microsoft, "Microsoft"),
+        "yahoo.com": (.yahoo, "Yahoo"),
+    ]
+
+    /// `GET /v2/defaultSupportedIdps`.
+    public func defaultSupportedIdpList() -> DefaultSupportedIdpList {
+        DefaultSupportedIdpList(defaultSupportedIdps: Self.defaultSupportedIdps.keys.sorted().map {
+            .init(idpId: $0, description: Self.defaultSupportedIdps[$0]!.description)
+        })
+    }
+
+    func defaultIdpResource(_ config: IdPConfig) -> DefaultSupportedIdpConfig {
+        DefaultSupportedIdpConfig(name: "projects/\(configuration.projectId)/defaultSupportedIdpConfigs/\(config.providerId)",
+                                  enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
+                                  endpointBase: config.endpointBase, graphBase: config.graphBase)
+    }
+
+    static func checkDefaultIdpId(_ idpId: String?) throws -> (String, IdPKind) {
+        guard let idpId, !idpId.isEmpty else { throw HearthAPIError(.invalidProviderIdAdmin, "give idpId (microsoft.com or yahoo.com)") }
+        guard let entry = defaultSupportedIdps[idpId] else {
+            throw HearthAPIError(.invalidProviderIdAdmin, "Hearth federates microsoft.com and yahoo.com as built-in providers, not \(idpId); use oauthIdpConfigs for other OpenID providers")
+        }
+        return (idpId, entry.kind)
+    }
+
+    static func checkURL(_ url: String?, _ field: String) throws {
+        guard let url else { return }
+        guard let components = URLComponents(string: url), ["https", "http"].contains(components.scheme ?? ""), components.host != nil else {
+            throw HearthAPIError(.invalidConfig, "\(field) must be an http(s) URL")
+        }
+    }
+
+    public func createDefaultIdpConfig(idpId: String?, _ body: DefaultSupportedIdpConfig, by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
+        let (providerId, kind) = try Self.checkDefaultIdpId(idpId)
+        if try await store.idpConfig(providerId: providerId) != nil {
+            throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
+        }
+        guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+        guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
+        try Self.checkURL(body.endpointBase, "endpointBase")
+        try Self.checkURL(body.graphBase, "graphBase")
+        let config = IdPConfig(providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
+                               endpointBase: body.endpointBase, graphBase: body.graphBase)
+        try await store.saveIdPConfig(config)
+        try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
+        return defaultIdpResource(config)
+    }
+
+    public func defaultIdpConfig(_ idpId: String) async throws -> DefaultSupportedIdpConfig {
+        let (providerId, _) = try Self.checkDefaultIdpId(idpId)
+        guard let config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        return defaultIdpResource(config)
+    }
+
+    public func listDefaultIdpConfigs(pageSize: String?, pageToken: String?) async throws -> DefaultSupportedIdpConfigList {
+        let configs = try await store.idpConfigs().filter { Self.defaultSupportedIdps[$0.providerId] != nil }
+        let (page, next) = try Self.page(configs, pageSize: pageSize, pageToken: pageToken)
+        return DefaultSupportedIdpConfigList(configs: page.map(defaultIdpResource), nextPageToken: next)
+    }
+
+    public func updateDefaultIdpConfig(_ idpId: String, _ body: DefaultSupportedIdpConfig, updateMask: String?, by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
+        let (providerId, _) = try Self.checkDefaultIdpId(idpId)
+        guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase"])
+        for field in fields {
+            switch field {
+            case "enabled": config.enabled = body.enabled ?? false
+            case "clientId":
+                guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+                config.clientId = clientId
+            case "clientSecret":
+                guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
+                config.clientSecret = secret
+            case "endpointBase":
+                try Self.checkURL(body.endpointBase, "endpointBase")
+                config.endpointBase = body.endpointBase
+            case "graphBase":
+                try Self.checkURL(body.graphBase, "graphBase")
+                config.graphBase = body.graphBase
+            default: break
+            }
+        }
+        try await store.saveIdPConfig(config)
+        try await audit(principal, "defaultSupportedIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
+        return defaultIdpResource(config)
+    }
+
+    public func deleteIdpConfig(_ providerId: String, action: String, by principal: AdminPrincipal) async throws -> EmptyResponse {
+        guard try await store.deleteIdPConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        try await audit(principal, action, target: providerId)
+        return EmptyResponse()
+    }
+
+    // MARK: OpenID providers (oauthIdpConfigs)
+
+    func oauthResource(_ config: IdPConfig) -> OAuthIdpConfig {
+        OAuthIdpConfig(name: "projects/\(configuration.projectId)/oauthIdpConfigs/\(config.providerId)", clientId: config.clientId,
+                       clientSecret: nil, issuer: config.issuer, displayName: config.displayName, enabled: config.enabled,
+                       responseType: .init(code: true, idToken: false))
+    }
+
+    static func checkOIDCId(_ id: String?) throws -> String {
+        guard let id, !id.isEmpty else { throw HearthAPIError(.invalidProviderIdAdmin, "give oauthIdpConfigId (oidc.<name>)") }
+        guard IdPConfig.kind(forProviderId: id) == .oidc else {
+            throw HearthAPIError(.invalidProviderIdAdmin, "an OpenID provider id is oidc.<letters, digits, - or _>")
+        }
+        return id
+    }
+
+    public func createOAuthIdpConfig(id: String?, _ body: OAuthIdpConfig, by principal: AdminPrincipal) async throws -> OAuthIdpConfig {
+        let providerId = try Self.checkOIDCId(id)
+        if try await store.idpConfig(providerId: providerId) != nil {
+            throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
+        }
+        guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+        guard let issuer = body.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
+        try Self.checkURL(issuer, "issuer")
+        guard let secret = body.clientSecret, !secret.isEmpty else {
+            throw HearthAPIError(.missingOAuthClientSecret, "Hearth signs in with the authorization code flow, which needs the client secret")
+        }
+        let config = IdPConfig(providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
+                               issuer: issuer, displayName: body.displayName)
+        try await store.saveIdPConfig(config)
+        try await audit(principal, "oauthIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
+        return oauthResource(config)
+    }
+
+    public func oauthIdpConfig(_ id: String) async throws -> OAuthIdpConfig {
+        let providerId = try Self.checkOIDCId(id)
+        guard let config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        return oauthResource(config)
+    }
+
+    public func listOAuthIdpConfigs(pageSize: String?, pageToken: String?) async throws -> OAuthIdpConfigList {
+        let configs = try await store.idpConfigs().filter { $0.kind == .oidc }
+        let (page, next) = try Self.page(configs, pageSize: pageSize, pageToken: pageToken)
+        return OAuthIdpConfigList(configs: page.map(oauthResource), nextPageToken: next)
+    }
+
+    public func updateOAuthIdpConfig(_ id: String, _ body: OAuthIdpConfig, updateMask: String?, by principal: AdminPrincipal) async throws -> OAuthIdpConfig {
+        let providerId = try Self.checkOIDCId(id)
+        guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        let fields = try Self.maskFields(updateMask, body: body, allowed: [
+            "enabled", "clientId", "clientSecret", "issuer", "displayName", "responseType", "responseType.code", "responseType.idToken",
+        ])
+        for field in fields {
+            switch field {
+            case "enabled": config.enabled = body.enabled ?? false
+            case "clientId":
+                guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+                config.clientId = clientId
+            case "clientSecret":
+                guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
+                config.clientSecret = secret
+            case "issuer":
+                guard let issuer = body.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
+                try Self.checkURL(issuer, "issuer")
+                config.issuer = issuer
+            case "displayName": config.displayName = body.displayName
+            default:
+                // responseType: Hearth always uses the code flow.
+                if body.responseType?.code == false {
+                    throw HearthAPIError(.invalidConfig, "Hearth signs in with the authorization code flow: responseType.code stays true")
+                }
+            }
+        }
+        try await store.saveIdPConfig(config)
+        try await audit(principal, "oauthIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
+        return oauthResource(config)
+    }
+
+    // MARK: Helpers
+
+    /// The fields to update: the mask's, checked against `allowed`; without a mask, those present in the body.
+    static func maskFields(_ updateMask: String?, body: some Encodable, allowed: Set<String>) throws -> [String] {
+        let fields: [String]
+        if let updateMask, !updateMask.isEmpty {
+            fields = updateMask.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        } else {
+            let data = try JSONEncoder().encode(body)
+            let object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+            fields = object.keys.filter { $0 != "name" }.sorted()
+        }
+        if let unknown = fields.first(where: { !allowed.contains($0) }) {
+            throw HearthAPIError(.invalidUpdateMask, "'\(unknown)' cannot be updated; the fields are \(allowed.sorted().joined(separator: ", "))")
+        }
+        return fields
+    }
+
+    /// One page of provider configurations ordered by id: `pageSize` 1–100 (default 100), `pageToken` the last
+    /// id of the previous page.
+    static func page(_ configs: [IdPConfig], pageSize: String?, pageToken: String?) throws -> ([IdPConfig], String?) {
+        var size = 100
+        if let pageSize, !pageSize.isEmpty {
+            guard let value = Int(pageSize), (1...100).contains(value) else {
+                throw HearthAPIError(.invalidPageSelection, "pageSize must be between 1 and 100")
+            }
+            size = value
+        }
+        var sorted = configs.sorted { $0.providerId < $1.providerId }
+        if let pageToken, !pageToken.isEmpty {
+            guard let data = Data(base64URLEncoded: pageToken), let after = String(data: data, encoding: .utf8) else {
+                throw HearthAPIError(.invalidPageSelection, "unknown pageToken")
+            }
+            sorted = sorted.filter { $0.providerId > after }
+        }
+        let page = Array(sorted.prefix(size))
+        let next = sorted.count > size ? page.last.map { Data($0.providerId.utf8).base64URLEncodedString() } : nil
+        return (page, next)
+    }
+}

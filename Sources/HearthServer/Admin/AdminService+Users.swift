@@ -1,0 +1,342 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+
+extension AdminService {
+    /// Most identifiers one lookup may carry.
+    static let maxLookupIdentifiers = 1000
+    /// Firebase's limit on the custom-claims JSON text.
+    static let maxClaimsLength = 1000
+
+    // MARK: Validation
+
+    /// Custom claims from `customAttributes`: a JSON object of at most 1000 characters without reserved names.
+    /// `""` clears them.
+    public static func parseCustomAttributes(_ text: String) throws -> [String: JSONValue] {
+        if text.trimmingCharacters(in: .whitespaces).isEmpty { return [:] }
+        guard text.count <= maxClaimsLength else {
+            throw HearthAPIError(.claimsTooLarge, "custom claims must be at most \(maxClaimsLength) characters of JSON")
+        }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), case .object(let claims) = value else {
+            throw HearthAPIError(.invalidClaims, "customAttributes must be a JSON object")
+        }
+        if let reserved = claims.keys.sorted().first(where: { IDTokenClaims.reservedClaimNames.contains($0) }) {
+            throw HearthAPIError(.forbiddenClaim, "'\(reserved)' is a reserved claim")
+        }
+        return claims
+    }
+
+    /// An E.164 phone number: `+`, then 2 to 15 digits, the first not 0.
+    public static func checkPhoneNumber(_ phone: String) throws -> String {
+        let digits = phone.dropFirst()
+        guard phone.hasPrefix("+"), (2...15).contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+              digits.first != "0"
+        else { throw HearthAPIError(.invalidPhoneNumber, "expected an E.164 number such as +15555550100") }
+        return phone
+    }
+
+    public static func checkLocalId(_ localId: String?) throws -> String {
+        guard let localId, !localId.isEmpty else { throw HearthAPIError(.missingLocalId) }
+        guard localId.utf8.count <= 128 else { throw HearthAPIError(.invalidLocalId, "a uid is at most 128 characters") }
+        return localId
+    }
+
+    /// Hearth serves one project without tenants: a request naming a tenant is refused rather than applied to the
+    /// project.
+    static func checkNoTenant(_ tenantId: String?) throws {
+        if let tenantId, !tenantId.isEmpty {
+            throw HearthAPIError(.tenantNotFound, "Hearth has no tenants (multi-tenancy is not supported): \(tenantId)")
+        }
+    }
+
+    /// Maps store conflicts to the wire errors the SDKs know.
+    @discardableResult
+    func storeWrite<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch StoreError.duplicateLocalId {
+            throw HearthAPIError(.duplicateLocalId)
+        } catch StoreError.emailExists {
+            throw HearthAPIError(.emailExists)
+        } catch StoreError.federatedIdTaken(let providerId) {
+            if providerId == ProviderIdentity.phoneProviderId { throw HearthAPIError(.phoneNumberExists) }
+            throw HearthAPIError(.federatedUserIdAlreadyLinked, "another user already has this \(providerId) identity")
+        } catch StoreError.notFound {
+            throw HearthAPIError(.userNotFound)
+        }
+    }
+
+    // MARK: Create
+
+    /// `POST /v1/projects/{p}/accounts`.
+    public func createUser(_ request: AdminCreateUserRequest, by principal: AdminPrincipal) async throws -> SignUpResponse {
+        try Self.checkNoTenant(request.tenantId)
+        let localId = try request.localId.map { try Self.checkLocalId($0) } ?? RandomID.localId()
+        let email = try request.email.map { try AccountService.normalizedEmail($0) }
+        try AccountService.checkProfile(displayName: request.displayName, photoUrl: request.photoUrl)
+        let phone = try request.phoneNumber.map(Self.checkPhoneNumber)
+        let moment = now
+        var user = UserRecord(localId: localId, email: email, emailVerified: request.emailVerified ?? false,
+                              displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 },
+                              photoUrl: request.photoUrl.flatMap { $0.isEmpty ? nil : $0 },
+                              disabled: request.disabled ?? false, createdAt: moment,
+                              validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)))
+        user.phoneNumber = phone
+        if let password = request.password {
+            try AccountService.checkPasswordStrength(password)
+            user.passwordHash = try await accounts.hashPassword(password)
+            user.passwordUpdatedAt = moment
+        }
+        try await storeWrite { try await store.createUser(user) }
+        try await audit(principal, "accounts.create", target: localId, detail: Self.fieldNames(of: request))
+        return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: nil)
+    }
+
+    // MARK: Read
+
+    /// `POST /v1/projects/{p}/accounts:lookup`: users by uid, email, phone number or federated id; missing ones
+    /// are skipped and `users` is omitted when nothing matched.
+    public func lookup(_ request: AdminLookupRequest) async throws -> AdminLookupResponse {
+        try Self.checkNoTenant(request.tenantId)
+        let count = (request.localId?.count ?? 0) + (request.email?.count ?? 0) + (request.phoneNumber?.count ?? 0)
+            + (request.federatedUserId?.count ?? 0)
+        if count == 0, let idToken = request.idToken {
+            let (_, user) = try await accounts.authenticate(idToken: idToken)
+            return AdminLookupResponse(users: [user.userInfo])
+        }
+        guard count <= Self.maxLookupIdentifiers else {
+            throw HearthAPIError(.invalidArgument, "at most \(Self.maxLookupIdentifiers) identifiers per lookup")
+        }
+        var found: [UserRecord] = []
+        var seen: Set<String> = []
+        func add(_ user: UserRecord?) {
+            if let user, seen.insert(user.localId).inserted { found.append(user) }
+        }
+        for localId in request.localId ?? [] { add(try await store.user(localId: localId)) }
+        for raw in request.email ?? [] {
+            add(try await store.user(email: try AccountService.normalizedEmail(raw)))
+        }
+        for phone in request.phoneNumber ?? [] {
+            add(try await store.user(providerId: ProviderIdentity.phoneProviderId, federatedId: try Self.checkPhoneNumber(phone)))
+        }
+        for federated in request.federatedUserId ?? [] {
+            guard let providerId = federated.providerId, !providerId.isEmpty, let rawId = federated.rawId, !rawId.isEmpty else {
+                throw HearthAPIError(.invalidArgument, "federatedUserId needs providerId and rawId")
+            }
+            add(try await store.user(providerId: providerId, federatedId: rawId))
+        }
+        return AdminLookupResponse(users: found.map(\.userInfo))
+    }
+
+    /// `GET /v1/projects/{p}/accounts:batchGet`: a page of users ordered by uid.
+    public func batchGet(maxResults: String?, pageToken: String?) async throws -> BatchGetResponse {
+        var limit = 20
+        if let maxResults, !maxResults.isEmpty {
+            guard let value = Int(maxResults), (1...1000).contains(value) else {
+                throw HearthAPIError(.invalidPageSelection, "maxResults must be between 1 and 1000")
+            }
+            limit = value
+        }
+        var after: String?
+        if let pageToken, !pageToken.isEmpty {
+            guard let data = Data(base64URLEncoded: pageToken), let localId = String(data: data, encoding: .utf8), !localId.isEmpty else {
+                throw HearthAPIError(.invalidPageSelection, "unknown nextPageToken")
+            }
+            after = localId
+        }
+        let users = try await store.listUsers(after: after, limit: limit + 1)
+        let page = Array(users.prefix(limit))
+        let next = users.count > limit ? page.last.map { Data($0.localId.utf8).base64URLEncodedString() } : nil
+        return BatchGetResponse(users: page.map(\.userInfo), nextPageToken: next)
+    }
+
+    /// `POST /v1/projects/{p}/accounts:query`.
+    public func query(_ request: QueryUsersRequest) async throws -> QueryUsersResponse {
+        try Self.checkNoTenant(request.tenantId)
+        let limit = Int(request.limit?.value ?? 500)
+        guard (1...500).contains(limit) else { throw HearthAPIError(.invalidArgument, "limit must be between 1 and 500") }
+        let offset = Int(request.offset?.value ?? 0)
+        guard offset >= 0 else { throw HearthAPIError(.invalidArgument, "offset must not be negative") }
+        var sortKey = UserSortKey.userId
+        if let sortBy = request.sortBy, !sortBy.isEmpty, sortBy != "SORT_BY_FIELD_UNSPECIFIED" {
+            guard let key = UserSortKey(rawValue: sortBy) else {
+                throw HearthAPIError(.invalidArgument, "sortBy must be one of \(UserSortKey.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            sortKey = key
+        }
+        let order = request.order ?? "ASC"
+        guard ["ASC", "DESC", "ORDER_UNSPECIFIED"].contains(order) else { throw HearthAPIError(.invalidArgument, "order must be ASC or DESC") }
+        var query = UserQuery(sortBy: sortKey, ascending: order != "DESC", offset: offset, limit: limit)
+        for expression in request.expression ?? [] {
+            if let email = expression.email { query.emails.append(try AccountService.normalizedEmail(email)) }
+            if let phone = expression.phoneNumber { query.phoneNumbers.append(try Self.checkPhoneNumber(phone)) }
+            if let uid = expression.userId { query.localIds.append(uid) }
+        }
+        let (total, users) = try await store.queryUsers(query)
+        return QueryUsersResponse(recordsCount: total, userInfo: request.returnUserInfo == false ? nil : users.map(\.userInfo))
+    }
+
+    // MARK: Update
+
+    /// `POST /v1/projects/{p}/accounts:update` (by `localId`): profile, email, password, phone, disabled,
+    /// emailVerified, custom claims, `validSince`, attribute and provider deletion, provider linking. A new
+    /// password or email, or a `validSince`, revokes the user's sessions.
+    public func update(_ request: AdminUpdateRequest, by principal: AdminPrincipal) async throws -> AdminUpdateResponse {
+        try Self.checkNoTenant(request.tenantId)
+        let localId = try Self.checkLocalId(request.localId)
+        let deleteAttributes = Set(request.deleteAttribute ?? [])
+        if let unknown = deleteAttributes.subtracting(["DISPLAY_NAME", "PHOTO_URL", "EMAIL", "PASSWORD"]).first {
+            throw HearthAPIError(.invalidArgument, "unknown deleteAttribute \(unknown)")
+        }
+        let deleteProviders = Set(request.deleteProvider ?? [])
+        try AccountService.checkProfile(displayName: request.displayName, photoUrl: request.photoUrl)
+        let email = try request.email.map { try AccountService.normalizedEmail($0) }
+        let phone = try request.phoneNumber.map(Self.checkPhoneNumber)
+        let claims = try request.customAttributes.map(Self.parseCustomAttributes)
+        if let validSince = request.validSince, validSince.value < 0 {
+            throw HearthAPIError(.invalidArgument, "validSince must be seconds since 1970")
+        }
+        for stamp in [request.createdAt, request.lastLoginAt].compactMap({ $0 }) where stamp.value < 0 {
+            throw HearthAPIError(.invalidArgument, "createdAt and lastLoginAt are milliseconds since 1970")
+        }
+        var link: ProviderIdentity?
+        if let info = request.linkProviderUserInfo {
+            guard let providerId = info.providerId, !providerId.isEmpty, let rawId = info.rawId, !rawId.isEmpty else {
+                throw HearthAPIError(.invalidArgument, "linkProviderUserInfo needs providerId and rawId")
+            }
+            guard providerId != "password", providerId != ProviderIdentity.phoneProviderId else {
+                throw HearthAPIError(.invalidProviderId, "link a password or phone number with the password or phoneNumber fields")
+            }
+            link = ProviderIdentity(providerId: providerId, federatedId: rawId, email: info.email.flatMap { EmailAddress.normalize($0) },
+                                    displayName: info.displayName, photoUrl: info.photoUrl)
+        }
+        var hash: String?
+        if let password = request.password {
+            try AccountService.checkPasswordStrength(password)
+            hash = try await accounts.hashPassword(password)
+        }
+        let moment = now
+        let nowSeconds = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+        var revokes = false
+        let updated = try await storeWrite {
+            try await accounts.modifyUser(localId: localId) { user in
+                if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
+                if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
+                if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
+                if deleteAttributes.contains("PHOTO_URL") { user.photoUrl = nil }
+                if let email, email != user.email {
+                    user.email = email
+                    user.emailVerified = false
+                    revokes = true
+                }
+                if deleteAttributes.contains("EMAIL") { user.email = nil; user.emailVerified = false }
+                if let verified = request.emailVerified { user.emailVerified = verified }
+                if let hash {
+                    user.passwordHash = hash
+                    user.passwordUpdatedAt = moment
+                    revokes = true
+                }
+                if deleteAttributes.contains("PASSWORD") || deleteProviders.contains("password") {
+                    user.passwordHash = nil
+                    user.passwordUpdatedAt = nil
+                }
+                if let phone { user.phoneNumber = phone }
+                user.identities.removeAll { deleteProviders.contains($0.providerId) }
+                if let link {
+                    user.identities.removeAll { $0.providerId == link.providerId }
+                    user.identities.append(link)
+                }
+                if let disabled = request.disableUser { user.disabled = disabled }
+                if let claims { user.customClaims = claims }
+                if let createdAt = request.createdAt { user.createdAt = Date(timeIntervalSince1970: Double(createdAt.value) / 1000) }
+                if let lastLoginAt = request.lastLoginAt { user.lastLoginAt = Date(timeIntervalSince1970: Double(lastLoginAt.value) / 1000) }
+                if let validSince = request.validSince {
+                    user.validSince = Date(timeIntervalSince1970: Double(validSince.value))
+                    revokes = true
+                } else if revokes {
+                    user.validSince = nowSeconds
+                }
+            }
+        }
+        if revokes { try await store.revokeRefreshTokens(localId: localId) }
+        try await audit(principal, "accounts.update", target: localId, detail: Self.fieldNames(of: request))
+        return AdminUpdateResponse(user: updated.userInfo)
+    }
+
+    // MARK: Delete
+
+    /// `POST /v1/projects/{p}/accounts:delete` (by `localId`).
+    public func delete(_ request: AdminDeleteRequest, by principal: AdminPrincipal) async throws -> AdminDeleteResponse {
+        try Self.checkNoTenant(request.tenantId)
+        let localId = try Self.checkLocalId(request.localId)
+        guard try await store.deleteUser(localId: localId) else { throw HearthAPIError(.userNotFound) }
+        try await audit(principal, "accounts.delete", target: localId)
+        return AdminDeleteResponse()
+    }
+
+    /// `POST /v1/projects/{p}/accounts:batchDelete`: 1–1000 uids; unknown ones are ignored; enabled users are
+    /// kept (`NOT_DISABLED`) unless `force`.
+    public func batchDelete(_ request: BatchDeleteRequest, by principal: AdminPrincipal) async throws -> BatchDeleteResponse {
+        try Self.checkNoTenant(request.tenantId)
+        guard let localIds = request.localIds, !localIds.isEmpty else { throw HearthAPIError(.missingLocalId) }
+        guard localIds.count <= 1000 else { throw HearthAPIError(.localIdListExceedsLimit, "at most 1000 uids per call") }
+        var failures: [BatchDeleteResponse.Failure] = []
+        var deleted = 0
+        for (index, localId) in localIds.enumerated() {
+            guard !localId.isEmpty, localId.utf8.count <= 128 else {
+                failures.append(.init(index: index, localId: localId, message: "INVALID_LOCAL_ID : a uid is 1 to 128 characters"))
+                continue
+            }
+            guard let user = try await store.user(localId: localId) else { continue }
+            if request.force != true, !user.disabled {
+                failures.append(.init(index: index, localId: localId, message: "NOT_DISABLED : Disable the account before batch deletion."))
+                continue
+            }
+            if try await store.deleteUser(localId: localId) { deleted += 1 }
+        }
+        try await audit(principal, "accounts.batchDelete", target: "\(localIds.count) uids",
+                        detail: "deleted \(deleted), refused \(failures.count)\(request.force == true ? ", force" : "")")
+        return BatchDeleteResponse(errors: failures)
+    }
+
+    /// `DELETE /emulator/v1/projects/{p}/accounts`: every user.
+    public func deleteAllUsers(by principal: AdminPrincipal) async throws -> EmptyResponse {
+        let count = try await store.deleteAllUsers()
+        try await audit(principal, "emulator.deleteAllAccounts", target: configuration.projectId, detail: "deleted \(count)")
+        return EmptyResponse()
+    }
+
+    // MARK: Session cookies
+
+    /// The issuer of session cookies for `projectId`.
+    public static func sessionCookieIssuer(_ projectId: String) -> String { "https://session.firebase.google.com/\(projectId)" }
+
+    /// `POST /v1/projects/{p}:createSessionCookie`: the ID token's claims with the session issuer and a
+    /// lifetime of 5 minutes to 14 days, signed by Hearth's keys (published with the ID-token keys and at
+    /// Google's session-cookie key URL). Revocation and disabling apply as for ID tokens.
+    public func createSessionCookie(_ request: CreateSessionCookieRequest) async throws -> CreateSessionCookieResponse {
+        try Self.checkNoTenant(request.tenantId)
+        let duration = request.validDuration?.value ?? 1_209_600
+        guard (300...1_209_600).contains(duration) else {
+            throw HearthAPIError(.invalidDuration, "validDuration must be between 300 seconds (5 minutes) and 1209600 seconds (14 days)")
+        }
+        var (claims, _) = try await accounts.authenticate(idToken: request.idToken)
+        let issuedAt = Int64(now.timeIntervalSince1970)
+        claims.issuer = Self.sessionCookieIssuer(configuration.projectId)
+        claims.issuedAt = issuedAt
+        claims.expiresAt = issuedAt + duration
+        return CreateSessionCookieResponse(sessionCookie: try await accounts.keyRing.sign(payload: claims))
+    }
+
+    // MARK: Audit detail
+
+    /// The names of the fields a request sets (never their values).
+    static func fieldNames(of value: some Encodable) -> String? {
+        guard let data = try? JSONEncoder().encode(value),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        let names = object.keys.filter { $0 != "localId" && $0 != "tenantId" }.sorted()
+        return names.isEmpty ? nil : names.joined(separator: ",")
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import JWTKit
+import Logging
+
+/// The admin API's logic, independent of HTTP: user management, session cookies, project and provider
+/// configuration. Every write is recorded in the audit log with its principal.
+public struct AdminService: Sendable {
+    let accounts: AccountService
+    let logger: Logger
+
+    init(accounts: AccountService, logger: Logger) {
+        self.accounts = accounts
+        self.logger = logger
+    }
+
+    var store: any HearthStore { accounts.store }
+    var configuration: HearthServerConfiguration { accounts.configuration }
+    var now: Date { accounts.now }
+
+    /// Records one admin write. A failure to record is logged, and fails the call (no unaudited writes go unnoticed).
+    func audit(_ principal: AdminPrincipal, _ action: String, target: String, detail: String? = nil) async throws {
+        try await store.appendAuditEntry(AuditEntry(time: now, actor: principal.actor, action: action, target: target, detail: detail))
+        logger.info("admin write", metadata: ["actor": "\(principal.actor)", "action": "\(action)", "target": "\(target)"])
+    }
+
+    /// `INVALID_PROJECT_ID` unless `projectId` is the project this server serves.
+    func checkProject(_ projectId: String) throws {
+        guard projectId == configuration.projectId else {
+            throw HearthAPIError(.invalidProjectId, "this server serves project \(configuration.projectId), not \(projectId)")
+        }
+    }
+
+    /// `GET …/auditLog`: newest first.
+    public func auditLog(pageSize: Int?, pageToken: String?) async throws -> AuditLogResponse {
+        let size = pageSize ?? 100
+        guard (1...1000).contains(size) else { throw HearthAPIError(.invalidPageSelection, "pageSize must be between 1 and 1000") }
+        var before: Int64?
+        if let pageToken, !pageToken.isEmpty {
+            guard let id = Int64(pageToken), id > 0 else { throw HearthAPIError(.invalidPageSelection, "unknown pageToken") }
+            before = id
+        }
+        let entries = try await store.auditEntries(before: before, limit: size + 1)
+        let page = entries.prefix(size)
+        return AuditLogResponse(
+            entries: page.map { AuditLogEntry(id: String($0.id), time: $0.time.formatted(.iso8601), actor: $0.actor, action: $0.action,
+                                              target: $0.target, detail: $0.detail) },
+            nextPageToken: entries.count > size ? page.last.map { String($0.id) } : nil)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HearthCore
+
+/// How `accounts:query` sorts.
+public enum UserSortKey: String, Sendable, CaseIterable {
+    case userId = "USER_ID"
+    case name = "NAME"
+    case createdAt = "CREATED_AT"
+    case lastLoginAt = "LAST_LOGIN_AT"
+    case userEmail = "USER_EMAIL"
+}
+
+/// A query over users (`accounts:query`, `hearth users list --search`).
+public struct UserQuery: Sendable, Equatable {
+    /// Users matching any of these (all users when empty).
+    public var emails: [String]
+    public var phoneNumbers: [String]
+    public var localIds: [String]
+    public var sortBy: UserSortKey
+    public var ascending: Bool
+    public var offset: Int
+    public var limit: Int
+
+    public init(emails: [String] = [], phoneNumbers: [String] = [], localIds: [String] = [], sortBy: UserSortKey = .userId,
+                ascending: Bool = true, offset: Int = 0, limit: Int = 500) {
+        self.emails = emails
+        self.phoneNumbers = phoneNumbers
+        self.localIds = localIds
+        self.sortBy = sortBy
+        self.ascending = ascending
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+/// Administrative reads and bulk writes over users.
+public protocol AdminUserStore: Sendable {
+    /// Users ordered by `localId`, strictly after `afterLocalId` when given, at most `limit`.
+    func listUsers(after afterLocalId: String?, limit: Int) async throws -> [UserRecord]
+    /// The users matching `query` (one page) and how many match in all.
+    func queryUsers(_ query: UserQuery) async throws -> (total: Int, users: [UserRecord])
+    /// Deletes every user, identity and refresh token (the emulator's wipe). Returns how many users there were.
+    @discardableResult
+    func deleteAllUsers() async throws -> Int
+}
+
+/// One recorded admin write. `detail` lists changed field names, never values of secrets.
+public struct AuditEntry: Sendable, Equatable {
+    /// Assigned by the store (increasing); 0 before insertion.
+    public var id: Int64
+    public var time: Date
+    /// `serviceAccount:<email>` or `emulator:owner`.
+    public var actor: String
+    public var action: String
+    public var target: String
+    public var detail: String?
+
+    public init(id: Int64 = 0, time: Date, actor: String, action: String, target: String, detail: String? = nil) {
+        self.id = id
+        self.time = time
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.detail = detail
+    }
+}
+
+/// The append-only log of admin writes.
+public protocol AuditLogStore: Sendable {
+    func appendAuditEntry(_ entry: AuditEntry) async throws
+    /// Entries newest first, with `id` below `beforeId` when given, at most `limit`.
+    func auditEntries(before beforeId: Int64?, limit: Int) async throws -> [AuditEntry]
+}

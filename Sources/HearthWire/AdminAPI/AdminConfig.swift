@@ -1,0 +1,204 @@
+/// Wire types of the v2 configuration resources: `projects/{p}/config`, `defaultSupportedIdpConfigs`,
+/// `oauthIdpConfigs`, `defaultSupportedIdps`, and the emulator's `/emulator/v1/projects/{p}/config`.
+
+/// `projects/{p}/config` (the fields Hearth serves).
+public struct AdminProjectConfig: Codable, Sendable, Equatable {
+    public var name: String?
+    public var signIn: SignInConfig?
+    public var authorizedDomains: [String]?
+    public var emailPrivacyConfig: EmailPrivacyConfig?
+    public var client: ClientConfig?
+
+    public init(name: String? = nil, signIn: SignInConfig? = nil, authorizedDomains: [String]? = nil,
+                emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil) {
+        self.name = name
+        self.signIn = signIn
+        self.authorizedDomains = authorizedDomains
+        self.emailPrivacyConfig = emailPrivacyConfig
+        self.client = client
+    }
+
+    /// `signIn`: sign-in methods and account linking.
+    public struct SignInConfig: Codable, Sendable, Equatable {
+        public var email: Email?
+        public var anonymous: Enabled?
+        public var phoneNumber: Enabled?
+        /// false: one account per email (linking); true: multiple accounts.
+        public var allowDuplicateEmails: Bool?
+        /// Output only: how passwords are hashed (Hearth: standard scrypt).
+        public var hashConfig: HashConfig?
+
+        public init(email: Email? = nil, anonymous: Enabled? = nil, phoneNumber: Enabled? = nil, allowDuplicateEmails: Bool? = nil,
+                    hashConfig: HashConfig? = nil) {
+            self.email = email
+            self.anonymous = anonymous
+            self.phoneNumber = phoneNumber
+            self.allowDuplicateEmails = allowDuplicateEmails
+            self.hashConfig = hashConfig
+        }
+    }
+
+    /// `signIn.email`.
+    public struct Email: Codable, Sendable, Equatable {
+        public var enabled: Bool?
+        /// false would allow email-link sign-in (not offered by Hearth).
+        public var passwordRequired: Bool?
+        public init(enabled: Bool?, passwordRequired: Bool?) {
+            self.enabled = enabled
+            self.passwordRequired = passwordRequired
+        }
+    }
+
+    /// `{enabled}`.
+    public struct Enabled: Codable, Sendable, Equatable {
+        public var enabled: Bool?
+        public init(enabled: Bool?) { self.enabled = enabled }
+    }
+
+    /// `signIn.hashConfig` (output only).
+    public struct HashConfig: Codable, Sendable, Equatable {
+        public var algorithm: String?
+        public var rounds: Int?
+        public var memoryCost: Int?
+        public init(algorithm: String?, rounds: Int?, memoryCost: Int?) {
+            self.algorithm = algorithm
+            self.rounds = rounds
+            self.memoryCost = memoryCost
+        }
+    }
+
+    /// `emailPrivacyConfig`: email enumeration protection.
+    public struct EmailPrivacyConfig: Codable, Sendable, Equatable {
+        public var enableImprovedEmailPrivacy: Bool?
+        public init(enableImprovedEmailPrivacy: Bool?) { self.enableImprovedEmailPrivacy = enableImprovedEmailPrivacy }
+    }
+
+    /// `client`: the console's "User actions".
+    public struct ClientConfig: Codable, Sendable, Equatable {
+        public var permissions: Permissions?
+        public init(permissions: Permissions?) { self.permissions = permissions }
+    }
+
+    /// `client.permissions`.
+    public struct Permissions: Codable, Sendable, Equatable {
+        public var disabledUserSignup: Bool?
+        public var disabledUserDeletion: Bool?
+        public init(disabledUserSignup: Bool?, disabledUserDeletion: Bool?) {
+            self.disabledUserSignup = disabledUserSignup
+            self.disabledUserDeletion = disabledUserDeletion
+        }
+    }
+}
+
+/// The emulator's `GET/PATCH /emulator/v1/projects/{p}/config`.
+public struct EmulatorConfig: Codable, Sendable, Equatable {
+    public var signIn: SignIn?
+    public var emailPrivacyConfig: AdminProjectConfig.EmailPrivacyConfig?
+
+    /// `{allowDuplicateEmails}`.
+    public struct SignIn: Codable, Sendable, Equatable {
+        public var allowDuplicateEmails: Bool?
+        public init(allowDuplicateEmails: Bool?) { self.allowDuplicateEmails = allowDuplicateEmails }
+    }
+
+    public init(signIn: SignIn?, emailPrivacyConfig: AdminProjectConfig.EmailPrivacyConfig?) {
+        self.signIn = signIn
+        self.emailPrivacyConfig = emailPrivacyConfig
+    }
+}
+
+/// `defaultSupportedIdpConfigs/{idpId}` (microsoft.com, yahoo.com). `clientSecret` is write-only: accepted on
+/// create and patch, never sent back.
+public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
+    /// `projects/{p}/defaultSupportedIdpConfigs/{idpId}`.
+    public var name: String?
+    public var enabled: Bool?
+    public var clientId: String?
+    public var clientSecret: String?
+    /// Hearth extension: the provider's base URL (Microsoft authority host, Yahoo host), e.g. a dev IdP.
+    public var endpointBase: String?
+    /// Hearth extension: Microsoft Graph's base URL.
+    public var graphBase: String?
+
+    public init(name: String? = nil, enabled: Bool? = nil, clientId: String? = nil, clientSecret: String? = nil,
+                endpointBase: String? = nil, graphBase: String? = nil) {
+        self.name = name
+        self.enabled = enabled
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.endpointBase = endpointBase
+        self.graphBase = graphBase
+    }
+}
+
+/// A page of `defaultSupportedIdpConfigs`.
+public struct DefaultSupportedIdpConfigList: Codable, Sendable, Equatable {
+    public var defaultSupportedIdpConfigs: [DefaultSupportedIdpConfig]?
+    public var nextPageToken: String?
+    public init(configs: [DefaultSupportedIdpConfig], nextPageToken: String?) {
+        self.defaultSupportedIdpConfigs = configs.isEmpty ? nil : configs
+        self.nextPageToken = nextPageToken
+    }
+}
+
+/// `oauthIdpConfigs/{oidc.*}`. `clientSecret` is write-only.
+public struct OAuthIdpConfig: Codable, Sendable, Equatable {
+    /// `projects/{p}/oauthIdpConfigs/{id}`.
+    public var name: String?
+    public var clientId: String?
+    public var clientSecret: String?
+    public var issuer: String?
+    public var displayName: String?
+    public var enabled: Bool?
+    public var responseType: ResponseType?
+
+    /// `responseType`: Hearth signs in with the authorization code flow.
+    public struct ResponseType: Codable, Sendable, Equatable {
+        public var code: Bool?
+        public var idToken: Bool?
+        public var token: Bool?
+        public init(code: Bool?, idToken: Bool?, token: Bool? = nil) {
+            self.code = code
+            self.idToken = idToken
+            self.token = token
+        }
+    }
+
+    public init(name: String? = nil, clientId: String? = nil, clientSecret: String? = nil, issuer: String? = nil,
+                displayName: String? = nil, enabled: Bool? = nil, responseType: ResponseType? = nil) {
+        self.name = name
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.issuer = issuer
+        self.displayName = displayName
+        self.enabled = enabled
+        self.responseType = responseType
+    }
+}
+
+/// A page of `oauthIdpConfigs`.
+public struct OAuthIdpConfigList: Codable, Sendable, Equatable {
+    public var oauthIdpConfigs: [OAuthIdpConfig]?
+    public var nextPageToken: String?
+    public init(configs: [OAuthIdpConfig], nextPageToken: String?) {
+        self.oauthIdpConfigs = configs.isEmpty ? nil : configs
+        self.nextPageToken = nextPageToken
+    }
+}
+
+/// `GET /v2/defaultSupportedIdps`: the built-in providers Hearth can federate.
+public struct DefaultSupportedIdpList: Codable, Sendable, Equatable {
+    public var defaultSupportedIdps: [Entry]
+
+    /// One provider: `{idpId, description}`.
+    public struct Entry: Codable, Sendable, Equatable {
+        public var idpId: String
+        public var description: String
+        public init(idpId: String, description: String) {
+            self.idpId = idpId
+            self.description = description
+        }
+    }
+
+    public init(defaultSupportedIdps: [Entry]) { self.defaultSupportedIdps = defaultSupportedIdps }
+}

@@ -1,0 +1,230 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthServer
+import HearthStore
+import HearthStoreSQLite
+import HearthWire
+
+/// One user in the Firebase CLI's `auth:export` / `auth:import` JSON format.
+struct FirebaseAccountFileUser: Codable {
+    var localId: String?
+    var email: String?
+    var emailVerified: Bool?
+    var passwordHash: String?
+    var salt: String?
+    var displayName: String?
+    var photoUrl: String?
+    /// Milliseconds since 1970 (a string in `auth:export` files; numbers are accepted too).
+    var lastSignedInAt: FlexibleInt?
+    var createdAt: FlexibleInt?
+    var phoneNumber: String?
+    var disabled: Bool?
+    var customAttributes: String?
+    var providerUserInfo: [LinkProviderUserInfo]?
+}
+
+/// The `auth:export` file: `{"users": [...]}`.
+struct FirebaseAccountFile: Codable {
+    var users: [FirebaseAccountFileUser]
+}
+
+/// The exported form (times as strings, as `auth:export` writes them).
+struct FirebaseExportUser: Encodable {
+    var localId: String
+    var email: String?
+    var emailVerified: Bool
+    var passwordHash: String?
+    var salt: String?
+    var displayName: String?
+    var photoUrl: String?
+    var lastSignedInAt: String?
+    var createdAt: String
+    var phoneNumber: String?
+    var disabled: Bool
+    var customAttributes: String?
+    var providerUserInfo: [LinkProviderUserInfo]
+}
+
+extension Users {
+    /// `hearth users import`: a Firebase `auth:export` JSON file, with the project's password hash parameters.
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import users from a Firebase auth:export JSON file; they sign in with their old passwords.",
+            discussion: """
+                Firebase's parameters are in the console (Authentication > Users > ⋮ > Password hash parameters):
+                  hearth users import users.json --hash-algo SCRYPT --hash-key <base64_signer_key> \\
+                    --salt-separator <base64_salt_separator> --rounds 8 --mem-cost 14
+                Each password is re-hashed with Hearth's scrypt at the user's first sign-in.
+                """)
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The JSON file (auth:export format).") var file: String
+        @Option(name: .customLong("hash-algo"), help: "SCRYPT, STANDARD_SCRYPT, BCRYPT, PBKDF2_SHA256, PBKDF_SHA1, HMAC_SHA512, HMAC_SHA256, HMAC_SHA1, HMAC_MD5, SHA512, SHA256, SHA1, MD5.")
+        var hashAlgo: String?
+        @Option(name: .customLong("hash-key"), help: "base64 signer key (SCRYPT) or HMAC key.") var hashKey: String?
+        @Option(name: .customLong("salt-separator"), help: "base64 salt separator (SCRYPT).") var saltSeparator: String?
+        @Option var rounds: Int?
+        @Option(name: .customLong("mem-cost"), help: "SCRYPT: log2 of N (1-14); STANDARD_SCRYPT: N.") var memCost: Int?
+        @Option var parallelization: Int?
+        @Option(name: .customLong("block-size")) var blockSize: Int?
+        @Option(name: .customLong("dk-len")) var dkLen: Int?
+        @Option(name: .customLong("hash-input-order"), help: "SALT_FIRST (default) or PASSWORD_FIRST.") var hashInputOrder: String?
+        @Flag(name: .customLong("allow-overwrite"), help: "Replace users whose uid exists (otherwise they are skipped and reported).")
+        var allowOverwrite = false
+
+        func run() async throws {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw ValidationError("cannot read \(file)")
+            }
+            let accounts: FirebaseAccountFile
+            do {
+                accounts = try JSONDecoder().decode(FirebaseAccountFile.self, from: data)
+            } catch {
+                throw ValidationError("\(file) is not an auth:export JSON file ({\"users\": [...]})")
+            }
+            var request = ImportUsersRequest(users: [], hashAlgorithm: hashAlgo)
+            request.signerKey = hashKey
+            request.saltSeparator = saltSeparator
+            request.rounds = rounds.map { FlexibleInt(Int64($0)) }
+            if hashAlgo == "STANDARD_SCRYPT" {
+                request.cpuMemCost = memCost.map { FlexibleInt(Int64($0)) }
+            } else {
+                request.memoryCost = memCost.map { FlexibleInt(Int64($0)) }
+            }
+            request.parallelization = parallelization.map { FlexibleInt(Int64($0)) }
+            request.blockSize = blockSize.map { FlexibleInt(Int64($0)) }
+            request.dkLen = dkLen.map { FlexibleInt(Int64($0)) }
+            switch hashInputOrder?.uppercased() {
+            case nil, "SALT_FIRST": break
+            case "PASSWORD_FIRST": request.passwordHashOrder = "PASSWORD_AND_SALT"
+            default: throw ValidationError("--hash-input-order is SALT_FIRST or PASSWORD_FIRST")
+            }
+            let template: ImportedPasswordHash?
+            do {
+                template = try AdminService.hashTemplate(request, needed: accounts.users.contains { $0.passwordHash != nil })
+            } catch let error as HearthAPIError {
+                throw ValidationError(error.description)
+            }
+            let total = accounts.users.count
+            let overwrite = allowOverwrite
+            let (imported, failures) = try await storeOptions.withStore { store -> (Int, [(Int, String)]) in
+                var imported = 0
+                var failures: [(Int, String)] = []
+                let started = Date()
+                for (index, account) in accounts.users.enumerated() {
+                    do {
+                        var info = ImportUserInfo(localId: account.localId, email: account.email, passwordHash: account.passwordHash, salt: account.salt)
+                        info.emailVerified = account.emailVerified
+                        info.displayName = account.displayName
+                        info.photoUrl = account.photoUrl
+                        info.phoneNumber = account.phoneNumber
+                        info.disabled = account.disabled
+                        info.customAttributes = account.customAttributes
+                        info.createdAt = account.createdAt
+                        info.lastLoginAt = account.lastSignedInAt
+                        info.providerUserInfo = account.providerUserInfo
+                        let record = try await AdminService.importedRecord(info, template: template, now: Date()) { try PasswordHasher().hash($0) }
+                        if let existing = try await store.user(localId: record.localId) {
+                            guard overwrite else { throw ValidationError("uid exists (use --allow-overwrite to replace it)") }
+                            var replacement = record
+                            replacement.version = existing.version
+                            _ = try await store.updateUser(replacement)
+                            try await store.revokeRefreshTokens(localId: record.localId)
+                        } else {
+                            try await store.createUser(record)
+                        }
+                        imported += 1
+                    } catch let error as HearthAPIError {
+                        failures.append((index, error.description))
+                    } catch let error as ImportedPasswordHash.Error {
+                        failures.append((index, "INVALID_PASSWORD_HASH : \(error.description)"))
+                    } catch let error as ValidationError {
+                        failures.append((index, error.message))
+                    } catch StoreError.emailExists {
+                        failures.append((index, "EMAIL_EXISTS : another user has this email"))
+                    } catch StoreError.federatedIdTaken(let provider) {
+                        failures.append((index, "\(provider == "phone" ? "PHONE_NUMBER_EXISTS" : "FEDERATED_USER_ID_ALREADY_LINKED") : another user has this \(provider) identity"))
+                    }
+                    if (index + 1) % 100 == 0 || index + 1 == total {
+                        let rate = Double(index + 1) / max(Date().timeIntervalSince(started), 0.001)
+                        FileHandle.standardError.write(Data("\rimported \(imported)/\(total), failed \(failures.count) (\(Int(rate)) users/s)".utf8))
+                    }
+                }
+                FileHandle.standardError.write(Data("\n".utf8))
+                try await Users.audit(store, "accounts.batchCreate", target: "\(total) users",
+                                      detail: "imported \(imported), failed \(failures.count), hash \(hashAlgo ?? "none") (from \((file as NSString).lastPathComponent))")
+                return (imported, failures)
+            }
+            for (index, message) in failures.prefix(50) {
+                print("user \(index) (\(accounts.users[index].localId ?? "no uid")): \(message)")
+            }
+            if failures.count > 50 { print("… and \(failures.count - 50) more") }
+            print("Imported \(imported) of \(total) users\(failures.isEmpty ? "" : "; \(failures.count) failed").")
+            if !failures.isEmpty { throw ExitCode(1) }
+        }
+    }
+
+    /// `hearth users export`: every user in the `auth:export` JSON format.
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export users to a Firebase auth:export JSON file (mode 0600: it holds password hashes).",
+            discussion: "Hearth's hashes are standard scrypt: the command prints the parameters to give `firebase auth:import --hash-algo STANDARD_SCRYPT`.")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Where to write the JSON file.") var file: String
+
+        func run() async throws {
+            let (users, parameters, skipped) = try await storeOptions.withStore { store -> ([FirebaseExportUser], Set<String>, Int) in
+                var exported: [FirebaseExportUser] = []
+                var parameters: Set<String> = []
+                var skipped = 0
+                var after: String?
+                while true {
+                    let page = try await store.listUsers(after: after, limit: 500)
+                    for user in page {
+                        var hash: String?
+                        var salt: String?
+                        if let stored = user.passwordHash {
+                            let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+                            if parts.count == 6, parts[0] == "scrypt" {
+                                parameters.insert("--mem-cost \(parts[1]) --block-size \(parts[2]) --parallelization \(parts[3]) --dk-len \(Data(base64Encoded: String(parts[5]))?.count ?? 32)")
+                                salt = String(parts[4])
+                                hash = String(parts[5])
+                            } else {
+                                skipped += 1
+                            }
+                        }
+                        let info = user.userInfo
+                        exported.append(FirebaseExportUser(
+                            localId: user.localId, email: user.email, emailVerified: user.emailVerified, passwordHash: hash, salt: salt,
+                            displayName: user.displayName, photoUrl: user.photoUrl, lastSignedInAt: user.lastLoginAt.map { String(Int64($0.timeIntervalSince1970 * 1000)) },
+                            createdAt: info.createdAt, phoneNumber: user.phoneNumber, disabled: user.disabled, customAttributes: info.customAttributes,
+                            providerUserInfo: user.identities.filter { $0.providerId != ProviderIdentity.phoneProviderId }.map {
+                                LinkProviderUserInfo(providerId: $0.providerId, rawId: $0.federatedId, email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
+                            }))
+                    }
+                    FileHandle.standardError.write(Data("\rexported \(exported.count) users".utf8))
+                    guard page.count == 500, let last = page.last else { break }
+                    after = last.localId
+                }
+                FileHandle.standardError.write(Data("\n".utf8))
+                return (exported, parameters, skipped)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(["users": users])
+            guard FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw ValidationError("could not write \(file)")
+            }
+            print("Exported \(users.count) users to \(file).")
+            if !parameters.isEmpty {
+                print("Password hashes: STANDARD_SCRYPT \(parameters.sorted().joined(separator: " | "))")
+            }
+            if skipped > 0 {
+                print("\(skipped) users still hold an imported hash (not yet signed in to Hearth): their password hash is not exported.")
+            }
+        }
+    }
+}
