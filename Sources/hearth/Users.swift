@@ -99,13 +99,13 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a user (the password may come from HEARTH_USER_PASSWORD, which keeps it out of the shell history).")
         @OptionGroup var storeOptions: StoreOptions
-        @Option var uid: String?
-        @Option var email: String?
-        @Option var password: String?
-        @Option(name: .customLong("display-name")) var displayName: String?
+        @Option(help: "The new user's uid (default: generated).") var uid: String?
+        @Option(help: "The user's email address.") var email: String?
+        @Option(help: "The user's password (at least 6 characters; prefer HEARTH_USER_PASSWORD, which no process list shows).") var password: String?
+        @Option(name: .customLong("display-name"), help: "The user's display name ('' removes it on update).") var displayName: String?
         @Option(help: "E.164 phone number.") var phone: String?
-        @Flag(name: .customLong("email-verified")) var emailVerified = false
-        @Flag var disabled = false
+        @Flag(name: .customLong("email-verified"), help: "Mark the email as verified.") var emailVerified = false
+        @Flag(help: "Create the user disabled (it cannot sign in until enabled).") var disabled = false
 
         func run() async throws {
             let localId = try uid.map { try AdminService.checkLocalId($0) } ?? RandomID.localId()
@@ -172,10 +172,10 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a user's email, password, name, phone or email verification.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "uid or email") var user: String
-        @Option var email: String?
+        @Option(help: "A new email address (marks it unverified).") var email: String?
         @Option(help: "A new password (or HEARTH_USER_PASSWORD with --password-from-env); ends the user's sessions.") var password: String?
-        @Flag(name: .customLong("password-from-env")) var passwordFromEnv = false
-        @Option(name: .customLong("display-name")) var displayName: String?
+        @Flag(name: .customLong("password-from-env"), help: "Read the new password from HEARTH_USER_PASSWORD.") var passwordFromEnv = false
+        @Option(name: .customLong("display-name"), help: "The user's display name ('' removes it on update).") var displayName: String?
         @Option(help: "E.164 phone number, or '' to remove it.") var phone: String?
         @Option(name: .customLong("email-verified"), help: "on/off") var emailVerified: Project.Switch?
 

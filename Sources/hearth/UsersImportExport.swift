@@ -63,11 +63,11 @@ extension Users {
         var hashAlgo: String?
         @Option(name: .customLong("hash-key"), help: "base64 signer key (SCRYPT) or HMAC key.") var hashKey: String?
         @Option(name: .customLong("salt-separator"), help: "base64 salt separator (SCRYPT).") var saltSeparator: String?
-        @Option var rounds: Int?
+        @Option(help: "Hash rounds (SCRYPT: Firebase's rounds; PBKDF2/SHA*: iterations; BCRYPT: taken from the hash).") var rounds: Int?
         @Option(name: .customLong("mem-cost"), help: "SCRYPT: log2 of N (1-14); STANDARD_SCRYPT: N.") var memCost: Int?
-        @Option var parallelization: Int?
-        @Option(name: .customLong("block-size")) var blockSize: Int?
-        @Option(name: .customLong("dk-len")) var dkLen: Int?
+        @Option(help: "STANDARD_SCRYPT parallelization (p).") var parallelization: Int?
+        @Option(name: .customLong("block-size"), help: "STANDARD_SCRYPT block size (r).") var blockSize: Int?
+        @Option(name: .customLong("dk-len"), help: "STANDARD_SCRYPT derived key length in bytes.") var dkLen: Int?
         @Option(name: .customLong("hash-input-order"), help: "SALT_FIRST (default) or PASSWORD_FIRST.") var hashInputOrder: String?
         @Flag(name: .customLong("allow-overwrite"), help: "Replace users whose uid exists (otherwise they are skipped and reported).")
         var allowOverwrite = false
