@@ -60,6 +60,7 @@ public struct HearthServer: Sendable {
     public func router() -> Router<HearthRequestContext> {
         let router = Router(context: HearthRequestContext.self)
         router.add(middleware: ErrorEnvelopeMiddleware())
+        router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
         router.add(middleware: CORSMiddleware(
             allowOrigin: .originBased,
             allowHeaders: [.contentType, .authorization, HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("X-Client-Version")!,
@@ -77,8 +78,8 @@ public struct HearthServer: Sendable {
         }
         let api = router.group()
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
-        AccountsController(service: accounts, federation: federation, maxBodySize: configuration.maxBodySize).register(on: api)
-        SecureTokenController(service: accounts, maxBodySize: configuration.maxBodySize).register(on: api)
+        AccountsController(service: accounts, federation: federation).register(on: api)
+        SecureTokenController(service: accounts).register(on: api)
         return router
     }
 }

@@ -28,9 +28,10 @@ struct StoreOptions: ParsableArguments {
 
 /// Opens (creating) the SQLite store under `directory`.
 enum HearthCLI {
-    static func openStore(directory: String, logger: Logger) async throws -> SQLiteStore {
+    static func openStore(directory: String, durability: SQLiteStore.Durability = .normal, logger: Logger) async throws -> SQLiteStore {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                             attributes: [.posixPermissions: 0o700])
-    return try await SQLiteStore.open(path: (directory as NSString).appendingPathComponent("hearth.sqlite"), logger: logger)
+    return try await SQLiteStore.open(path: (directory as NSString).appendingPathComponent("hearth.sqlite"), durability: durability,
+                                      logger: logger)
     }
 }

@@ -57,7 +57,8 @@ struct Serve: AsyncParsableCommand {
         guard (1...65535).contains(settings.port) || settings.port == 0 else {
             throw ValidationError("port must be between 0 and 65535")
         }
-        let store = try await HearthCLI.openStore(directory: settings.dataDir, logger: Logger(label: "hearth.store"))
+        let store = try await HearthCLI.openStore(directory: settings.dataDir, durability: settings.sqliteDurability,
+                                                  logger: Logger(label: "hearth.store"))
         let configuration = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
