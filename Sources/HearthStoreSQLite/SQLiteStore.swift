@@ -97,30 +97,31 @@ public final class SQLiteStore: HearthStore {
     }
 
     /// Runs `body` in one write transaction on the writer connection (serialized with every other write);
-    /// rolls back when it throws.
+    /// rolls back when it throws. Writes hop to the writer's queue: waiting for the write lock or the disk never
+    /// blocks a thread of the cooperative pool.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
         do {
-            if Self.inline { return try Self.writeInline(writer) { db in try body(Executor(db: db)) } }
             return try await writer.write { db in try body(Executor(db: db)) }
         } catch {
             throw mapped(error)
         }
     }
 
-    /// Runs `body` in a read-only snapshot transaction on a reader connection: never waits for a writer.
+    /// Runs `body` in a read-only snapshot transaction on a reader connection: never waits for a writer (WAL).
+    /// Reads run inline on the calling task (GRDB's synchronous API): a read is a few cached statements on a
+    /// local file, shorter than the two thread switches a hop to the reader's queue and back would cost.
     func read<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
         do {
-            if Self.inline { return try Self.readInline(writer) { db in try body(Executor(db: db)) } }
-            return try await writer.read { db in try body(Executor(db: db)) }
+            return try Self.readInline(writer) { db in try body(Executor(db: db)) }
         } catch {
             throw mapped(error)
         }
     }
 
-    // MEASUREMENT ONLY (removed before merge): run GRDB's blocking API on the calling task instead of hopping.
-    static let inline = ProcessInfo.processInfo.environment["HEARTH_SQLITE_INLINE"] == "1"
-    private static func writeInline<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T { try writer.write(body) }
-    private static func readInline<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T { try writer.read(body) }
+    /// GRDB's blocking read (only the synchronous overload is visible from a synchronous function).
+    private static func readInline<T>(_ reader: any DatabaseReader, _ body: (Database) throws -> T) throws -> T {
+        try reader.read(body)
+    }
 
     private func mapped(_ error: any Error) -> any Error {
         if error is StoreError { return error }

@@ -118,10 +118,10 @@ enum ProcessStats {
         return (user + system) / ticksPerSecond
     }
 
-    /// Resident set size of `pid` in MB.
-    static func rssMB(_ pid: Int32) -> Double {
+    /// Resident set size of `pid` in MB (`field` VmRSS, or RssAnon: the part not backed by the binary and libraries).
+    static func rssMB(_ pid: Int32, field: String = "VmRSS") -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
               let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kb / 1024
@@ -211,7 +211,8 @@ final class Bench: Sendable {
         try await Task.sleep(for: .seconds(1))
         let pid = serverPID.withLock { $0 }!
         let rssIdle = ProcessStats.rssMB(pid)
-        say(String(format: "RSS idle: %.1f MB", rssIdle))
+        let anonIdle = ProcessStats.rssMB(pid, field: "RssAnon")
+        say(String(format: "RSS idle: %.1f MB (anonymous %.1f MB)", rssIdle, anonIdle))
 
         say("creating \(options.users) users (anonymous sign-up) and \(options.passwordUsers) password users…")
         let sessions = try await createUsers(options.users)
@@ -225,7 +226,8 @@ final class Bench: Sendable {
         results.append(try await signInWithCustomToken(rsa: rsa))
         results.append(try await signInWithIdp(rsa: rsa))
         let rssLoaded = ProcessStats.rssMB(pid)
-        say(String(format: "RSS after load: %.1f MB", rssLoaded))
+        let anonLoaded = ProcessStats.rssMB(pid, field: "RssAnon")
+        say(String(format: "RSS after load: %.1f MB (anonymous %.1f MB)", rssLoaded, anonLoaded))
 
         // Lookup again with a large user table, seeded through the store's bulk path.
         await stopServer()
@@ -238,10 +240,12 @@ final class Bench: Sendable {
         let total = big + options.users + options.passwordUsers
         let lookupBig = try await lookup(sessions: sessions, rsa: rsa, label: "lookup (\(total) users)")
         results.append(lookupBig)
-        let rssBig = ProcessStats.rssMB(serverPID.withLock { $0 }!)
+        let bigPID = serverPID.withLock { $0 }!
+        let rssBig = ProcessStats.rssMB(bigPID)
+        let anonBig = ProcessStats.rssMB(bigPID, field: "RssAnon")
         await stopServer()
 
-        print(report(results, rsa: rsa, rssIdle: rssIdle, rssLoaded: rssLoaded, rssBig: rssBig,
+        print(report(results, rsa: rsa, rss: (rssIdle, rssLoaded, rssBig), anonymous: (anonIdle, anonLoaded, anonBig),
                      p99Ratio: lookupBig.percentile(0.99) / max(lookupSmall.percentile(0.99), 1e-9), total: total))
         let failed = results.filter { $0.errors > 0 || $0.requests == 0 }
         if !failed.isEmpty {
@@ -543,8 +547,8 @@ final class Bench: Sendable {
 
     // MARK: Report
 
-    func report(_ results: [Measurement], rsa: RSAReference, rssIdle: Double, rssLoaded: Double, rssBig: Double,
-                p99Ratio: Double, total: Int) -> String {
+    func report(_ results: [Measurement], rsa: RSAReference, rss: (idle: Double, loaded: Double, big: Double),
+                anonymous: (idle: Double, loaded: Double, big: Double), p99Ratio: Double, total: Int) -> String {
         var lines = [
             String(format: "RSA-2048 reference (swift-crypto, same run): sign %.3f ms, verify %.4f ms", rsa.sign * 1000, rsa.verify * 1000),
             "\(options.concurrency) concurrent loopback clients, \(options.duration) s per scenario, server CPU from /proc/<pid>/stat",
@@ -559,7 +563,9 @@ final class Bench: Sendable {
         }
         lines.append("")
         lines.append(String(format: "lookup p99 with %d users / with %d users: %.2f", total, options.users, p99Ratio))
-        lines.append(String(format: "RSS: idle %.1f MB, after load %.1f MB, after the large-table lookup %.1f MB", rssIdle, rssLoaded, rssBig))
+        lines.append(String(format: "RSS: idle %.1f MB, after load %.1f MB, after the large-table lookup %.1f MB", rss.idle, rss.loaded, rss.big))
+        lines.append(String(format: "    of which anonymous (not the binary's or libraries' pages): %.1f MB, %.1f MB, %.1f MB",
+                            anonymous.idle, anonymous.loaded, anonymous.big))
         return lines.joined(separator: "\n")
     }
 }
