@@ -133,28 +133,36 @@ struct RSAReference {
     var sign: Double
     var verify: Double
 
+    /// Measured in five windows of `seconds / 5`; the median window counts, so a burst of other load on the
+    /// shared machine during one window does not skew the reference.
     static func measure(seconds: Double) throws -> RSAReference {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let message = Data(repeating: 0x41, count: 600)
-        var signature = try key.signature(for: message, padding: .insecurePKCS1v1_5)
+        let signature = try key.signature(for: message, padding: .insecurePKCS1v1_5)
         let clock = ContinuousClock()
-        var count = 0
-        var start = clock.now
-        while (clock.now - start) < .seconds(seconds) || count < 20 {
-            signature = try key.signature(for: message, padding: .insecurePKCS1v1_5)
-            count += 1
-        }
-        let sign = (clock.now - start).seconds / Double(count)
-        count = 0
-        start = clock.now
-        while (clock.now - start) < .seconds(seconds) || count < 200 {
-            guard key.publicKey.isValidSignature(signature, for: message, padding: .insecurePKCS1v1_5) else {
-                throw BenchError("RSA verification failed")
+        let window = Duration.seconds(seconds / 5)
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        var signs: [Double] = []
+        var verifies: [Double] = []
+        for _ in 0..<5 {
+            var count = 0
+            var start = clock.now
+            while (clock.now - start) < window || count < 4 {
+                _ = try key.signature(for: message, padding: .insecurePKCS1v1_5)
+                count += 1
             }
-            count += 1
+            signs.append((clock.now - start).seconds / Double(count))
+            count = 0
+            start = clock.now
+            while (clock.now - start) < window || count < 40 {
+                guard key.publicKey.isValidSignature(signature, for: message, padding: .insecurePKCS1v1_5) else {
+                    throw BenchError("RSA verification failed")
+                }
+                count += 1
+            }
+            verifies.append((clock.now - start).seconds / Double(count))
         }
-        let verify = (clock.now - start).seconds / Double(count)
-        return RSAReference(sign: sign, verify: verify)
+        return RSAReference(sign: median(signs), verify: median(verifies))
     }
 }
 
@@ -219,12 +227,12 @@ final class Bench: Sendable {
         let passwordUsers = try await createPasswordUsers(options.passwordUsers)
 
         var results: [Measurement] = []
-        results.append(try await refresh(sessions: sessions, rsa: rsa))
-        let lookupSmall = try await lookup(sessions: sessions, rsa: rsa, label: "lookup (\(options.users) users)")
+        results.append(try await refresh(sessions: sessions))
+        let lookupSmall = try await lookup(sessions: sessions, label: "lookup (\(options.users) users)")
         results.append(lookupSmall)
-        results.append(try await signInWithPassword(users: passwordUsers, rsa: rsa))
-        results.append(try await signInWithCustomToken(rsa: rsa))
-        results.append(try await signInWithIdp(rsa: rsa))
+        results.append(try await signInWithPassword(users: passwordUsers))
+        results.append(try await signInWithCustomToken())
+        results.append(try await signInWithIdp())
         let rssLoaded = ProcessStats.rssMB(pid)
         let anonLoaded = ProcessStats.rssMB(pid, field: "RssAnon")
         say(String(format: "RSS after load: %.1f MB (anonymous %.1f MB)", rssLoaded, anonLoaded))
@@ -238,7 +246,7 @@ final class Bench: Sendable {
         say(String(format: "seeded in %.1f s", (ContinuousClock.now - seedStart).seconds))
         try await startServer()
         let total = big + options.users + options.passwordUsers
-        let lookupBig = try await lookup(sessions: sessions, rsa: rsa, label: "lookup (\(total) users)")
+        let lookupBig = try await lookup(sessions: sessions, label: "lookup (\(total) users)")
         results.append(lookupBig)
         let bigPID = serverPID.withLock { $0 }!
         let rssBig = ProcessStats.rssMB(bigPID)
@@ -389,7 +397,7 @@ final class Bench: Sendable {
     // MARK: Load
 
     /// Runs `concurrency` workers for the configured duration; each owns a state and calls `op` in a loop.
-    func load<State: Sendable>(_ name: String, states: [State], limit: Double, limitLabel: String,
+    func load<State: Sendable>(_ name: String, states: [State], limit: @Sendable (RSAReference) -> Double, limitLabel: String,
                                op: @escaping @Sendable (inout State) async throws -> Void) async throws -> Measurement {
         // Warm-up (connections, caches).
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -401,6 +409,8 @@ final class Bench: Sendable {
             }
             try await group.waitForAll()
         }
+        // The RSA reference again, just before this scenario: the machine's load drifts during a run.
+        let reference = try RSAReference.measure(seconds: min(0.5, options.duration / 4))
         let pid = serverPID.withLock { $0 }!
         let cpuBefore = ProcessStats.cpuSeconds(pid)
         let clock = ContinuousClock()
@@ -433,7 +443,7 @@ final class Bench: Sendable {
         let cpu = ProcessStats.cpuSeconds(pid) - cpuBefore
         let latencies = parts.flatMap(\.0)
         let measurement = Measurement(name: name, requests: latencies.count, errors: parts.map(\.1).reduce(0, +), seconds: seconds,
-                                      latencies: latencies, serverCPU: cpu, limit: limit, limitLabel: limitLabel)
+                                      latencies: latencies, serverCPU: cpu, limit: limit(reference), limitLabel: limitLabel)
         say(String(format: "%@: %.0f req/s, p50 %.2f ms, p99 %.2f ms, server CPU %.3f ms/req, %d errors", name, measurement.perSecond,
                    measurement.percentile(0.5) * 1000, measurement.percentile(0.99) * 1000, measurement.cpuPerRequest * 1000, measurement.errors))
         return measurement
@@ -444,10 +454,10 @@ final class Bench: Sendable {
         return (0..<workers).map { worker in stride(from: worker, to: items.count, by: workers).map { items[$0] } }
     }
 
-    func refresh(sessions: [Session], rsa: RSAReference) async throws -> Measurement {
+    func refresh(sessions: [Session]) async throws -> Measurement {
         // Each worker rotates its own users' refresh tokens, round robin.
         struct State: Sendable { var sessions: [Session]; var next = 0 }
-        return try await load("refresh", states: split(sessions).map { State(sessions: $0) }, limit: rsa.sign, limitLabel: "1 RSA sign") { state in
+        return try await load("refresh", states: split(sessions).map { State(sessions: $0) }, limit: { $0.sign }, limitLabel: "1 RSA sign") { state in
             let index = state.next % state.sessions.count
             let reply = try await self.post(WirePaths.secureToken, ["grant_type": "refresh_token", "refresh_token": state.sessions[index].refreshToken])
             guard let token = reply["refresh_token"] as? String else { throw BenchError("no refresh_token") }
@@ -456,10 +466,10 @@ final class Bench: Sendable {
         }
     }
 
-    func lookup(sessions: [Session], rsa: RSAReference, label: String) async throws -> Measurement {
+    func lookup(sessions: [Session], label: String) async throws -> Measurement {
         // Fresh ID tokens: the refresh scenario revoked nothing, but tokens must be unexpired.
         struct State: Sendable { var tokens: [String]; var next = 0 }
-        return try await load(label, states: split(sessions.map(\.idToken)).map { State(tokens: $0) }, limit: rsa.verify,
+        return try await load(label, states: split(sessions.map(\.idToken)).map { State(tokens: $0) }, limit: { $0.verify },
                               limitLabel: "1 RSA verify") { state in
             let reply = try await self.post(WirePaths.accounts("lookup"), ["idToken": state.tokens[state.next % state.tokens.count]])
             guard reply["users"] != nil else { throw BenchError("no users in lookup reply") }
@@ -467,10 +477,10 @@ final class Bench: Sendable {
         }
     }
 
-    func signInWithPassword(users: [(email: String, password: String)], rsa: RSAReference) async throws -> Measurement {
+    func signInWithPassword(users: [(email: String, password: String)]) async throws -> Measurement {
         struct State: Sendable { var email: String; var password: String }
         let states = (0..<options.concurrency).map { State(email: users[$0 % users.count].email, password: users[$0 % users.count].password) }
-        return try await load("signInWithPassword", states: states, limit: rsa.sign, limitLabel: "1 RSA sign (+ scrypt N=2^14)") { state in
+        return try await load("signInWithPassword", states: states, limit: { $0.sign }, limitLabel: "1 RSA sign (+ scrypt N=2^14)") { state in
             _ = try Self.session(try await self.post(WirePaths.accounts("signInWithPassword"),
                                                      ["email": state.email, "password": state.password, "returnSecureToken": true]))
         }
@@ -485,11 +495,11 @@ final class Bench: Sendable {
         return input + "." + signature.rawRepresentation.base64URLEncodedString()
     }
 
-    func signInWithCustomToken(rsa: RSAReference) async throws -> Measurement {
+    func signInWithCustomToken() async throws -> Measurement {
         // Tokens signed up front, so the client's signing does not compete with the server during the run.
         let tokens = try (0..<200).map { try customToken(uid: "custom-\($0)") }
         struct State: Sendable { var tokens: [String]; var next = 0 }
-        return try await load("signInWithCustomToken", states: split(tokens).map { State(tokens: $0) }, limit: rsa.verify + rsa.sign,
+        return try await load("signInWithCustomToken", states: split(tokens).map { State(tokens: $0) }, limit: { $0.verify + $0.sign },
                               limitLabel: "1 RSA verify + 1 sign") { state in
             let reply = try await self.post(WirePaths.accounts("signInWithCustomToken"),
                                             ["token": state.tokens[state.next % state.tokens.count], "returnSecureToken": true])
@@ -500,10 +510,10 @@ final class Bench: Sendable {
 
     /// The whole federated flow against the in-process Microsoft dev IdP: auth handler → authorize → login form
     /// → callback → `signInWithIdp` (code exchange, ID-token validation, user read/write, Hearth session).
-    func signInWithIdp(rsa: RSAReference) async throws -> Measurement {
+    func signInWithIdp() async throws -> Measurement {
         struct State: Sendable { var worker: Int; var next = 0 }
         let states = (0..<options.concurrency).map { State(worker: $0) }
-        return try await load("signInWithIdp (full flow)", states: states, limit: 2 * rsa.sign, limitLabel: "2 RSA signs") { state in
+        return try await load("signInWithIdp (full flow)", states: states, limit: { 2 * $0.sign }, limitLabel: "2 RSA signs") { state in
             let email = "idp\(state.worker)-\(state.next % 50)@example.com"
             state.next += 1
             try await self.federatedSignIn(email: email)
@@ -550,7 +560,7 @@ final class Bench: Sendable {
     func report(_ results: [Measurement], rsa: RSAReference, rss: (idle: Double, loaded: Double, big: Double),
                 anonymous: (idle: Double, loaded: Double, big: Double), p99Ratio: Double, total: Int) -> String {
         var lines = [
-            String(format: "RSA-2048 reference (swift-crypto, same run): sign %.3f ms, verify %.4f ms", rsa.sign * 1000, rsa.verify * 1000),
+            String(format: "RSA-2048 reference (swift-crypto, same run, at the start): sign %.3f ms, verify %.4f ms; each row's limit is measured again just before its scenario", rsa.sign * 1000, rsa.verify * 1000),
             "\(options.concurrency) concurrent loopback clients, \(options.duration) s per scenario, server CPU from /proc/<pid>/stat",
             "",
             "| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | req/s per core of server CPU | RSA limit | ratio to limit |",

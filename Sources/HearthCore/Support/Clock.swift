@@ -45,10 +45,22 @@ extension Data {
     }
 
     /// Lower-case hex.
-    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    public var hexString: String { Self.hex(self) }
+
+    /// Lower-case hex of `bytes`, without a formatter per byte (token hashes are on every refresh).
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 
 extension String {
     /// Lower-case hex SHA-256 of the UTF-8 bytes (stored token hashes, Firebase's session-id hash).
-    public var sha256Hex: String { Data(SHA256.hash(data: Data(utf8))).hexString }
+    public var sha256Hex: String { Data.hex(SHA256.hash(data: Data(utf8))) }
 }
