@@ -149,6 +149,11 @@ public final class SQLiteStore: HearthStore {
             try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue)))
         }
 
+        /// Rows of a statement built at run time (e.g. `IN (?, ?, …)` lists): not kept in the cache.
+        func rowsOnce(_ sql: String, _ binds: [SQLValue] = []) throws -> [Row] {
+            try Row.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue)))
+        }
+
         func row(_ sql: String, _ binds: [SQLValue] = []) throws -> Row? {
             try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue)))
         }

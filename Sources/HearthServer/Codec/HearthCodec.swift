@@ -128,6 +128,15 @@ struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
     }
 }
 
+/// Decoding with a body limit other than the router's, through the same codec (``HearthRequestDecoder``).
+enum RequestBody {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: HearthRequestContext, limit: Int) async throws -> T {
+        var context = context
+        context.maxUploadSize = limit
+        return try await request.decode(as: type, context: context)
+    }
+}
+
 /// Sets the request context's body limit from the configuration.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = HearthRequestContext

@@ -132,6 +132,12 @@ public final class KeyRing: Sendable {
         }
     }
 
+    /// A JWT header's `alg`, `kid` and `typ` as strings (``JWTHeaderFields``, the one header parser); nothing verified.
+    static func header(of token: String) -> [String: String]? {
+        guard let header = JWTHeaderFields(token: token) else { return nil }
+        return ["alg": header.alg, "kid": header.kid, "typ": header.typ].compactMapValues { $0 }
+    }
+
     /// The keys to publish, and the cache lifetime for the key endpoints.
     public func published() async throws -> Published {
         let current = snapshot.withLock { $0 }
