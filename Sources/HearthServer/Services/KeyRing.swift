@@ -46,7 +46,8 @@ public final class KeyRing: Sendable {
     }
 
     /// Reloads the keys and applies the rotation plan (generate, delete) until nothing is left to do, then
-    /// swaps the snapshot. Called at start and by the maintenance service, never on a request.
+    /// swaps the snapshot. Called at start and by the maintenance service, never on a request. It always reads
+    /// the store (`force` is kept for source compatibility and has no effect).
     @discardableResult
     public func maintain(force: Bool = false) async throws -> KeyRotationPolicy.Plan {
         var keys = try await reload()
