@@ -340,13 +340,7 @@ public final class DevIdentityProviders: Sendable {
     func formFields(_ request: Request) async throws -> [String: String] {
         var request = request
         let buffer = try await request.collectBody(upTo: 64 * 1024)
-        var fields: [String: String] = [:]
-        for pair in String(buffer: buffer).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func unescape(_ s: Substring) -> String { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
-            if let key = parts.first { fields[unescape(key)] = parts.count > 1 ? unescape(parts[1]) : "" }
-        }
-        return fields
+        return FormEncoding.fields(String(buffer: buffer))
     }
 
     func redirect(_ base: String, _ parameters: [String: String?]) -> Response {
@@ -369,9 +363,7 @@ public final class DevIdentityProviders: Sendable {
     }
 
     func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
+        let data = (try? WireJSON.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: cacheControl],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -56,24 +56,20 @@ struct IDTokenValidator: Sendable {
     static let allowedAlgorithms: [String: String] = ["RS256": "RSA", "ES256": "EC"]
 
     func validate(_ token: String, jwksURI: String, issuer rule: IssuerRule, clientId: String, nonce: String) async throws -> [String: JSONValue] {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Data(base64URLEncoded: String(parts[0])),
-              case .object(let header)? = try? JSONDecoder().decode(JSONValue.self, from: headerData),
-              let alg = header["alg"]?.stringValue
-        else { throw RelyingPartyError.idToken("the ID token is not a JWT") }
+        guard let header = JWTHeaderFields(token: token), let alg = header.alg else {
+            throw RelyingPartyError.idToken("the ID token is not a JWT")
+        }
         guard let keyType = Self.allowedAlgorithms[alg] else {
             throw RelyingPartyError.idToken("the ID token's algorithm \(alg) is not accepted")
         }
-        var jwk = try await jwks.key(uri: jwksURI, kid: header["kid"]?.stringValue)
+        let key = try await jwks.key(uri: jwksURI, kid: header.kid)
+        let jwk = key.jwk
         guard jwk["kty"]?.stringValue == keyType else { throw RelyingPartyError.idToken("the ID token's algorithm does not match its key") }
         if let keyAlg = jwk["alg"]?.stringValue, keyAlg != alg { throw RelyingPartyError.idToken("the ID token's algorithm does not match its key") }
-        jwk["alg"] = .string(alg)
-        let keys = JWTKeyCollection()
         let claims: [String: JSONValue]
         do {
-            let key = try JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(JSONValue.object(jwk)))
-            try await keys.add(jwk: key, isDefault: true)
-            claims = try await keys.verify(token, as: UpstreamClaims.self).values
+            guard let verifier = key.verifier else { throw RelyingPartyError.idToken("the provider's key is unusable") }
+            claims = try await verifier.verify(token, as: UpstreamClaims.self).values
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
             throw RelyingPartyError.idToken("the ID token's signature is invalid")
         } catch {

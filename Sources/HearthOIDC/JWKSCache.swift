@@ -1,11 +1,13 @@
 import Foundation
 import HearthCore
 import HearthWire
+import JWTKit
 import NIOHTTP1
 
 /// Providers' signing keys, cached per JWKS URL for the `Cache-Control: max-age` the provider sends (default one
 /// hour, at most a day), refetched once when a token names an unknown `kid` (no more often than
-/// `minimumRefetchInterval`, so forged kids cannot make Hearth hammer the provider).
+/// `minimumRefetchInterval`, so forged kids cannot make Hearth hammer the provider). Each key's verifier (a
+/// one-key JWT key collection) is built when the key set is fetched and reused until the key set changes.
 public actor JWKSCache {
     private let http: UpstreamHTTP
     private let clock: WallClock
@@ -13,9 +15,15 @@ public actor JWKSCache {
     private var entries: [String: Entry] = [:]
 
     struct Entry {
-        var keys: [[String: JSONValue]]
+        var keys: [Key]
         var fetchedAt: Date
         var maxAge: TimeInterval
+    }
+
+    /// A provider's public key as published, and its built verifier (nil when jwt-kit cannot use the key).
+    struct Key: Sendable {
+        var jwk: [String: JSONValue]
+        var verifier: JWTKeyCollection?
     }
 
     init(http: UpstreamHTTP, clock: WallClock, minimumRefetchInterval: TimeInterval) {
@@ -24,8 +32,8 @@ public actor JWKSCache {
         self.minimumRefetchInterval = minimumRefetchInterval
     }
 
-    /// The key for `kid` (or the only key, when the token has no `kid`), as a JWK object.
-    func key(uri: String, kid: String?) async throws -> [String: JSONValue] {
+    /// The key for `kid` (or the only key, when the token has no `kid`).
+    func key(uri: String, kid: String?) async throws -> Key {
         let now = clock.now()
         var entry = entries[uri]
         if entry == nil || now.timeIntervalSince(entry!.fetchedAt) >= entry!.maxAge || entry!.fetchedAt > now {
@@ -42,9 +50,9 @@ public actor JWKSCache {
             : "the ID token is signed with a key the provider does not publish")
     }
 
-    private static func select(_ keys: [[String: JSONValue]], kid: String?) -> [String: JSONValue]? {
+    private static func select(_ keys: [Key], kid: String?) -> Key? {
         guard let kid else { return keys.count == 1 ? keys[0] : nil }
-        return keys.first { $0["kid"]?.stringValue == kid }
+        return keys.first { $0.jwk["kid"]?.stringValue == kid }
     }
 
     private func fetch(_ uri: String) async throws -> Entry {
@@ -59,14 +67,43 @@ public actor JWKSCache {
               case .array(let list)? = object["keys"]
         else { throw RelyingPartyError.idToken("the provider's key set is unusable (HTTP \(reply.status))") }
         // Only public asymmetric signing keys: an `oct` (HMAC) key would let anyone who knows it forge tokens.
-        let keys = list.compactMap(\.objectValue).filter { key in
+        let jwks = list.compactMap(\.objectValue).filter { key in
             let type = key["kty"]?.stringValue
             let use = key["use"]?.stringValue
             return (type == "RSA" || type == "EC") && (use == nil || use == "sig") && key["d"] == nil
         }
+        // Unchanged key set: keep the built verifiers.
+        var keys: [Key]
+        if let previous = entries[uri]?.keys, previous.map(\.jwk) == jwks {
+            keys = previous
+        } else {
+            keys = []
+            for jwk in jwks { keys.append(Key(jwk: jwk, verifier: await Self.verifier(jwk))) }
+        }
         let entry = Entry(keys: keys, fetchedAt: clock.now(), maxAge: Self.maxAge(reply.headers))
         entries[uri] = entry
         return entry
+    }
+
+    /// A one-key collection for `jwk`, with the only algorithm its type is accepted with (RS256 for RSA, ES256
+    /// for EC); nil when the key names another algorithm or jwt-kit cannot read it.
+    private static func verifier(_ jwk: [String: JSONValue]) async -> JWTKeyCollection? {
+        guard let type = jwk["kty"]?.stringValue,
+              let algorithm = IDTokenValidator.allowedAlgorithms.first(where: { $0.value == type })?.key
+        else { return nil }
+        if let named = jwk["alg"]?.stringValue, named != algorithm { return nil }
+        var withAlgorithm = jwk
+        withAlgorithm["alg"] = .string(algorithm)
+        guard let data = try? WireJSON.encoder.encode(JSONValue.object(withAlgorithm)),
+              let key = try? WireJSON.decoder.decode(JWK.self, from: data)
+        else { return nil }
+        let collection = JWTKeyCollection()
+        do {
+            try await collection.add(jwk: key, isDefault: true)
+        } catch {
+            return nil
+        }
+        return collection
     }
 
     static func maxAge(_ headers: HTTPHeaders) -> TimeInterval {

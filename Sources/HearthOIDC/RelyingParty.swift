@@ -150,16 +150,16 @@ public struct RelyingParty: Sendable {
         } catch {
             throw RelyingPartyError(.tokenExchange, "the provider's token endpoint could not be reached")
         }
-        let body = reply.jsonObject ?? [:]
+        let body = reply.decode(TokenResponse.self) ?? TokenResponse()
         guard reply.status == 200 else {
-            let error = body["error"] as? String ?? "HTTP \(reply.status)"
-            let codes = (body["error_codes"] as? [Int])?.map { "AADSTS\($0)" } ?? []
+            let error = body.error ?? "HTTP \(reply.status)"
+            let codes = (body.errorCodes ?? []).map { "AADSTS\($0)" }
             throw RelyingPartyError(.tokenExchange, "the provider refused the authorization code (\(([error] + codes).joined(separator: ", ")))")
         }
-        guard let accessToken = body["access_token"] as? String, !accessToken.isEmpty else {
+        guard let accessToken = body.accessToken, !accessToken.isEmpty else {
             throw RelyingPartyError(.tokenExchange, "the provider's token response has no access token")
         }
-        guard let idToken = body["id_token"] as? String else {
+        guard let idToken = body.idToken else {
             throw RelyingPartyError(.tokenExchange, "the provider's token response has no ID token")
         }
         let claims = try await validator.validate(idToken, jwksURI: provider.discovery.jwksURI, issuer: provider.issuerRule,
@@ -168,8 +168,8 @@ public struct RelyingParty: Sendable {
         var signIn = try Self.identity(provider.config, claims: claims, profile: profile)
         signIn.oauthAccessToken = accessToken
         signIn.oauthIdToken = idToken
-        signIn.oauthExpiresIn = (body["expires_in"] as? Int) ?? (body["expires_in"] as? String).flatMap(Int.init)
-        signIn.oauthRefreshToken = body["refresh_token"] as? String
+        signIn.oauthExpiresIn = body.expiresIn
+        signIn.oauthRefreshToken = body.refreshToken
         return signIn
     }
 
@@ -236,5 +236,34 @@ public struct RelyingParty: Sendable {
 
     static func trimmed(_ url: String) -> String {
         url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+}
+
+/// An OAuth 2.0 token response (RFC 6749 §5.1) or error (§5.2), with Microsoft's `error_codes`. Fields of an
+/// unexpected type read as absent; `expires_in` may be a number or a numeric string.
+struct TokenResponse: Decodable {
+    var accessToken: String?
+    var idToken: String?
+    var refreshToken: String?
+    var expiresIn: Int?
+    var error: String?
+    var errorCodes: [Int]?
+
+    init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token", idToken = "id_token", refreshToken = "refresh_token", expiresIn = "expires_in"
+        case error, errorCodes = "error_codes"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try? container.decodeIfPresent(String.self, forKey: .accessToken)
+        idToken = try? container.decodeIfPresent(String.self, forKey: .idToken)
+        refreshToken = try? container.decodeIfPresent(String.self, forKey: .refreshToken)
+        expiresIn = (try? container.decodeIfPresent(Int.self, forKey: .expiresIn))
+            ?? (try? container.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap { $0.flatMap(Int.init) }
+        error = try? container.decodeIfPresent(String.self, forKey: .error)
+        errorCodes = try? container.decodeIfPresent([Int].self, forKey: .errorCodes)
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthWire
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -22,9 +23,9 @@ public struct UpstreamHTTP: Sendable {
         public var headers: HTTPHeaders
         public var body: Data
 
-        /// The body as a JSON object, or nil.
-        public var jsonObject: [String: Any]? {
-            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        /// The body decoded as `T`, or nil.
+        public func decode<T: Decodable>(_ type: T.Type) -> T? {
+            try? WireJSON.decoder.decode(type, from: body)
         }
     }
 
@@ -49,32 +50,5 @@ public struct UpstreamHTTP: Sendable {
         let response = try await client.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: maxBodySize)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
-    }
-}
-
-/// `application/x-www-form-urlencoded` encoding (RFC 3986 unreserved characters kept).
-public enum FormEncoding {
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// Percent-encodes one component.
-    public static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
-
-    /// Encodes pairs as `a=b&c=d`.
-    public static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
-    }
-
-    /// Decodes `a=b&c=d` (with `+` as space).
-    public static func decode(_ text: String) -> [(String, String)] {
-        text.split(separator: "&").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let rawKey = parts.first else { return nil }
-            func unescape(_ s: Substring) -> String {
-                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
-            }
-            return (unescape(rawKey), parts.count > 1 ? unescape(parts[1]) : "")
-        }
     }
 }

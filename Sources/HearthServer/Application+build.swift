@@ -88,8 +88,9 @@ public struct HearthServer: Sendable {
             allowOrigin: .originBased,
             allowHeaders: [.contentType, .authorization, HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("X-Client-Version")!,
                            HTTPField.Name("X-Firebase-GMPID")!, HTTPField.Name("X-Firebase-Client")!, HTTPField.Name("X-Firebase-Locale")!],
-            allowMethods: [.get, .post, .options]))
+            allowMethods: [.get, .post, .patch, .delete, .options]))
         router.add(middleware: ErrorEnvelopeMiddleware())
+        router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
         let devMode = devIdPs != nil
         router.get("/") { request, context -> Response in
             if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode) }
@@ -108,8 +109,8 @@ public struct HearthServer: Sendable {
         OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)
         let api = router.group()
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
-        AccountsController(service: accounts, federation: federation, maxBodySize: configuration.maxBodySize).register(on: api)
-        SecureTokenController(service: accounts, maxBodySize: configuration.maxBodySize).register(on: api)
+        AccountsController(service: accounts, federation: federation).register(on: api)
+        SecureTokenController(service: accounts).register(on: api)
         return router
     }
 }

@@ -23,12 +23,6 @@ public struct HearthAPIError: Error, HTTPResponseError, Sendable, CustomStringCo
     public var description: String { envelope.error.message }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(envelope)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=UTF-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        try HearthResponseEncoder.response(envelope, status: status)
     }
 }

@@ -19,6 +19,35 @@ public enum StoreError: Error, Equatable, Sendable {
     case backend(String)
 }
 
+/// A password hash to swap in on sign-in (stronger parameters) if the stored one is still `old`.
+public struct PasswordRehash: Sendable, Equatable {
+    public var old: String
+    public var new: String
+
+    public init(old: String, new: String) {
+        self.old = old
+        self.new = new
+    }
+}
+
+/// What ``RefreshTokenStore/refreshSession(presentedHash:replacement:now:graceWindow:)`` did.
+public enum RefreshSessionOutcome: Sendable, Equatable {
+    /// No such token.
+    case unknown
+    /// The token (or its family) was revoked.
+    case revoked
+    /// A rotated token came back after the grace window: the whole family is now revoked.
+    case reuseDetected
+    /// The token's user no longer exists (nothing written).
+    case userNotFound
+    /// The user is disabled (nothing written).
+    case userDisabled
+    /// The session began before the user's `validSince` (nothing written).
+    case sessionExpired
+    /// Rotated: the presented record and the user with its new `lastRefreshAt`.
+    case refreshed(previous: RefreshTokenRecord, user: UserRecord)
+}
+
 /// Users and their linked identities.
 public protocol UserStore: Sendable {
     /// Inserts a new user with its identities, atomically.
@@ -33,6 +62,12 @@ public protocol UserStore: Sendable {
     /// ``StoreError/notFound``, ``StoreError/emailExists`` or ``StoreError/federatedIdTaken(providerId:)``.
     @discardableResult
     func updateUser(_ user: UserRecord) async throws -> UserRecord
+    /// A sign-in, in one write that touches only what changes: sets `lastLoginAt`, refreshes the profile of the
+    /// linked `identity` (matched by provider and federated id) when it differs, replaces the password hash with
+    /// `passwordRehash.new` if it still equals `passwordRehash.old`, stores `refreshToken`, bumps the version.
+    /// Returns the updated user; nil when it does not exist. A disabled user is returned unchanged (nothing written).
+    func recordSignIn(localId: String, at: Date, identity: ProviderIdentity?, passwordRehash: PasswordRehash?,
+                      refreshToken: RefreshTokenRecord?) async throws -> UserRecord?
     /// Deletes the user, its identities and its refresh tokens. Returns whether it existed.
     @discardableResult
     func deleteUser(localId: String) async throws -> Bool
@@ -48,6 +83,11 @@ public protocol RefreshTokenStore: Sendable {
     /// A rotated token presented within `graceWindow` of its rotation still rotates (concurrent refreshes);
     /// after it, the whole family is revoked and ``RefreshRotationOutcome/reuseDetected`` returned.
     func rotateRefreshToken(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshRotationOutcome
+    /// The refresh grant in one write transaction: the checks of ``rotateRefreshToken(presentedHash:replacement:now:graceWindow:)``
+    /// (unknown, revoked, reuse revokes the family), then — before any other write — the user must exist, be
+    /// enabled and the session must not predate the user's `validSince` (whole seconds). Only then the token is
+    /// rotated and the user's `lastRefreshAt` set to `now`; returns the presented record and the updated user.
+    func refreshSession(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshSessionOutcome
     /// Revokes every refresh token of a user.
     func revokeRefreshTokens(localId: String) async throws
     func refreshToken(hash: String) async throws -> RefreshTokenRecord?

@@ -1,28 +1,28 @@
 import Foundation
 import HearthCore
 import HearthStore
-import SQLiteNIO
+import GRDB
 
 extension SQLiteStore {
     // MARK: Identity providers and apps
 
     public func idpConfig(providerId: String) async throws -> IdPConfig? {
-        try await transaction { db in
-            try await db.rows("SELECT config_json FROM idp_configs WHERE provider_id = ?", [.text(providerId)]).first
+        try await read { db in
+            try db.row("SELECT config_json FROM idp_configs WHERE provider_id = ?", [.text(providerId)])
                 .map { try Self.decodeJSON(IdPConfig.self, $0.string("config_json")) }
         }
     }
 
     public func idpConfigs() async throws -> [IdPConfig] {
-        try await transaction { db in
-            try await db.rows("SELECT config_json FROM idp_configs ORDER BY provider_id").map { try Self.decodeJSON(IdPConfig.self, $0.string("config_json")) }
+        try await read { db in
+            try db.rows("SELECT config_json FROM idp_configs ORDER BY provider_id").map { try Self.decodeJSON(IdPConfig.self, $0.string("config_json")) }
         }
     }
 
     public func saveIdPConfig(_ config: IdPConfig) async throws {
         let json = try Self.encodeJSON(config)
         try await transaction { db in
-            try await db.execute("""
+            try db.execute("""
                 INSERT INTO idp_configs (provider_id, config_json) VALUES (?, ?)
                 ON CONFLICT(provider_id) DO UPDATE SET config_json = excluded.config_json
                 """, [.text(config.providerId), .text(json)])
@@ -31,21 +31,21 @@ extension SQLiteStore {
 
     public func deleteIdPConfig(providerId: String) async throws -> Bool {
         try await transaction { db in
-            try await db.execute("DELETE FROM idp_configs WHERE provider_id = ?", [.text(providerId)])
-            return try await db.changes() > 0
+            try db.execute("DELETE FROM idp_configs WHERE provider_id = ?", [.text(providerId)])
+            return db.changes() > 0
         }
     }
 
     public func apps() async throws -> [AppRegistration] {
-        try await transaction { db in
-            try await db.rows("SELECT app_json FROM apps ORDER BY id").map { try Self.decodeJSON(AppRegistration.self, $0.string("app_json")) }
+        try await read { db in
+            try db.rows("SELECT app_json FROM apps ORDER BY id").map { try Self.decodeJSON(AppRegistration.self, $0.string("app_json")) }
         }
     }
 
     public func saveApp(_ app: AppRegistration) async throws {
         let json = try Self.encodeJSON(app)
         try await transaction { db in
-            try await db.execute("""
+            try db.execute("""
                 INSERT INTO apps (id, app_json) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET app_json = excluded.app_json
                 """, [.text(app.id), .text(json)])
         }
@@ -53,8 +53,8 @@ extension SQLiteStore {
 
     public func deleteApp(id: String) async throws -> Bool {
         try await transaction { db in
-            try await db.execute("DELETE FROM apps WHERE id = ?", [.text(id)])
-            return try await db.changes() > 0
+            try db.execute("DELETE FROM apps WHERE id = ?", [.text(id)])
+            return db.changes() > 0
         }
     }
 
@@ -62,7 +62,7 @@ extension SQLiteStore {
 
     public func insertAuthorizationSession(_ session: AuthorizationSession) async throws {
         try await transaction { db in
-            try await db.execute("""
+            try db.execute("""
                 INSERT INTO authorization_sessions (state, provider_id, nonce, code_verifier, session_id_hash, event_id, auth_type,
                     tenant, redirect_kind, redirect_value, redirect_uri, scopes, created_at, expires_at, callback_at, consumed_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -75,24 +75,24 @@ extension SQLiteStore {
     }
 
     public func authorizationSession(state: String) async throws -> AuthorizationSession? {
-        try await transaction { db in try await Self.loadSession(state: state, db: db) }
+        try await read { db in try Self.loadSession(state: state, db: db) }
     }
 
     public func markCallback(state: String, now: Date) async throws -> Bool {
         try await transaction { db in
-            try await db.execute("""
+            try db.execute("""
                 UPDATE authorization_sessions SET callback_at = ?
                 WHERE state = ? AND callback_at IS NULL AND consumed_at IS NULL AND expires_at > ?
                 """, [.date(now), .text(state), .date(now)])
-            return try await db.changes() == 1
+            return db.changes() == 1
         }
     }
 
     public func consumeAuthorizationSession(state: String, sessionIdHash: String, now: Date) async throws -> SessionConsumeOutcome {
         try await transaction { db in
-            guard let session = try await Self.loadSession(state: state, db: db) else { return .unknown }
+            guard let session = try Self.loadSession(state: state, db: db) else { return .unknown }
             if session.consumedAt != nil { return .alreadyUsed }
-            try await db.execute("UPDATE authorization_sessions SET consumed_at = ? WHERE state = ?", [.date(now), .text(state)])
+            try db.execute("UPDATE authorization_sessions SET consumed_at = ? WHERE state = ?", [.date(now), .text(state)])
             if session.expiresAt <= now { return .expired }
             guard session.sessionIdHash == sessionIdHash else { return .sessionMismatch }
             var consumed = session
@@ -103,7 +103,7 @@ extension SQLiteStore {
 
     public func insertPendingCredential(_ credential: PendingCredential) async throws {
         try await transaction { db in
-            try await db.execute("""
+            try db.execute("""
                 INSERT INTO pending_credentials (token_hash, identity_json, email_verified, raw_user_info, created_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """, [.text(credential.tokenHash), .text(try Self.encodeJSON(credential.identity)), .bool(credential.emailVerified),
@@ -113,8 +113,8 @@ extension SQLiteStore {
 
     public func takePendingCredential(tokenHash: String, now: Date) async throws -> PendingCredential? {
         try await transaction { db in
-            guard let row = try await db.rows("SELECT * FROM pending_credentials WHERE token_hash = ?", [.text(tokenHash)]).first else { return nil }
-            try await db.execute("DELETE FROM pending_credentials WHERE token_hash = ?", [.text(tokenHash)])
+            guard let row = try db.row("SELECT * FROM pending_credentials WHERE token_hash = ?", [.text(tokenHash)]) else { return nil }
+            try db.execute("DELETE FROM pending_credentials WHERE token_hash = ?", [.text(tokenHash)])
             let credential = PendingCredential(
                 tokenHash: tokenHash, identity: try Self.decodeJSON(ProviderIdentity.self, row.string("identity_json")),
                 emailVerified: row.bool("email_verified"), rawUserInfo: row.string("raw_user_info"),
@@ -126,13 +126,13 @@ extension SQLiteStore {
     public func pruneExpiredFlows(now: Date) async throws {
         try await transaction { db in
             // Sessions are kept an hour past expiry so a late replay is still recognized as "used".
-            try await db.execute("DELETE FROM authorization_sessions WHERE expires_at < ?", [.date(now.addingTimeInterval(-3600))])
-            try await db.execute("DELETE FROM pending_credentials WHERE expires_at < ?", [.date(now)])
+            try db.execute("DELETE FROM authorization_sessions WHERE expires_at < ?", [.date(now.addingTimeInterval(-3600))])
+            try db.execute("DELETE FROM pending_credentials WHERE expires_at < ?", [.date(now)])
         }
     }
 
-    private static func loadSession(state: String, db: Executor) async throws -> AuthorizationSession? {
-        guard let row = try await db.rows("SELECT * FROM authorization_sessions WHERE state = ?", [.text(state)]).first,
+    private static func loadSession(state: String, db: Executor) throws -> AuthorizationSession? {
+        guard let row = try db.row("SELECT * FROM authorization_sessions WHERE state = ?", [.text(state)]),
               let redirect = RedirectTarget(kind: row.string("redirect_kind") ?? "", value: row.string("redirect_value") ?? "")
         else { return nil }
         return AuthorizationSession(

@@ -26,8 +26,17 @@ extension Data {
         self.init(base64Encoded: base64)
     }
 
-    /// Lower-case hex.
-    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    /// Lower-case hex, without a formatter per byte (token hashes are computed on every refresh).
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(count * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 
 extension String {

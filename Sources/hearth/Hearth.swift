@@ -106,7 +106,7 @@ struct CLIError: Error, CustomStringConvertible {
 enum HearthCLI {
     /// Opens the SQLite store under `directory`. With `create`, makes the directory (0700) and the database when
     /// missing; without, refuses a directory that holds no `hearth.sqlite`.
-    static func openStore(directory: String, create: Bool, logger: Logger) async throws -> SQLiteStore {
+    static func openStore(directory: String, create: Bool, durability: SQLiteStore.Durability = .normal, logger: Logger) async throws -> SQLiteStore {
         let files = FileManager.default
         let database = (directory as NSString).appendingPathComponent("hearth.sqlite")
         var isDirectory: ObjCBool = false
@@ -129,7 +129,7 @@ enum HearthCLI {
             throw CLIError("the data directory \(directory) is not writable by this user: check its permissions")
         }
         do {
-            return try await SQLiteStore.open(path: database, logger: logger)
+            return try await SQLiteStore.open(path: database, durability: durability, logger: logger)
         } catch {
             throw CLIError("cannot open the database \(database): it may be damaged or not a Hearth database")
         }

@@ -71,7 +71,8 @@ struct Serve: AsyncParsableCommand {
         if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
             throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
         }
-        let store = try await HearthCLI.openStore(directory: settings.dataDir, create: true, logger: Logger(label: "hearth.store"))
+        let store = try await HearthCLI.openStore(directory: settings.dataDir, create: true, durability: settings.sqliteDurability,
+                                                  logger: Logger(label: "hearth.store"))
         let wildcard = ["0.0.0.0", "::", "[::]"].contains(settings.host)
         var draft = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,

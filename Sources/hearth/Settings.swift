@@ -1,4 +1,5 @@
 import Foundation
+import HearthStoreSQLite
 import HearthWire
 
 /// The server settings, read from (first match wins) the command line, `HEARTH_*` environment variables and a
@@ -14,6 +15,7 @@ struct Settings {
     var logLevel: String
     var keyRotationHours: Double
     var publicURL: String?
+    var sqliteDurability: SQLiteStore.Durability
 
     /// The log levels `log.level` accepts.
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -29,6 +31,7 @@ struct Settings {
         case logLevel = "log.level"
         case keyRotationHours = "keys.rotation.hours"
         case publicURL = "public.url"
+        case sqliteSynchronous = "sqlite.synchronous"
 
         var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
         var optionName: String {
@@ -39,6 +42,7 @@ struct Settings {
             case .logLevel: "--log-level"
             case .publicURL: "--public-url"
             case .keyRotationHours: "keys.rotation.hours"
+            case .sqliteSynchronous: "sqlite.synchronous"
             default: "--\(rawValue)"
             }
         }
@@ -84,7 +88,7 @@ struct Settings {
             return text
         }
         var settings = Settings(host: "127.0.0.1", port: 9099, dataDir: "./.hearth", projectId: "demo-hearth", apiKeys: [], dev: false,
-                                logLevel: "info", keyRotationHours: 24, publicURL: nil)
+                                logLevel: "info", keyRotationHours: 24, publicURL: nil, sqliteDurability: .normal)
         if let host = try string(.host) { settings.host = host }
         if let source = source(.port) {
             let number: Int? = switch source.value {
@@ -143,6 +147,12 @@ struct Settings {
                   components.query == nil, components.fragment == nil
             else { throw fail(.publicURL, source, "must be an http(s) URL such as https://auth.example.com") }
             settings.publicURL = text
+        }
+        if let source = source(.sqliteSynchronous) {
+            guard let text = source.value as? String, let durability = SQLiteStore.Durability(rawValue: text.lowercased()) else {
+                throw fail(.sqliteSynchronous, source, "must be normal (the default) or full (see docs/security.md)")
+            }
+            settings.sqliteDurability = durability
         }
         return settings
     }

@@ -5,7 +5,6 @@ import Hummingbird
 struct AccountsController {
     let service: AccountService
     let federation: FederationService
-    let maxBodySize: Int
 
     func register(on group: RouterGroup<HearthRequestContext>) {
         route(group, v1: "signUp", v3: "signupNewUser", SignUpRequest.self) { request, _ in try await service.signUp(request) }
@@ -43,10 +42,8 @@ struct AccountsController {
         _ group: RouterGroup<HearthRequestContext>, v1: String, v3: String, _ input: Input.Type,
         _ body: @escaping @Sendable (Input, HearthRequestContext) async throws -> Output
     ) {
-        let limit = maxBodySize
         let handler: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<Output> = { request, context in
-            let decoded = try await RequestBody.decode(Input.self, from: request, context: context, limit: limit)
-            return JSONResponse(try await body(decoded, context))
+            JSONResponse(try await body(try await request.decode(as: Input.self, context: context), context))
         }
         group.post(RouterPath(WirePaths.accounts(v1)), use: handler)
         group.post(RouterPath(WirePaths.v3(v3)), use: handler)
@@ -56,12 +53,10 @@ struct AccountsController {
 /// `POST /securetoken.googleapis.com/v1/token`.
 struct SecureTokenController {
     let service: AccountService
-    let maxBodySize: Int
 
     func register(on group: RouterGroup<HearthRequestContext>) {
-        let limit = maxBodySize
         group.post(RouterPath(WirePaths.secureToken)) { request, context -> JSONResponse<GrantTokenResponse> in
-            var grant = try await RequestBody.decode(GrantTokenRequest.self, from: request, context: context, limit: limit)
+            var grant = try await request.decode(as: GrantTokenRequest.self, context: context)
             // Some clients put the grant in the query string.
             let query = request.uri.queryParameters
             if grant.grantType == nil { grant.grantType = query.get("grant_type") ?? query.get("grantType") }

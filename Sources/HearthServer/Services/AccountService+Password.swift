@@ -84,14 +84,11 @@ extension AccountService {
         }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         await throttle.recordSuccess(account: email)
-        var rehash: String?
-        if hasher.needsRehash(user.passwordHash ?? "") { rehash = try await hashPassword(password) }
-        let moment = now
-        let updated = try await modifyUser(localId: user.localId) { record in
-            record.lastLoginAt = moment
-            if let rehash, record.passwordHash == user.passwordHash { record.passwordHash = rehash }
+        var rehash: PasswordRehash?
+        if let current = user.passwordHash, hasher.needsRehash(current) {
+            rehash = PasswordRehash(old: current, new: try await hashPassword(password))
         }
-        let tokens = try await issueSession(for: updated, signInProvider: "password")
+        let (updated, tokens) = try await signInSession(localId: user.localId, signInProvider: "password", passwordRehash: rehash)
         return SignInWithPasswordResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName,
                                           photoUrl: updated.photoUrl, tokens: tokens)
     }

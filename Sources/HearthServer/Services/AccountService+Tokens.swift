@@ -16,22 +16,23 @@ extension AccountService {
         guard token.utf8.count <= 512 else { throw HearthAPIError(.invalidRefreshToken) }
         let moment = now
         let (newToken, replacement) = RefreshTokenRecord.issue(localId: "", authTime: moment, signInProvider: "", now: moment)
-        let outcome = try await store.rotateRefreshToken(
+        // One write transaction: checks (token, reuse, user disabled, validSince), rotation, lastRefreshAt.
+        let outcome = try await store.refreshSession(
             presentedHash: RefreshTokenRecord.hash(token), replacement: replacement, now: moment,
             graceWindow: configuration.refreshGraceWindow)
         let previous: RefreshTokenRecord
+        let user: UserRecord
         switch outcome {
         case .unknown: throw HearthAPIError(.invalidRefreshToken)
-        case .revoked: throw HearthAPIError(.tokenExpired)
+        case .revoked, .sessionExpired: throw HearthAPIError(.tokenExpired)
         case .reuseDetected:
             logger.warning("refresh token reuse detected; session family revoked")
             throw HearthAPIError(.tokenExpired)
-        case .rotated(let record): previous = record
-        }
-        let user = try await modifyUser(localId: previous.localId) { $0.lastRefreshAt = moment }
-        if user.disabled { throw HearthAPIError(.userDisabled) }
-        if Int64(previous.authTime.timeIntervalSince1970) < Int64(user.validSince.timeIntervalSince1970) {
-            throw HearthAPIError(.tokenExpired)
+        case .userNotFound: throw HearthAPIError(.userNotFound)
+        case .userDisabled: throw HearthAPIError(.userDisabled)
+        case .refreshed(let record, let stored):
+            previous = record
+            user = stored
         }
         let idToken = try await mintIDToken(for: user, signInProvider: previous.signInProvider, authTime: previous.authTime,
                                             sessionClaims: previous.sessionClaims)
@@ -47,29 +48,27 @@ extension AccountService {
         guard let token = request.token, !token.isEmpty else { throw HearthAPIError(.missingCustomToken) }
         let claims = try await verifyCustomToken(token, allowUnsigned: allowUnsigned)
         let moment = now
-        var isNewUser = false
         if try await store.user(localId: claims.uid) == nil {
             let user = UserRecord(localId: claims.uid, createdAt: moment, lastLoginAt: moment,
                                   validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)), customAuth: true)
             do {
                 try await store.createUser(user)
-                isNewUser = true
+                let tokens = try await issueSession(for: user, signInProvider: "custom", sessionClaims: claims.claims ?? [:])
+                return SignInWithCustomTokenResponse(tokens: tokens, isNewUser: true)
             } catch StoreError.duplicateLocalId {
-                // Created concurrently by another sign-in with the same uid.
+                // Created concurrently by another sign-in with the same uid: sign in to it.
             }
         }
-        let user = try await modifyUser(localId: claims.uid) { $0.lastLoginAt = moment }
-        if user.disabled { throw HearthAPIError(.userDisabled) }
-        let tokens = try await issueSession(for: user, signInProvider: "custom", sessionClaims: claims.claims ?? [:])
-        return SignInWithCustomTokenResponse(tokens: tokens, isNewUser: isNewUser)
+        let (_, tokens) = try await signInSession(localId: claims.uid, signInProvider: "custom", sessionClaims: claims.claims ?? [:])
+        return SignInWithCustomTokenResponse(tokens: tokens, isNewUser: false)
     }
 
     func verifyCustomToken(_ token: String, allowUnsigned: Bool = false) async throws -> CustomTokenClaims {
-        guard let header = KeyRing.header(of: token) else { throw HearthAPIError(.invalidCustomToken, "not a JWT") }
-        if header["alg"] == "none", allowUnsigned {
+        guard let header = JWTHeaderFields(token: token) else { throw HearthAPIError(.invalidCustomToken, "not a JWT") }
+        if header.alg == "none", allowUnsigned {
             return try unsignedEmulatorCustomToken(token)
         }
-        guard header["alg"] == "RS256" else {
+        guard header.alg == "RS256" else {
             throw HearthAPIError(.invalidCustomToken, "custom tokens must be signed with RS256 (unsigned emulator-mode tokens are accepted only for demo-* projects or with --emulator-admin)")
         }
         let unverified: CustomTokenClaims
@@ -82,15 +81,13 @@ extension AccountService {
             throw HearthAPIError(.credentialMismatch, "the custom token's audience is not the Identity Toolkit audience")
         }
         var keys = try await store.serviceAccountKeys(clientEmail: unverified.iss)
-        if let kid = header["kid"] { keys = keys.filter { $0.keyId == kid } }
+        if let kid = header.kid { keys = keys.filter { $0.keyId == kid } }
         guard !keys.isEmpty else {
             throw HearthAPIError(.invalidCustomToken, "the signer is not a service account registered with this project")
         }
         var verified: CustomTokenClaims?
         for key in keys {
-            let collection = JWTKeyCollection()
-            guard let publicKey = key.rsaPublicKey else { continue }
-            await collection.add(rsa: publicKey, digestAlgorithm: .sha256)
+            guard let collection = await serviceAccountVerifiers.collection(for: key) else { continue }
             if let claims = try? await collection.verify(token, as: CustomTokenClaims.self) {
                 verified = claims
                 break
@@ -114,7 +111,7 @@ extension AccountService {
     /// An Admin SDK's emulator-mode custom token: `alg: none`, empty signature, the usual claims.
     private func unsignedEmulatorCustomToken(_ token: String) throws -> CustomTokenClaims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[2].isEmpty, let data = Data(base64URL: String(parts[1])),
+        guard parts.count == 3, parts[2].isEmpty, let data = Data(base64URLEncoded: String(parts[1])),
               let claims = try? JSONDecoder().decode(CustomTokenClaims.self, from: data)
         else { throw HearthAPIError(.invalidCustomToken, "an unsigned custom token has an empty signature and the custom-token claims") }
         do {

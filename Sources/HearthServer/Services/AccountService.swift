@@ -13,6 +13,7 @@ public struct AccountService: Sendable {
     public let store: any HearthStore
     public let keyRing: KeyRing
     let throttle: LoginThrottle
+    let serviceAccountVerifiers = ServiceAccountVerifiers()
     let hasher: PasswordHasher
     let logger: Logger
 
@@ -46,6 +47,22 @@ public struct AccountService: Sendable {
         try await store.insertRefreshToken(record)
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
         return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
+    }
+
+    /// A returning user's sign-in: one write (``UserStore/recordSignIn(localId:at:identity:passwordRehash:refreshToken:)``:
+    /// `lastLoginAt`, the identity's profile, a rehash, the new refresh token), then the ID token.
+    /// `USER_NOT_FOUND` or `USER_DISABLED` (then nothing is written).
+    func signInSession(localId: String, signInProvider: String, identity: ProviderIdentity? = nil,
+                       passwordRehash: PasswordRehash? = nil, sessionClaims: [String: JSONValue] = [:]) async throws -> (UserRecord, SessionTokens) {
+        let moment = now
+        let (refreshToken, record) = RefreshTokenRecord.issue(
+            localId: localId, authTime: moment, signInProvider: signInProvider, sessionClaims: sessionClaims, now: moment)
+        guard let user = try await store.recordSignIn(localId: localId, at: moment, identity: identity, passwordRehash: passwordRehash,
+                                                      refreshToken: record)
+        else { throw HearthAPIError(.userNotFound) }
+        if user.disabled { throw HearthAPIError(.userDisabled) }
+        let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: moment, sessionClaims: sessionClaims)
+        return (user, SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn))
     }
 
     func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws -> String {

@@ -153,14 +153,9 @@ public struct FederationService: Sendable {
 
     func signInExisting(_ holder: UserRecord, _ signIn: FederatedSignIn) async throws -> SignInWithIdpResponse {
         if holder.disabled { throw HearthAPIError(.userDisabled) }
-        let moment = now
-        let user = try await accounts.modifyUser(localId: holder.localId) { user in
-            user.lastLoginAt = moment
-            if let index = user.identities.firstIndex(where: { $0.providerId == signIn.identity.providerId && $0.federatedId == signIn.identity.federatedId }) {
-                user.identities[index] = signIn.identity
-            }
-        }
-        let tokens = try await accounts.issueSession(for: user, signInProvider: signIn.identity.providerId)
+        // One write: lastLoginAt, the identity's fresh profile, the new refresh token; returns the updated user.
+        let (user, tokens) = try await accounts.signInSession(localId: holder.localId, signInProvider: signIn.identity.providerId,
+                                                              identity: signIn.identity)
         return response(signIn, user: user, tokens: tokens, isNewUser: false)
     }
 

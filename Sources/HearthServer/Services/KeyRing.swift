@@ -3,28 +3,40 @@ import HearthCore
 import HearthStore
 import JWTKit
 import Logging
+import Synchronization
 
-/// The ID-token signing keys: signs with the active key, verifies against every published key, renders the
-/// x509 map and the JWKS, and rotates keys per ``KeyRotationPolicy``. State lives in the store, so replicas
-/// share keys; this actor caches it for `reloadInterval`.
-public actor KeyRing {
+/// The ID-token signing keys: signs with the active key, verifies against every loaded key, renders the x509
+/// map and the JWKS, and rotates keys per ``KeyRotationPolicy``. State lives in the store, so replicas share keys.
+///
+/// Requests read an immutable snapshot (keys and their built JWT key collection) behind a `Mutex`: signing and
+/// verifying never wait for the store or for a rotation. ``maintain(force:)`` — run at start and by the
+/// background maintenance service — rotates, reloads and swaps the snapshot.
+public final class KeyRing: Sendable {
     private let store: any SigningKeyStore
     private let policy: KeyRotationPolicy
     private let clock: WallClock
     private let logger: Logger
-    private let reloadInterval: TimeInterval
+    /// At most one reload per this interval for tokens naming an unknown `kid` (forged kids cannot hammer the store).
+    private let unknownKidReloadInterval: Duration
+    private let snapshot = Mutex(Snapshot())
+    private let lastUnknownKidReload = Mutex<ContinuousClock.Instant?>(nil)
 
-    private var keys: [SigningKey] = []
-    private var collection = JWTKeyCollection()
-    private var loadedAt: Date?
-    private var publishedKIDs: Set<String> = []
+    /// What requests read: replaced whole, never mutated.
+    struct Snapshot: Sendable {
+        var keys: [SigningKey] = []
+        var kids: Set<String> = []
+        var collection = JWTKeyCollection()
+        /// When the store read behind this snapshot started (an older read never replaces a newer one).
+        var readAt: ContinuousClock.Instant?
+    }
 
-    public init(store: any SigningKeyStore, policy: KeyRotationPolicy, clock: WallClock, logger: Logger, reloadInterval: TimeInterval = 30) {
+    public init(store: any SigningKeyStore, policy: KeyRotationPolicy, clock: WallClock, logger: Logger,
+                unknownKidReloadInterval: Duration = .seconds(1)) {
         self.store = store
         self.policy = policy
         self.clock = clock
         self.logger = logger
-        self.reloadInterval = reloadInterval
+        self.unknownKidReloadInterval = unknownKidReloadInterval
     }
 
     /// The published keys and how long clients may cache them.
@@ -33,13 +45,12 @@ public actor KeyRing {
         public var maxAge: Int
     }
 
-    /// Loads keys and applies the rotation plan (generate, delete) until nothing is left to do.
+    /// Reloads the keys and applies the rotation plan (generate, delete) until nothing is left to do, then
+    /// swaps the snapshot. Called at start and by the maintenance service, never on a request. It always reads
+    /// the store (`force` is kept for source compatibility and has no effect).
     @discardableResult
     public func maintain(force: Bool = false) async throws -> KeyRotationPolicy.Plan {
-        let now = clock.now()
-        if force || loadedAt.map({ now.timeIntervalSince($0) >= reloadInterval || $0 > now }) ?? true {
-            try await reload()
-        }
+        var keys = try await reload()
         for _ in 0..<4 {
             let plan = policy.plan(keys: keys, now: clock.now())
             var changed = false
@@ -60,51 +71,72 @@ public actor KeyRing {
                 changed = true
             }
             if !changed { return plan }
-            try await reload()
+            keys = try await reload()
         }
         return policy.plan(keys: keys, now: clock.now())
     }
 
-    private func reload() async throws {
-        keys = try await store.signingKeys()
-        loadedAt = clock.now()
+    /// Reads the keys and installs a new snapshot when they changed. Returns the keys read.
+    @discardableResult
+    private func reload() async throws -> [SigningKey] {
+        let started = ContinuousClock.now
+        let keys = try await store.signingKeys()
         let kids = Set(keys.map(\.kid))
-        if kids != publishedKIDs {
+        let current = snapshot.withLock { $0 }
+        var next = Snapshot(keys: keys, kids: kids, collection: current.collection, readAt: started)
+        if kids != current.kids {
             let fresh = JWTKeyCollection()
             for key in keys {
                 await fresh.add(rsa: try key.jwtPrivateKey(), digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
             }
-            collection = fresh
-            publishedKIDs = kids
+            next.collection = fresh
         }
+        snapshot.withLock { installed in
+            if let readAt = installed.readAt, readAt > started { return }
+            installed = next
+        }
+        return keys
     }
 
     /// Signs `claims` with the active key (RS256, `kid` header).
     public func sign(_ claims: IDTokenClaims) async throws -> String {
-        let plan = try await maintain()
-        guard let active = plan.active else { throw StoreError.backend("no signing key") }
-        return try await collection.sign(claims, kid: JWKIdentifier(string: active.kid), header: ["typ": "JWT"])
+        try await sign(payload: claims)
     }
 
-    /// Signs any payload with the active key (RS256, `kid` header): session cookies, admin access tokens.
+    /// Signs any payload with the active key (RS256, `kid` header): ID tokens, session cookies, admin access tokens.
     public func sign<Payload: JWTPayload>(payload: Payload) async throws -> String {
-        let plan = try await maintain()
-        guard let active = plan.active else { throw StoreError.backend("no signing key") }
-        return try await collection.sign(payload, kid: JWKIdentifier(string: active.kid), header: ["typ": "JWT"])
+        let current = snapshot.withLock { $0 }
+        guard let active = policy.plan(keys: current.keys, now: clock.now()).active else { throw StoreError.backend("no signing key") }
+        return try await current.collection.sign(payload, kid: JWKIdentifier(string: active.kid), header: ["typ": "JWT"])
+    }
+
+    /// Verifies the signature of one of Hearth's own ID tokens and decodes it. Only RS256 with a loaded `kid` is
+    /// accepted. Issuer, audience and time are checked by the caller (`IDTokenClaims.validate`).
+    public func verify(_ token: String) async throws(TokenValidationError) -> IDTokenClaims {
+        try await verify(token, as: IDTokenClaims.self)
     }
 
     /// Verifies the signature of a token signed by ``sign(payload:)`` and decodes it; the caller checks its
-    /// issuer, audience and times.
+    /// issuer, audience and times. Only RS256 with a loaded `kid` is accepted.
     public func verify<Payload: JWTPayload>(_ token: String, as type: Payload.Type) async throws(TokenValidationError) -> Payload {
-        guard let header = Self.header(of: token) else { throw .malformed }
-        guard header["alg"] == "RS256" else { throw .badSignature }
-        guard let kid = header["kid"] else { throw .unknownKey }
-        if !publishedKIDs.contains(kid) {
-            _ = try? await maintain(force: true)
-            guard publishedKIDs.contains(kid) else { throw .unknownKey }
+        guard let header = JWTHeaderFields(token: token) else { throw .malformed }
+        guard header.alg == "RS256" else { throw .badSignature }
+        guard let kid = header.kid else { throw .unknownKey }
+        var current = snapshot.withLock { $0 }
+        if !current.kids.contains(kid) {
+            // Another replica may have added a key: reload, at most once per interval.
+            let now = ContinuousClock.now
+            let due = lastUnknownKidReload.withLock { last in
+                if let last, now - last < unknownKidReloadInterval { return false }
+                last = now
+                return true
+            }
+            if due { _ = try? await reload() }
+            current = snapshot.withLock { $0 }
+            guard current.kids.contains(kid) else { throw .unknownKey }
         }
         do {
-            return try await collection.verify(token, as: Payload.self)
+            return try await current.collection.verify(token, as: Payload.self)
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
             throw .badSignature
         } catch {
@@ -112,46 +144,15 @@ public actor KeyRing {
         }
     }
 
-    /// Verifies the signature of one of Hearth's own ID tokens and decodes it. Only RS256 with a published `kid`
-    /// is accepted. Issuer, audience and time are checked by the caller (`IDTokenClaims.validate`).
-    public func verify(_ token: String) async throws(TokenValidationError) -> IDTokenClaims {
-        guard let header = Self.header(of: token) else { throw .malformed }
-        guard header["alg"] == "RS256" else { throw .badSignature }
-        guard let kid = header["kid"] else { throw .unknownKey }
-        if !publishedKIDs.contains(kid) {
-            _ = try? await maintain(force: true)
-            guard publishedKIDs.contains(kid) else { throw .unknownKey }
-        }
-        do {
-            return try await collection.verify(token, as: IDTokenClaims.self)
-        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            throw .badSignature
-        } catch {
-            throw .malformed
-        }
+    /// A JWT header's `alg`, `kid` and `typ` as strings (``JWTHeaderFields``, the one header parser); nothing verified.
+    static func header(of token: String) -> [String: String]? {
+        guard let header = JWTHeaderFields(token: token) else { return nil }
+        return ["alg": header.alg, "kid": header.kid, "typ": header.typ].compactMapValues { $0 }
     }
 
     /// The keys to publish, and the cache lifetime for the key endpoints.
     public func published() async throws -> Published {
-        let plan = try await maintain()
-        return Published(keys: plan.published, maxAge: Int(policy.prepublish))
-    }
-
-    /// Decodes a JWT header's string fields without verifying anything.
-    nonisolated static func header(of token: String) -> [String: String]? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URL: String(parts[0])),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return object.compactMapValues { $0 as? String }
-    }
-}
-
-extension Data {
-    /// Decodes base64url with or without padding.
-    init?(base64URL: String) {
-        var text = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text.append("=") }
-        self.init(base64Encoded: text)
+        let current = snapshot.withLock { $0 }
+        return Published(keys: policy.plan(keys: current.keys, now: clock.now()).published, maxAge: Int(policy.prepublish))
     }
 }

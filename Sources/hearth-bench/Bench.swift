@@ -1,0 +1,581 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import HearthCore
+import HearthOIDC
+import HearthStore
+import HearthStoreSQLite
+import HearthWire
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import Synchronization
+import _CryptoExtras
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `hearth-bench`: starts a release `hearth serve --dev` as its own process, loads it over loopback with a
+/// concurrent client, reads the server's CPU time from `/proc/<pid>/stat`, and compares the CPU each request
+/// costs with the raw RSA-2048 sign/verify cost measured with swift-crypto in the same run.
+@main
+struct HearthBench {
+    static func main() async throws {
+        let options = try Options(CommandLine.arguments.dropFirst())
+        let bench = try Bench(options: options)
+        do {
+            try await bench.run()
+        } catch {
+            await bench.stopServer()
+            try? await bench.client.shutdown()
+            FileHandle.standardError.write(Data("hearth-bench failed: \(error)\n".utf8))
+            exit(1)
+        }
+        try await bench.client.shutdown()
+    }
+}
+
+struct Options {
+    var server: String
+    var port = 9180
+    var duration = 5.0
+    var concurrency = 8
+    var users = 1000
+    var bigUsers = 1_000_000
+    var passwordUsers = 8
+    var dataDir: String?
+
+    init(_ arguments: ArraySlice<String>) throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        server = executable.deletingLastPathComponent().appendingPathComponent("hearth").path
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            func value() throws -> String {
+                guard let next = iterator.next() else { throw BenchError("\(argument) needs a value") }
+                return next
+            }
+            switch argument {
+            case "--server": server = try value()
+            case "--port": port = Int(try value()) ?? port
+            case "--duration": duration = Double(try value()) ?? duration
+            case "--concurrency": concurrency = Int(try value()) ?? concurrency
+            case "--users": users = Int(try value()) ?? users
+            case "--big-users": bigUsers = Int(try value()) ?? bigUsers
+            case "--password-users": passwordUsers = Int(try value()) ?? passwordUsers
+            case "--data-dir": dataDir = try value()
+            case "--smoke":
+                duration = 0.5; concurrency = 2; users = 20; bigUsers = 2000; passwordUsers = 2
+            case "-h", "--help":
+                print("""
+                    usage: hearth-bench [--server PATH] [--port 9180] [--duration SECONDS] [--concurrency N]
+                                        [--users 1000] [--big-users 1000000] [--password-users 8] [--data-dir DIR] [--smoke]
+                    """)
+                exit(0)
+            default: throw BenchError("unknown argument \(argument)")
+            }
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One scenario's figures.
+struct Measurement {
+    var name: String
+    var requests: Int
+    var errors: Int
+    var seconds: Double
+    var latencies: [Double]
+    var serverCPU: Double
+    /// The RSA work a request cannot avoid, in seconds.
+    var limit: Double
+    var limitLabel: String
+
+    var perSecond: Double { Double(requests) / seconds }
+    var cpuPerRequest: Double { serverCPU / Double(max(requests, 1)) }
+    func percentile(_ p: Double) -> Double {
+        guard !latencies.isEmpty else { return 0 }
+        let sorted = latencies.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+    }
+}
+
+/// The figures of a server process, from `/proc`.
+enum ProcessStats {
+    static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    /// User + system CPU seconds of `pid`.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")")
+        else { return 0 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command: state(0) ppid(1) … utime(11) stime(12).
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / ticksPerSecond
+    }
+
+    /// Resident set size of `pid` in MB (`field` VmRSS, or RssAnon: the part not backed by the binary and libraries).
+    static func rssMB(_ pid: Int32, field: String = "VmRSS") -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+              let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kb / 1024
+    }
+}
+
+/// Raw RSA-2048 (PKCS#1 v1.5, SHA-256) cost with swift-crypto on this machine, one thread.
+struct RSAReference {
+    var sign: Double
+    var verify: Double
+
+    /// Measured in five windows of `seconds / 5`; the median window counts, so a burst of other load on the
+    /// shared machine during one window does not skew the reference.
+    static func measure(seconds: Double) throws -> RSAReference {
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let message = Data(repeating: 0x41, count: 600)
+        let signature = try key.signature(for: message, padding: .insecurePKCS1v1_5)
+        let clock = ContinuousClock()
+        let window = Duration.seconds(seconds / 5)
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        var signs: [Double] = []
+        var verifies: [Double] = []
+        for _ in 0..<5 {
+            var count = 0
+            var start = clock.now
+            while (clock.now - start) < window || count < 4 {
+                _ = try key.signature(for: message, padding: .insecurePKCS1v1_5)
+                count += 1
+            }
+            signs.append((clock.now - start).seconds / Double(count))
+            count = 0
+            start = clock.now
+            while (clock.now - start) < window || count < 40 {
+                guard key.publicKey.isValidSignature(signature, for: message, padding: .insecurePKCS1v1_5) else {
+                    throw BenchError("RSA verification failed")
+                }
+                count += 1
+            }
+            verifies.append((clock.now - start).seconds / Double(count))
+        }
+        return RSAReference(sign: median(signs), verify: median(verifies))
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// A refresh-token chain one worker owns.
+struct Session: Sendable {
+    var localId: String
+    var idToken: String
+    var refreshToken: String
+}
+
+final class Bench: Sendable {
+    let options: Options
+    let client: HTTPClient
+    let dataDir: String
+    let serverPID = Mutex<Int32?>(nil)
+    var base: String { "http://127.0.0.1:\(options.port)" }
+    let serviceAccount = "bench@hearth-bench.iam.gserviceaccount.com"
+    let serviceKey: _RSA.Signing.PrivateKey
+    let serviceKeyId = "benchkey1"
+
+    init(options: Options) throws {
+        self.options = options
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(60)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(options.concurrency, 8))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        dataDir = options.dataDir ?? NSTemporaryDirectory() + "hearth-bench-\(ProcessInfo.processInfo.processIdentifier)"
+        serviceKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    }
+
+    func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    func run() async throws {
+        try? FileManager.default.removeItem(atPath: dataDir)
+        try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        say("server: \(options.server); data: \(dataDir); \(options.concurrency) concurrent clients, \(options.duration) s per scenario")
+
+        let rsa = try RSAReference.measure(seconds: min(1, options.duration / 2))
+        say(String(format: "RSA-2048 (swift-crypto, one thread): sign %.3f ms, verify %.4f ms", rsa.sign * 1000, rsa.verify * 1000))
+
+        // The service account that signs custom tokens, registered as the CLI would.
+        let store = try await SQLiteStore.open(path: dataDir + "/hearth.sqlite")
+        try await store.saveServiceAccountKey(ServiceAccountKey(clientEmail: serviceAccount, keyId: serviceKeyId,
+                                                                publicKeyPEM: serviceKey.publicKey.pemRepresentation, createdAt: Date()))
+        try await store.close()
+
+        try await startServer()
+        try await Task.sleep(for: .seconds(1))
+        let pid = serverPID.withLock { $0 }!
+        let rssIdle = ProcessStats.rssMB(pid)
+        let anonIdle = ProcessStats.rssMB(pid, field: "RssAnon")
+        say(String(format: "RSS idle: %.1f MB (anonymous %.1f MB)", rssIdle, anonIdle))
+
+        say("creating \(options.users) users (anonymous sign-up) and \(options.passwordUsers) password users…")
+        let sessions = try await createUsers(options.users)
+        let passwordUsers = try await createPasswordUsers(options.passwordUsers)
+
+        var results: [Measurement] = []
+        results.append(try await refresh(sessions: sessions))
+        let lookupSmall = try await lookup(sessions: sessions, label: "lookup (\(options.users) users)")
+        results.append(lookupSmall)
+        results.append(try await signInWithPassword(users: passwordUsers))
+        results.append(try await signInWithCustomToken())
+        results.append(try await signInWithIdp())
+        let rssLoaded = ProcessStats.rssMB(pid)
+        let anonLoaded = ProcessStats.rssMB(pid, field: "RssAnon")
+        say(String(format: "RSS after load: %.1f MB (anonymous %.1f MB)", rssLoaded, anonLoaded))
+
+        // Lookup again with a large user table, seeded through the store's bulk path.
+        await stopServer()
+        let big = max(options.bigUsers - options.users - options.passwordUsers, 0)
+        say("seeding \(big) more users through SQLiteStore.importUsers…")
+        let seedStart = ContinuousClock.now
+        try await seed(big)
+        say(String(format: "seeded in %.1f s", (ContinuousClock.now - seedStart).seconds))
+        try await startServer()
+        let total = big + options.users + options.passwordUsers
+        let lookupBig = try await lookup(sessions: sessions, label: "lookup (\(total) users)")
+        results.append(lookupBig)
+        let bigPID = serverPID.withLock { $0 }!
+        let rssBig = ProcessStats.rssMB(bigPID)
+        let anonBig = ProcessStats.rssMB(bigPID, field: "RssAnon")
+        await stopServer()
+
+        print(report(results, rsa: rsa, rss: (rssIdle, rssLoaded, rssBig), anonymous: (anonIdle, anonLoaded, anonBig),
+                     p99Ratio: lookupBig.percentile(0.99) / max(lookupSmall.percentile(0.99), 1e-9), total: total))
+        let failed = results.filter { $0.errors > 0 || $0.requests == 0 }
+        if !failed.isEmpty {
+            throw BenchError("scenarios with errors: \(failed.map { "\($0.name) (\($0.errors) errors, \($0.requests) ok)" }.joined(separator: ", "))")
+        }
+    }
+
+    // MARK: Server process
+
+    func startServer() async throws {
+        let log = dataDir + "/server.log"
+        let arguments = [options.server, "serve", "--port", "\(options.port)", "--data-dir", dataDir, "--dev", "--log-level", "warning"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, options.server, &actions, nil, argv, environ)
+        guard status == 0 else { throw BenchError("could not start \(options.server): error \(status)") }
+        serverPID.withLock { $0 = pid }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            var exit: Int32 = 0
+            if waitpid(pid, &exit, WNOHANG) == pid {
+                serverPID.withLock { $0 = nil }
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw BenchError("the server exited: \(text.suffix(2000))")
+            }
+            if let response = try? await client.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(2)),
+               response.status == .ok {
+                _ = try? await response.body.collect(upTo: 1 << 16)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw BenchError("the server did not answer /healthz within 30 s")
+    }
+
+    /// SIGTERM (graceful shutdown), then SIGKILL after 5 s; reaps the child.
+    func stopServer() async {
+        guard let pid = serverPID.withLock({ $0 }) else { return }
+        serverPID.withLock { $0 = nil }
+        kill(pid, SIGTERM)
+        var exit: Int32 = 0
+        for _ in 0..<100 {
+            if waitpid(pid, &exit, WNOHANG) == pid { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &exit, 0)
+    }
+
+    // MARK: HTTP
+
+    func post(_ path: String, _ body: [String: Any], contentType: String = "application/json") async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: contentType)
+        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else {
+            throw BenchError("\(path): HTTP \(response.status.code) \(String(buffer: bytes).prefix(300))")
+        }
+        return (try JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any]) ?? [:]
+    }
+
+    func get(_ url: String) async throws -> (status: Int, location: String?, body: String) {
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), response.headers.first(name: "Location"), String(buffer: bytes))
+    }
+
+    func postForm(_ url: String, _ fields: [(String, String)]) async throws -> (status: Int, location: String?) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
+        let response = try await client.execute(request, timeout: .seconds(60))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), response.headers.first(name: "Location"))
+    }
+
+    static func session(_ reply: [String: Any]) throws -> Session {
+        guard let localId = reply["localId"] as? String ?? reply["user_id"] as? String,
+              let idToken = reply["idToken"] as? String ?? reply["id_token"] as? String,
+              let refresh = reply["refreshToken"] as? String ?? reply["refresh_token"] as? String
+        else { throw BenchError("no tokens in \(reply.keys.sorted())") }
+        return Session(localId: localId, idToken: idToken, refreshToken: refresh)
+    }
+
+    // MARK: Setup
+
+    func createUsers(_ count: Int) async throws -> [Session] {
+        try await withThrowingTaskGroup(of: [Session].self) { group in
+            let workers = max(options.concurrency, 1)
+            for worker in 0..<workers {
+                group.addTask {
+                    var mine: [Session] = []
+                    for _ in stride(from: worker, to: count, by: workers) {
+                        mine.append(try Self.session(try await self.post(WirePaths.accounts("signUp"), ["returnSecureToken": true])))
+                    }
+                    return mine
+                }
+            }
+            var all: [Session] = []
+            for try await part in group { all += part }
+            return all
+        }
+    }
+
+    func createPasswordUsers(_ count: Int) async throws -> [(email: String, password: String)] {
+        var users: [(String, String)] = []
+        for index in 0..<count {
+            let email = "bench\(index)@example.com"
+            let password = "bench-password-\(index)"
+            _ = try await post(WirePaths.accounts("signUp"), ["email": email, "password": password, "returnSecureToken": true])
+            users.append((email, password))
+        }
+        return users
+    }
+
+    func seed(_ count: Int) async throws {
+        let store = try await SQLiteStore.open(path: dataDir + "/hearth.sqlite")
+        let now = Date()
+        var next = 0
+        while next < count {
+            let end = min(next + 50_000, count)
+            try await store.importUsers((next..<end).map { index in
+                UserRecord(localId: "bulk\(index)", email: "bulk\(index)@example.com", displayName: "Bulk User \(index)",
+                           createdAt: now, validSince: now.addingTimeInterval(-86_400))
+            })
+            next = end
+        }
+        try await store.close()
+    }
+
+    // MARK: Load
+
+    /// Runs `concurrency` workers for the configured duration; each owns a state and calls `op` in a loop.
+    func load<State: Sendable>(_ name: String, states: [State], limit: @Sendable (RSAReference) -> Double, limitLabel: String,
+                               op: @escaping @Sendable (inout State) async throws -> Void) async throws -> Measurement {
+        // Warm-up (connections, caches).
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for state in states {
+                group.addTask {
+                    var state = state
+                    for _ in 0..<2 { try await op(&state) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // The RSA reference again, just before this scenario: the machine's load drifts during a run.
+        let reference = try RSAReference.measure(seconds: min(0.5, options.duration / 4))
+        let pid = serverPID.withLock { $0 }!
+        let cpuBefore = ProcessStats.cpuSeconds(pid)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .seconds(options.duration)
+        let parts = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for state in states {
+                group.addTask {
+                    var state = state
+                    var latencies: [Double] = []
+                    var errors = 0
+                    while clock.now < deadline {
+                        let begin = clock.now
+                        do {
+                            try await op(&state)
+                            latencies.append((clock.now - begin).seconds)
+                        } catch {
+                            errors += 1
+                            if errors == 1 { self.say("\(name): \(error)") }
+                        }
+                    }
+                    return (latencies, errors)
+                }
+            }
+            var all: [([Double], Int)] = []
+            for try await part in group { all.append(part) }
+            return all
+        }
+        let seconds = (clock.now - start).seconds
+        let cpu = ProcessStats.cpuSeconds(pid) - cpuBefore
+        let latencies = parts.flatMap(\.0)
+        let measurement = Measurement(name: name, requests: latencies.count, errors: parts.map(\.1).reduce(0, +), seconds: seconds,
+                                      latencies: latencies, serverCPU: cpu, limit: limit(reference), limitLabel: limitLabel)
+        say(String(format: "%@: %.0f req/s, p50 %.2f ms, p99 %.2f ms, server CPU %.3f ms/req, %d errors", name, measurement.perSecond,
+                   measurement.percentile(0.5) * 1000, measurement.percentile(0.99) * 1000, measurement.cpuPerRequest * 1000, measurement.errors))
+        return measurement
+    }
+
+    func split<T>(_ items: [T]) -> [[T]] {
+        let workers = max(1, min(options.concurrency, items.count))
+        return (0..<workers).map { worker in stride(from: worker, to: items.count, by: workers).map { items[$0] } }
+    }
+
+    func refresh(sessions: [Session]) async throws -> Measurement {
+        // Each worker rotates its own users' refresh tokens, round robin.
+        struct State: Sendable { var sessions: [Session]; var next = 0 }
+        return try await load("refresh", states: split(sessions).map { State(sessions: $0) }, limit: { $0.sign }, limitLabel: "1 RSA sign") { state in
+            let index = state.next % state.sessions.count
+            let reply = try await self.post(WirePaths.secureToken, ["grant_type": "refresh_token", "refresh_token": state.sessions[index].refreshToken])
+            guard let token = reply["refresh_token"] as? String else { throw BenchError("no refresh_token") }
+            state.sessions[index].refreshToken = token
+            state.next += 1
+        }
+    }
+
+    func lookup(sessions: [Session], label: String) async throws -> Measurement {
+        // Fresh ID tokens: the refresh scenario revoked nothing, but tokens must be unexpired.
+        struct State: Sendable { var tokens: [String]; var next = 0 }
+        return try await load(label, states: split(sessions.map(\.idToken)).map { State(tokens: $0) }, limit: { $0.verify },
+                              limitLabel: "1 RSA verify") { state in
+            let reply = try await self.post(WirePaths.accounts("lookup"), ["idToken": state.tokens[state.next % state.tokens.count]])
+            guard reply["users"] != nil else { throw BenchError("no users in lookup reply") }
+            state.next += 1
+        }
+    }
+
+    func signInWithPassword(users: [(email: String, password: String)]) async throws -> Measurement {
+        struct State: Sendable { var email: String; var password: String }
+        let states = (0..<options.concurrency).map { State(email: users[$0 % users.count].email, password: users[$0 % users.count].password) }
+        return try await load("signInWithPassword", states: states, limit: { $0.sign }, limitLabel: "1 RSA sign (+ scrypt N=2^14)") { state in
+            _ = try Self.session(try await self.post(WirePaths.accounts("signInWithPassword"),
+                                                     ["email": state.email, "password": state.password, "returnSecureToken": true]))
+        }
+    }
+
+    func customToken(uid: String) throws -> String {
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "RS256", "typ": "JWT", "kid": serviceKeyId])
+        let claims = CustomTokenClaims(serviceAccount: serviceAccount, uid: uid, issuedAt: Date())
+        let payload = try JSONEncoder().encode(claims)
+        let input = header.base64URLEncodedString() + "." + payload.base64URLEncodedString()
+        let signature = try serviceKey.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
+        return input + "." + signature.rawRepresentation.base64URLEncodedString()
+    }
+
+    func signInWithCustomToken() async throws -> Measurement {
+        // Tokens signed up front, so the client's signing does not compete with the server during the run.
+        let tokens = try (0..<200).map { try customToken(uid: "custom-\($0)") }
+        struct State: Sendable { var tokens: [String]; var next = 0 }
+        return try await load("signInWithCustomToken", states: split(tokens).map { State(tokens: $0) }, limit: { $0.verify + $0.sign },
+                              limitLabel: "1 RSA verify + 1 sign") { state in
+            let reply = try await self.post(WirePaths.accounts("signInWithCustomToken"),
+                                            ["token": state.tokens[state.next % state.tokens.count], "returnSecureToken": true])
+            guard reply["idToken"] is String, reply["refreshToken"] is String else { throw BenchError("no tokens in \(reply.keys.sorted())") }
+            state.next += 1
+        }
+    }
+
+    /// The whole federated flow against the in-process Microsoft dev IdP: auth handler → authorize → login form
+    /// → callback → `signInWithIdp` (code exchange, ID-token validation, user read/write, Hearth session).
+    func signInWithIdp() async throws -> Measurement {
+        struct State: Sendable { var worker: Int; var next = 0 }
+        let states = (0..<options.concurrency).map { State(worker: $0) }
+        return try await load("signInWithIdp (full flow)", states: states, limit: { 2 * $0.sign }, limitLabel: "2 RSA signs") { state in
+            let email = "idp\(state.worker)-\(state.next % 50)@example.com"
+            state.next += 1
+            try await self.federatedSignIn(email: email)
+        }
+    }
+
+    func federatedSignIn(email: String) async throws {
+        let rawSession = RandomID.alphanumeric(count: 10).uppercased()
+        let fields: [(String, String)] = [
+            ("apiKey", "bench"), ("authType", "signInWithRedirect"), ("providerId", "microsoft.com"),
+            ("sessionId", rawSession.sha256Hex), ("eventId", RandomID.alphanumeric(count: 10)),
+            ("redirectUrl", "http://127.0.0.1:65000/callback"), ("v", "hearth-bench"),
+        ]
+        let start = try await get(base + "/__/auth/handler?" + FormEncoding.encode(fields))
+        guard start.status == 302, let authorize = start.location else { throw BenchError("auth handler: HTTP \(start.status) \(start.body.prefix(200))") }
+        let form = try await get(authorize)
+        guard form.status == 200, let requestId = Self.capture(#"name="request_id" value="([^"]+)""#, in: form.body),
+              let action = Self.capture(#"action="([^"]+)""#, in: form.body)
+        else { throw BenchError("dev IdP form: HTTP \(form.status)") }
+        let submitted = try await postForm(action.hasPrefix("http") ? action : base + action,
+                                           [("request_id", requestId), ("email", email), ("name", "Bench User"), ("action", "login")])
+        guard submitted.status == 302, let callback = submitted.location else { throw BenchError("dev IdP login: HTTP \(submitted.status)") }
+        let delivered = try await get(callback)
+        guard delivered.status == 302, let app = delivered.location,
+              let link = URLComponents(string: app)?.queryItems?.first(where: { $0.name == "link" })?.value
+        else { throw BenchError("callback: HTTP \(delivered.status) \(delivered.location ?? "")") }
+        let reply = try await post(WirePaths.accounts("signInWithIdp"), [
+            "requestUri": link, "postBody": "providerId=microsoft.com", "sessionId": rawSession,
+            "returnSecureToken": true, "returnIdpCredential": true,
+        ])
+        guard reply["idToken"] != nil else { throw BenchError("signInWithIdp: no idToken (needConfirmation: \(reply["needConfirmation"] ?? "-"))") }
+    }
+
+    static func capture(_ pattern: String, in text: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let range = Range(match.range(at: 1), in: text)
+        else { return nil }
+        return String(text[range]).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    // MARK: Report
+
+    func report(_ results: [Measurement], rsa: RSAReference, rss: (idle: Double, loaded: Double, big: Double),
+                anonymous: (idle: Double, loaded: Double, big: Double), p99Ratio: Double, total: Int) -> String {
+        var lines = [
+            String(format: "RSA-2048 reference (swift-crypto, same run, at the start): sign %.3f ms, verify %.4f ms; each row's limit is measured again just before its scenario", rsa.sign * 1000, rsa.verify * 1000),
+            "\(options.concurrency) concurrent loopback clients, \(options.duration) s per scenario, server CPU from /proc/<pid>/stat",
+            "",
+            "| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | req/s per core of server CPU | RSA limit | ratio to limit |",
+            "|---|---:|---:|---:|---:|---:|---|---:|",
+        ]
+        for m in results {
+            lines.append(String(format: "| %@ | %.0f | %.2f | %.2f | %.3f | %.0f | %@ (%.3f ms) | %.2f |", m.name, m.perSecond,
+                                m.percentile(0.5) * 1000, m.percentile(0.99) * 1000, m.cpuPerRequest * 1000,
+                                1 / max(m.cpuPerRequest, 1e-9), m.limitLabel, m.limit * 1000, m.limit / max(m.cpuPerRequest, 1e-9)))
+        }
+        lines.append("")
+        lines.append(String(format: "lookup p99 with %d users / with %d users: %.2f", total, options.users, p99Ratio))
+        lines.append(String(format: "RSS: idle %.1f MB, after load %.1f MB, after the large-table lookup %.1f MB", rss.idle, rss.loaded, rss.big))
+        lines.append(String(format: "    of which anonymous (not the binary's or libraries' pages): %.1f MB, %.1f MB, %.1f MB",
+                            anonymous.idle, anonymous.loaded, anonymous.big))
+        return lines.joined(separator: "\n")
+    }
+}
