@@ -8,7 +8,7 @@ import JWTKit
 import Testing
 
 /// The admin API over loopback HTTP: who may call it, the user calls, their errors, the audit log.
-@Suite struct AdminAPITests {
+@Suite(.serialized) struct AdminAPITests {
     static let owner: HTTPFields = [.authorization: "Bearer owner"]
     static let users = WirePaths.adminAccounts(projectId: "demo-hearth")
 
