@@ -83,6 +83,9 @@ public final class TokenVerifier: Sendable {
     }
     /// Fetched key sets by URL; verification with a cached key never suspends.
     private let keySets = Mutex<[String: KeySet]>([:])
+    /// Header segments seen before → their `kid` (tokens of one key share the header): at most 64 entries.
+    private let headerKids = Mutex<[ArraySlice<UInt8>: String]>([:])
+    private let decoder = JSONDecoder()
 
     /// - Parameters:
     ///   - projectId: the Firebase project id (`aud`).
@@ -145,9 +148,20 @@ public final class TokenVerifier: Sendable {
               let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
               !bytes[(second + 1)...].contains(UInt8(ascii: "."))
         else { throw TokenVerificationError(.malformed, "not a JWT") }
-        guard let headerData = Self.base64URL(bytes[..<first]),
-              let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "RS256", let kid = header.kid
-        else { throw TokenVerificationError(.malformed, "not an RS256 JWT with a kid") }
+        let headerSegment = bytes[..<first]
+        let kid: String
+        if let known = headerKids.withLock({ $0[headerSegment] }) {
+            kid = known
+        } else {
+            guard let headerData = Self.base64URL(headerSegment),
+                  let header = try? decoder.decode(Header.self, from: headerData), header.alg == "RS256", let headerKid = header.kid
+            else { throw TokenVerificationError(.malformed, "not an RS256 JWT with a kid") }
+            kid = headerKid
+            headerKids.withLock { kids in
+                if kids.count >= 64 { kids.removeAll() }
+                kids[headerSegment] = headerKid
+            }
+        }
         let key = try await publicKey(keysURL, kid: kid)
         guard let signature = Self.base64URL(bytes[(second + 1)...]), let payloadData = Self.base64URL(bytes[(first + 1)..<second]) else {
             throw TokenVerificationError(.malformed, "the token is not base64url")
@@ -158,7 +172,7 @@ public final class TokenVerifier: Sendable {
         else { throw TokenVerificationError(.badSignature, "the signature does not verify") }
         let payload: FirebaseTokenPayload
         do {
-            payload = try JSONDecoder().decode(FirebaseTokenPayload.self, from: payloadData)
+            payload = try decoder.decode(FirebaseTokenPayload.self, from: payloadData)
         } catch {
             throw TokenVerificationError(.malformed, "the token could not be read (iss, aud, sub, iat and exp are required)")
         }
