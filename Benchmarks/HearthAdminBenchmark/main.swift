@@ -10,8 +10,8 @@ import HearthTesting
 import HearthWire
 import X509
 
-let python = CommandLine.arguments.dropFirst().first
-let iterations = 4000
+let python = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("--") }
+let iterations = 2000
 
 func rate(_ count: Int, _ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
@@ -43,14 +43,19 @@ try await HearthHarness.run { h in
     }
     for (input, signature) in prepared { precondition(publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)) }
 
-    let raw = await rate(iterations) {
-        for index in 0..<iterations {
-            let (input, signature) = prepared[index % prepared.count]
-            precondition(publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5))
-        }
-    }
-    let hearth = try await rate(iterations) {
-        for index in 0..<iterations { _ = try await verifier.verifyIDToken(tokens[index % tokens.count]) }
+    // Alternating rounds, best of each: the machine may be shared, and both sides see the same load.
+    var raw = 0.0
+    var hearth = 0.0
+    for _ in 0..<5 {
+        raw = max(raw, await rate(iterations) {
+            for index in 0..<iterations {
+                let (input, signature) = prepared[index % prepared.count]
+                precondition(publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5))
+            }
+        })
+        hearth = max(hearth, try await rate(iterations) {
+            for index in 0..<iterations { _ = try await verifier.verifyIDToken(tokens[index % tokens.count]) }
+        })
     }
     print("raw RSA-SHA256 verify:          \(Int(raw)) /s")
     print("HearthAdmin TokenVerifier:      \(Int(hearth)) /s  (ratio to raw RSA: \(String(format: "%.2f", hearth / raw)), target ≥ 0.85)")

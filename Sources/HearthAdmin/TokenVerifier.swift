@@ -1,22 +1,30 @@
 import AsyncHTTPClient
+import Crypto
+import CryptoExtras
 import Foundation
 import HearthWire
 import JWTKit
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// A verified Firebase ID token or session cookie.
 public struct VerifiedToken: Sendable, Equatable {
     /// The user's uid (`sub`).
     public var uid: String
-    /// Every claim of the token, custom claims included.
-    public var claims: [String: JSONValue]
     public var issuedAt: Date
     public var expiresAt: Date
     public var authTime: Date
     /// `firebase.sign_in_provider`: `password`, `custom`, `microsoft.com`, …
     public var signInProvider: String?
-    public var email: String? { claims["email"]?.stringValue }
+    public var email: String?
+    /// The payload's JSON, as signed.
+    public var payload: Data
+
+    /// Every claim of the token, custom claims included (decoded from ``payload`` on each access).
+    public var claims: [String: JSONValue] {
+        (try? JSONDecoder().decode([String: JSONValue].self, from: payload)) ?? [:]
+    }
 }
 
 /// Why a token was refused. `description` says what to do; it never holds the token.
@@ -35,7 +43,7 @@ public struct TokenVerificationError: Error, Equatable, Sendable, CustomStringCo
 /// Verifies Firebase ID tokens and session cookies issued by Hearth or by Google: RS256 with a published `kid`,
 /// issuer, audience, times and subject, with the public keys fetched once and cached as their `Cache-Control`
 /// allows (an unknown `kid` refetches, at most every `minimumRefetchInterval`).
-public actor TokenVerifier {
+public final class TokenVerifier: Sendable {
     /// Where the public keys are published.
     public struct KeySource: Sendable, Equatable {
         /// The x509 certificate map (kid → PEM) for ID tokens.
@@ -69,12 +77,15 @@ public actor TokenVerifier {
     private let minimumRefetchInterval: TimeInterval
 
     private struct KeySet {
-        var collection: JWTKeyCollection
-        var kids: Set<String>
+        var keys: [String: _RSA.Signing.PublicKey]
         var fetchedAt: Date
         var expiresAt: Date
     }
-    private var keySets: [String: KeySet] = [:]
+    /// Fetched key sets by URL; verification with a cached key never suspends.
+    private let keySets = Mutex<[String: KeySet]>([:])
+    /// Header segments seen before → their `kid` (tokens of one key share the header): at most 64 entries.
+    private let headerKids = Mutex<[ArraySlice<UInt8>: String]>([:])
+    private let decoder = JSONDecoder()
 
     /// - Parameters:
     ///   - projectId: the Firebase project id (`aud`).
@@ -124,52 +135,79 @@ public actor TokenVerifier {
         }
     }
 
+    /// Parses, checks the RS256 signature with the cached key of its `kid` (swift-crypto, the keys parsed once),
+    /// then decodes the claims the checks need.
     private func verify(_ token: String, issuer: String, keysURL: String) async throws(TokenVerificationError) -> VerifiedToken {
-        guard let kid = Self.kid(of: token) else {
-            throw TokenVerificationError(.malformed, "not an RS256 JWT with a kid")
+        struct Header: Decodable {
+            var alg: String?
+            var kid: String?
         }
-        let keys = try await keySet(keysURL, kid: kid)
+        // Bytes, not Characters: String.split by Character was a large part of the cost.
+        let bytes = Array(token.utf8)
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+              let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+              !bytes[(second + 1)...].contains(UInt8(ascii: "."))
+        else { throw TokenVerificationError(.malformed, "not a JWT") }
+        let headerSegment = bytes[..<first]
+        let kid: String
+        if let known = headerKids.withLock({ $0[headerSegment] }) {
+            kid = known
+        } else {
+            guard let headerData = Self.base64URL(headerSegment),
+                  let header = try? decoder.decode(Header.self, from: headerData), header.alg == "RS256", let headerKid = header.kid
+            else { throw TokenVerificationError(.malformed, "not an RS256 JWT with a kid") }
+            kid = headerKid
+            headerKids.withLock { kids in
+                if kids.count >= 64 { kids.removeAll() }
+                kids[headerSegment] = headerKid
+            }
+        }
+        let key = try await publicKey(keysURL, kid: kid)
+        guard let signature = Self.base64URL(bytes[(second + 1)...]), let payloadData = Self.base64URL(bytes[(first + 1)..<second]) else {
+            throw TokenVerificationError(.malformed, "the token is not base64url")
+        }
+        let digest = bytes.withUnsafeBufferPointer { SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0[..<second]))) }
+        guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest,
+                                   padding: .insecurePKCS1v1_5)
+        else { throw TokenVerificationError(.badSignature, "the signature does not verify") }
         let payload: FirebaseTokenPayload
         do {
-            payload = try await keys.verify(token, as: FirebaseTokenPayload.self)
-        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            throw TokenVerificationError(.badSignature, "the signature does not verify")
+            payload = try decoder.decode(FirebaseTokenPayload.self, from: payloadData)
         } catch {
-            throw TokenVerificationError(.malformed, "the token could not be read")
+            throw TokenVerificationError(.malformed, "the token could not be read (iss, aud, sub, iat and exp are required)")
         }
-        let claims = payload.claims
-        guard claims["iss"]?.stringValue == issuer else { throw TokenVerificationError(.wrongIssuer, "the issuer is not \(issuer)") }
-        guard claims["aud"]?.stringValue == projectId else { throw TokenVerificationError(.wrongAudience, "the audience is not \(projectId)") }
-        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty, sub.utf8.count <= 128 else {
+        guard payload.iss == issuer else { throw TokenVerificationError(.wrongIssuer, "the issuer is not \(issuer)") }
+        guard payload.aud == projectId else { throw TokenVerificationError(.wrongAudience, "the audience is not \(projectId)") }
+        guard !payload.sub.isEmpty, payload.sub.utf8.count <= 128 else {
             throw TokenVerificationError(.malformed, "sub must be 1 to 128 characters")
         }
-        guard case .number(let exp)? = claims["exp"], case .number(let iat)? = claims["iat"] else {
-            throw TokenVerificationError(.malformed, "exp and iat are required")
-        }
-        let authTime: Double
-        if case .number(let value)? = claims["auth_time"] { authTime = value } else { authTime = iat }
+        let authTime = payload.auth_time ?? payload.iat
         let moment = now().timeIntervalSince1970
-        guard exp + leeway > moment else { throw TokenVerificationError(.expired, "the token has expired") }
-        guard iat - leeway <= moment, authTime - leeway <= moment else {
+        guard payload.exp + leeway > moment else { throw TokenVerificationError(.expired, "the token has expired") }
+        guard payload.iat - leeway <= moment, authTime - leeway <= moment else {
             throw TokenVerificationError(.notYetValid, "the token is issued in the future")
         }
-        let provider = claims["firebase"]?.objectValue?["sign_in_provider"]?.stringValue
-        return VerifiedToken(uid: sub, claims: claims, issuedAt: Date(timeIntervalSince1970: iat), expiresAt: Date(timeIntervalSince1970: exp),
-                             authTime: Date(timeIntervalSince1970: authTime), signInProvider: provider)
+        return VerifiedToken(uid: payload.sub, issuedAt: Date(timeIntervalSince1970: payload.iat), expiresAt: Date(timeIntervalSince1970: payload.exp),
+                             authTime: Date(timeIntervalSince1970: authTime), signInProvider: payload.firebase?.sign_in_provider,
+                             email: payload.email, payload: payloadData)
     }
 
-    /// The key set holding `kid`, fetched when missing, expired, or lacking the kid (rate-limited).
-    private func keySet(_ url: String, kid: String) async throws(TokenVerificationError) -> JWTKeyCollection {
+    /// The key `kid` from the set at `url`, fetched when missing, expired, or lacking the kid (rate-limited).
+    private func publicKey(_ url: String, kid: String) async throws(TokenVerificationError) -> _RSA.Signing.PublicKey {
         let moment = now()
-        if let cached = keySets[url], cached.expiresAt > moment,
-           cached.kids.contains(kid) || moment.timeIntervalSince(cached.fetchedAt) < minimumRefetchInterval {
-            guard cached.kids.contains(kid) else { throw TokenVerificationError(.unknownKey, "no published key has kid \(kid)") }
-            return cached.collection
+        let minimumRefetchInterval = minimumRefetchInterval
+        let cached: Result<_RSA.Signing.PublicKey, TokenVerificationError>? = keySets.withLock { sets in
+            guard let set = sets[url], set.expiresAt > moment,
+                  set.keys[kid] != nil || moment.timeIntervalSince(set.fetchedAt) < minimumRefetchInterval
+            else { return nil }
+            guard let key = set.keys[kid] else { return .failure(TokenVerificationError(.unknownKey, "no published key has kid \(kid)")) }
+            return .success(key)
         }
+        if let cached { return try cached.get() }
         let fresh = try await fetch(url)
-        keySets[url] = fresh
-        guard fresh.kids.contains(kid) else { throw TokenVerificationError(.unknownKey, "no published key has kid \(kid)") }
-        return fresh.collection
+        keySets.withLock { $0[url] = fresh }
+        guard let key = fresh.keys[kid] else { throw TokenVerificationError(.unknownKey, "no published key has kid \(kid)") }
+        return key
     }
 
     private func fetch(_ url: String) async throws(TokenVerificationError) -> KeySet {
@@ -180,14 +218,15 @@ public actor TokenVerifier {
             guard let map = try? JSONDecoder().decode([String: String].self, from: Data(body.readableBytesView)) else {
                 throw TokenVerificationError(.keysUnavailable, "\(url) is not a kid → certificate map")
             }
-            let collection = JWTKeyCollection()
+            var keys: [String: _RSA.Signing.PublicKey] = [:]
             for (kid, pem) in map {
-                let key = try Insecure.RSA.PublicKey(certificatePEM: pem)
-                await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+                // jwt-kit reads the certificate; swift-crypto verifies with the key's primitives.
+                let (modulus, exponent) = try Insecure.RSA.PublicKey(certificatePEM: pem).getKeyPrimitives()
+                keys[kid] = try _RSA.Signing.PublicKey(n: modulus, e: exponent)
             }
             let maxAge = Self.maxAge(response.headers["cache-control"].first) ?? 0
             let moment = now()
-            return KeySet(collection: collection, kids: Set(map.keys), fetchedAt: moment, expiresAt: moment.addingTimeInterval(TimeInterval(maxAge)))
+            return KeySet(keys: keys, fetchedAt: moment, expiresAt: moment.addingTimeInterval(TimeInterval(maxAge)))
         } catch let error as TokenVerificationError {
             throw error
         } catch {
@@ -205,30 +244,50 @@ public actor TokenVerifier {
         return nil
     }
 
-    /// The `kid` of an RS256 JWT header, else nil.
-    static func kid(of token: String) -> String? {
-        guard let dot = token.firstIndex(of: ".") else { return nil }
-        var text = String(token[..<dot]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text.append("=") }
-        guard let data = Data(base64Encoded: text),
-              let header = try? JSONDecoder().decode([String: JSONValue].self, from: data),
-              header["alg"]?.stringValue == "RS256"
-        else { return nil }
-        return header["kid"]?.stringValue
+    /// Decodes base64url (padding optional) from the UTF-8 bytes directly: Foundation's string replacement made
+    /// this the most expensive step of a verification.
+    static func base64URL(_ text: ArraySlice<UInt8>) -> Data? {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for byte in text {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): value = 62
+            case UInt8(ascii: "_"), UInt8(ascii: "/"): value = 63
+            case UInt8(ascii: "="): continue
+            default: return nil
+            }
+            buffer = (buffer << 6) | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        // Leftover bits must be zero padding (at most 4 bits).
+        guard bits < 6, buffer & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return Data(output)
     }
 }
 
-/// Every claim of a Firebase token; checks are made by ``TokenVerifier`` with its clock.
+/// The claims a verifier checks; the rest stays in ``VerifiedToken/payload``.
 struct FirebaseTokenPayload: JWTPayload {
-    var claims: [String: JSONValue]
+    var iss: String
+    var aud: String
+    var sub: String
+    var iat: Double
+    var exp: Double
+    var auth_time: Double?
+    var email: String?
+    var firebase: Firebase?
 
-    init(from decoder: any Decoder) throws {
-        claims = try decoder.singleValueContainer().decode([String: JSONValue].self)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(claims)
+    struct Firebase: Codable {
+        var sign_in_provider: String?
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -11,7 +11,7 @@ import HummingbirdTesting
 import Testing
 
 /// HearthAdmin against a real Hearth server over loopback HTTP.
-@Suite struct HearthAdminTests {
+@Suite(.serialized) struct HearthAdminTests {
     static func serviceAccountJSON(_ account: TestServiceAccount, projectId: String, tokenURI: String) throws -> Data {
         try JSONSerialization.data(withJSONObject: [
             "type": "service_account", "project_id": projectId, "private_key_id": account.keyId,

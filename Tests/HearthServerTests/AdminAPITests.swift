@@ -8,7 +8,7 @@ import JWTKit
 import Testing
 
 /// The admin API over loopback HTTP: who may call it, the user calls, their errors, the audit log.
-@Suite struct AdminAPITests {
+@Suite(.serialized) struct AdminAPITests {
     static let owner: HTTPFields = [.authorization: "Bearer owner"]
     static let users = WirePaths.adminAccounts(projectId: "demo-hearth")
 
@@ -32,6 +32,16 @@ import Testing
             let garbage = try await admin(h, .post, Self.users + ":lookup", #"{"localId":["u1"]}"#, headers: [.authorization: "Bearer nonsense"])
             #expect(garbage.status == 401)
             #expect(garbage.errorCode == "UNAUTHENTICATED")
+            // A loopback peer that forwards someone else's request (a reverse proxy) is not a local client.
+            for header in ["X-Forwarded-For", "Forwarded"] {
+                var proxied = Self.owner
+                proxied[HTTPField.Name(header)!] = header == "Forwarded" ? "for=203.0.113.9" : "203.0.113.9"
+                let reply = try await admin(h, .post, Self.users + ":lookup", #"{"localId":["u1"]}"#, headers: proxied)
+                #expect(reply.status == 403)
+                #expect(reply.errorCode == "INSUFFICIENT_PERMISSION")
+                #expect(try await admin(h, .delete, "/emulator/v1/projects/demo-hearth/accounts", headers: proxied).status == 404)
+            }
+            #expect(try await h.store.userCount() == 1)
         }
         try await HearthHarness.run(configure: Self.production) { h in
             let path = WirePaths.adminAccounts(projectId: "hearth-prod")
@@ -61,6 +71,10 @@ import Testing
             // A signature part is not "unsigned": refused.
             let signed = try await h.post(WirePaths.accounts("signInWithCustomToken"), SignInWithCustomTokenRequest(token: token + "AAAA"))
             #expect(signed.errorCode == "INVALID_CUSTOM_TOKEN")
+            // Through a reverse proxy: refused.
+            let proxied = try await h.send(.post, WirePaths.accounts("signInWithCustomToken") + "?key=k", body: "{\"token\":\"\(token)\"}",
+                                           headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9"])
+            #expect(proxied.errorCode == "INVALID_CUSTOM_TOKEN")
         }
         try await HearthHarness.run(configure: Self.production) { h in
             let reply = try await h.post(WirePaths.accounts("signInWithCustomToken"), SignInWithCustomTokenRequest(token: token))

@@ -73,12 +73,14 @@ def _():
     assert created.uid == user_id and created.email == email and created.phone_number == phone, created._data
     assert created.display_name == "Ada" and created.email_verified and not created.disabled
     assert created.user_metadata.creation_timestamp > 0
+    assert created.user_metadata.last_sign_in_timestamp is None, created._data
     assert {p.provider_id for p in created.provider_data} == {"password", "phone"}, created._data
     assert auth.get_user(user_id, app=APP).uid == user_id
     assert auth.get_user_by_email(email, app=APP).uid == user_id
     assert auth.get_user_by_phone_number(phone, app=APP).uid == user_id
     status, body = sign_in_with_password(email, "secret-pass-1")
     assert status == 200, body
+    assert auth.get_user(user_id, app=APP).user_metadata.last_sign_in_timestamp > 0
 
 
 @check("errors map to the SDK's exceptions (UserNotFound, EmailAlreadyExists, UidAlreadyExists, PhoneNumberAlreadyExists)")

@@ -86,7 +86,7 @@ public struct UserRecord: Sendable, Equatable {
             providerUserInfo: providerUserInfo,
             validSince: String(Int64(validSince.timeIntervalSince1970)),
             disabled: disabled,
-            lastLoginAt: String(Int64(((lastLoginAt ?? createdAt).timeIntervalSince1970 * 1000).rounded())),
+            lastLoginAt: lastLoginAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) },
             createdAt: String(Int64((createdAt.timeIntervalSince1970 * 1000).rounded())),
             lastRefreshAt: lastRefreshAt.map { $0.formatted(.iso8601) },
             customAttributes: customClaims.isEmpty ? nil : JSONValue.object(customClaims).compactJSONString,

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HearthCore
 import HearthStore
 import HearthWire
@@ -66,21 +67,21 @@ struct AdminAuthorizer: Sendable {
         }
         let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         if token.lowercased() == "owner" {
-            return try authorizeEmulatorOwner(context: context)
+            return try authorizeEmulatorOwner(request, context: context)
         }
         return try await authorizeAccessToken(token)
     }
 
     /// Whether `Bearer owner` and unsigned custom tokens are accepted from this client.
-    func emulatorCredentialsAllowed(context: HearthRequestContext) -> Bool {
-        configuration.emulatorAdminEnabled && (configuration.emulatorAdminAllowRemote || Self.isLoopback(context.remoteAddress))
+    func emulatorCredentialsAllowed(_ request: Request, context: HearthRequestContext) -> Bool {
+        configuration.emulatorAdminEnabled && (configuration.emulatorAdminAllowRemote || Self.isLocalClient(request, context: context))
     }
 
-    private func authorizeEmulatorOwner(context: HearthRequestContext) throws -> AdminPrincipal {
+    private func authorizeEmulatorOwner(_ request: Request, context: HearthRequestContext) throws -> AdminPrincipal {
         guard configuration.emulatorAdminEnabled else {
             throw HearthAPIError(.unauthenticated, "'Bearer owner' is the Firebase emulator credential: it is accepted only for demo-* projects or when the server runs with --emulator-admin")
         }
-        guard configuration.emulatorAdminAllowRemote || Self.isLoopback(context.remoteAddress) else {
+        guard configuration.emulatorAdminAllowRemote || Self.isLocalClient(request, context: context) else {
             throw HearthAPIError(.insufficientPermission, "the emulator credential is accepted only from loopback clients (see --emulator-admin-allow-remote)")
         }
         return .emulatorOwner
@@ -110,6 +111,13 @@ struct AdminAuthorizer: Sendable {
             throw HearthAPIError(.unauthenticated, "the service-account key of this access token is no longer registered")
         }
         return AdminPrincipal(actor: "serviceAccount:\(claims.sub)")
+    }
+
+    /// A client on this machine: a loopback peer that is not a reverse proxy forwarding someone else's request
+    /// (`Forwarded` / `X-Forwarded-For` present).
+    static func isLocalClient(_ request: Request, context: HearthRequestContext) -> Bool {
+        guard isLoopback(context.remoteAddress) else { return false }
+        return request.headers[HTTPField.Name("Forwarded")!] == nil && request.headers[HTTPField.Name("X-Forwarded-For")!] == nil
     }
 
     static func isLoopback(_ address: SocketAddress?) -> Bool {

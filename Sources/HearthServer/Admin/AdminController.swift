@@ -131,24 +131,24 @@ struct AdminController {
         let emulator = "/emulator/v1/projects/{project}"
         router.delete(RouterPath("\(emulator)/accounts")) { request, context -> JSONResponse<EmptyResponse> in
             try service.checkProject(try context.parameters.require("project"))
-            let principal = try emulatorPrincipal(context)
+            let principal = try emulatorPrincipal(request, context)
             return JSONResponse(try await service.deleteAllUsers(by: principal))
         }
-        router.get(RouterPath("\(emulator)/config")) { _, context -> JSONResponse<EmulatorConfig> in
+        router.get(RouterPath("\(emulator)/config")) { request, context -> JSONResponse<EmulatorConfig> in
             try service.checkProject(try context.parameters.require("project"))
-            _ = try emulatorPrincipal(context)
+            _ = try emulatorPrincipal(request, context)
             return JSONResponse(try await service.emulatorConfig())
         }
         router.patch(RouterPath("\(emulator)/config")) { request, context -> JSONResponse<EmulatorConfig> in
             try service.checkProject(try context.parameters.require("project"))
-            let principal = try emulatorPrincipal(context)
+            let principal = try emulatorPrincipal(request, context)
             let body = try await RequestBody.decode(EmulatorConfig.self, from: request, context: context, limit: maxBodySize)
             return JSONResponse(try await service.updateEmulatorConfig(body, by: principal))
         }
     }
 
-    private func emulatorPrincipal(_ context: HearthRequestContext) throws -> AdminPrincipal {
-        guard authorizer.emulatorCredentialsAllowed(context: context) else {
+    private func emulatorPrincipal(_ request: Request, _ context: HearthRequestContext) throws -> AdminPrincipal {
+        guard authorizer.emulatorCredentialsAllowed(request, context: context) else {
             throw HearthAPIError(.notFound, "the emulator endpoints exist only for demo-* projects or with --emulator-admin, from loopback clients")
         }
         return .emulatorOwner

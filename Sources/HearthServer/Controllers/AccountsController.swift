@@ -23,12 +23,17 @@ struct AccountsController {
         route(group, v1: "signInWithIdp", v3: "verifyAssertion", SignInWithIdpRequest.self) { request, _ in
             try await federation.signInWithIdp(request)
         }
+        // Unsigned (emulator-mode) custom tokens only where the emulator credential is accepted from this client.
         let configuration = service.configuration
-        route(group, v1: "signInWithCustomToken", v3: "verifyCustomToken", SignInWithCustomTokenRequest.self) { request, context in
+        let limit = maxBodySize
+        let customToken: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<SignInWithCustomTokenResponse> = { request, context in
+            let decoded = try await RequestBody.decode(SignInWithCustomTokenRequest.self, from: request, context: context, limit: limit)
             let emulator = configuration.emulatorAdminEnabled
-                && (configuration.emulatorAdminAllowRemote || AdminAuthorizer.isLoopback(context.remoteAddress))
-            return try await service.signInWithCustomToken(request, allowUnsigned: emulator)
+                && (configuration.emulatorAdminAllowRemote || AdminAuthorizer.isLocalClient(request, context: context))
+            return JSONResponse(try await service.signInWithCustomToken(decoded, allowUnsigned: emulator))
         }
+        group.post(RouterPath(WirePaths.accounts("signInWithCustomToken")), use: customToken)
+        group.post(RouterPath(WirePaths.v3("verifyCustomToken")), use: customToken)
         // getProjectConfig: GET (the iOS SDK, no body) or POST, v3 and v1 (`GET v1/projects`).
         let projectConfig: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<GetProjectConfigResponse> = { _, _ in
             JSONResponse(try await service.getProjectConfig())

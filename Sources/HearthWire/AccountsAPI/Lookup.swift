@@ -26,7 +26,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var providerUserInfo: [ProviderUserInfo]
     public var validSince: String
     public var disabled: Bool
-    public var lastLoginAt: String
+    /// Milliseconds since 1970 of the last sign-in; absent for users who never signed in (e.g. created by an admin).
+    public var lastLoginAt: String?
     public var createdAt: String
     /// RFC 3339 time of the last token refresh.
     public var lastRefreshAt: String?
@@ -37,7 +38,7 @@ public struct UserInfo: Codable, Sendable, Equatable {
 
     public init(localId: String, email: String?, emailVerified: Bool, displayName: String?, photoUrl: String?,
                 passwordUpdatedAt: Double?, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool,
-                lastLoginAt: String, createdAt: String, lastRefreshAt: String?, customAttributes: String?, customAuth: Bool?,
+                lastLoginAt: String?, createdAt: String, lastRefreshAt: String?, customAttributes: String?, customAuth: Bool?,
                 phoneNumber: String? = nil) {
         self.localId = localId
         self.phoneNumber = phoneNumber
