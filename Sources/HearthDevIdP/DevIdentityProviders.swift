@@ -17,7 +17,7 @@ public final class DevIdentityProviders: Sendable {
     }
 
     /// A registered OAuth client of a dev provider.
-    public struct Client: Sendable, Equatable {
+    public struct Client: Sendable, Equatable, Codable {
         public var id: String
         public var secret: String
 

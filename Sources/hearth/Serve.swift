@@ -82,7 +82,14 @@ struct Serve: AsyncParsableCommand {
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         let configuration = draft
         do {
-            let devIdPs = settings.dev ? try await DevIdentityProviders(publicURL: configuration.publicURL) : nil
+            let devIdPs: DevIdentityProviders?
+            if settings.dev {
+                let clients = try DevClientsFile.loadOrCreate(directory: settings.dataDir)
+                devIdPs = try await DevIdentityProviders(publicURL: configuration.publicURL, microsoftClient: clients.microsoft,
+                                                         yahooClient: clients.yahoo)
+            } else {
+                devIdPs = nil
+            }
             let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { report in
                 Self.printBanner(settings: settings, configuration: configuration, report: report)
             }
@@ -144,10 +151,37 @@ struct Serve: AsyncParsableCommand {
             lines.append("  provider:      \(source.providerId): \(what)")
         }
         if settings.dev {
+            lines.append("  dev clients:   \(DevClientsFile.path(directory: settings.dataDir)) (the dev IdPs' client IDs and secrets, to configure a provider against them through the admin API or the CLI)")
             lines.append("  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, or add &tenant=organizations) in a browser")
         }
         lines.append("Press Ctrl-C to stop.")
         // Unbuffered, so the banner shows at once even when stdout is a pipe.
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}
+
+/// The dev IdPs' OAuth clients, kept in `<data dir>/dev-idp-clients.json` (0600) so they stay the same across
+/// restarts and a person can configure `microsoft.com`/`yahoo.com` against the dev IdPs with them (the seeds' "paste
+/// the client ID and secret" step, offline). Nothing here is a real provider's secret.
+struct DevClientsFile: Codable {
+    var microsoft: DevIdentityProviders.Client
+    var yahoo: DevIdentityProviders.Client
+
+    static func path(directory: String) -> String { (directory as NSString).appendingPathComponent("dev-idp-clients.json") }
+
+    static func loadOrCreate(directory: String) throws -> DevClientsFile {
+        let path = path(directory: directory)
+        if let data = FileManager.default.contents(atPath: path) {
+            guard let clients = try? JSONDecoder().decode(DevClientsFile.self, from: data) else {
+                throw CLIError("\(path) is not a dev IdP clients file: remove it and it is made anew at the next start")
+            }
+            return clients
+        }
+        let clients = DevClientsFile(microsoft: .random(prefix: "dev-ms"), yahoo: .random(prefix: "dev-yahoo"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let created = FileManager.default.createFile(atPath: path, contents: try encoder.encode(clients), attributes: [.posixPermissions: 0o600])
+        guard created else { throw CLIError("cannot write \(path): check that the data directory is writable") }
+        return clients
     }
 }

@@ -25,9 +25,8 @@ struct AccountsController {
         }
         // Unsigned (emulator-mode) custom tokens only where the emulator credential is accepted from this client.
         let configuration = service.configuration
-        let limit = maxBodySize
         let customToken: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<SignInWithCustomTokenResponse> = { request, context in
-            let decoded = try await RequestBody.decode(SignInWithCustomTokenRequest.self, from: request, context: context, limit: limit)
+            let decoded = try await request.decode(as: SignInWithCustomTokenRequest.self, context: context)
             let emulator = configuration.emulatorAdminEnabled
                 && (configuration.emulatorAdminAllowRemote || AdminAuthorizer.isLocalClient(request, context: context))
             return JSONResponse(try await service.signInWithCustomToken(decoded, allowUnsigned: emulator))
