@@ -71,6 +71,18 @@ with open(accounts, "w") as handle:
     ] + [{"localId": f"bulk-{i:04d}", "email": f"bulk{i}@example.com"} for i in range(250)]}, handle)
 
 
+@check("hearth users import into a data directory with no Hearth data is refused with what to do")
+def _():
+    refused = hearth("users", "import", accounts, "--data-dir", first, *FIREBASE_SCRYPT)
+    assert refused.returncode != 0 and "no Hearth data in" in refused.stderr and "hearth serve --data-dir" in refused.stderr, refused
+    assert not os.path.exists(os.path.join(first, "hearth.sqlite"))
+    # The server creates the database and the project at its first start.
+    for directory in (first, second):
+        server = serve(directory)
+        server.terminate()
+        server.wait(timeout=30)
+
+
 @check("hearth users import: a Firebase export with SCRYPT hashes; per-user failures reported, progress shown")
 def _():
     done = hearth("users", "import", accounts, "--data-dir", first, *FIREBASE_SCRYPT)

@@ -8,6 +8,9 @@ import HummingbirdBcrypt
 /// parameters needed to verify it. Stored in the user's `passwordHash` as `import$<base64url JSON>`; the first
 /// successful sign-in replaces it with Hearth's own scrypt hash (``PasswordHasher/needsRehash(_:)``).
 public struct ImportedPasswordHash: Codable, Sendable, Equatable {
+    /// The most memory one imported scrypt verification may take (128·N·r bytes).
+    static let maxScryptMemory = 64 << 20
+
     /// The stored form's prefix.
     public static let prefix = "import$"
 
@@ -83,12 +86,20 @@ public struct ImportedPasswordHash: Codable, Sendable, Equatable {
             let n = cpuMemCost ?? 0
             try require(n > 1 && n.nonzeroBitCount == 1 && n <= 1 << 20, "STANDARD_SCRYPT cpuMemCost must be a power of two up to 2^20")
             try require((1...16).contains(blockSize ?? 0), "STANDARD_SCRYPT blockSize must be 1 to 16")
-            try require((1...16).contains(parallelization ?? 0), "STANDARD_SCRYPT parallelization must be 1 to 16")
+            try require((1...4).contains(parallelization ?? 0), "STANDARD_SCRYPT parallelization must be 1 to 4")
+            // Every sign-in attempt pays this cost: at most 64 MiB of memory (128·N·r bytes), like a strong scrypt.
+            try require(128 * n * (blockSize ?? 0) <= Self.maxScryptMemory,
+                        "STANDARD_SCRYPT needs 128·cpuMemCost·blockSize ≤ 64 MiB (e.g. cpuMemCost 2^17 with blockSize 4)")
             try require((1...128).contains(dkLen ?? hash.count), "STANDARD_SCRYPT dkLen must be 1 to 128")
         case .bcrypt:
-            try require(String(data: hash, encoding: .utf8)?.hasPrefix("$2") == true, "a BCRYPT hash is the modular crypt text ($2a$/$2b$/$2y$…)")
+            let text = String(data: hash, encoding: .utf8) ?? ""
+            let parts = text.split(separator: "$", omittingEmptySubsequences: false)
+            try require(parts.count == 4 && parts[0].isEmpty && parts[1].hasPrefix("2"), "a BCRYPT hash is the modular crypt text ($2a$/$2b$/$2y$…)")
+            // Each attempt costs 2^cost rounds: 31 would take hours.
+            try require((4...16).contains(Int(parts[2]) ?? 0), "BCRYPT cost must be 4 to 16")
         case .pbkdf2SHA256, .pbkdfSHA1:
             try require((1...120_000).contains(rounds ?? 0), "PBKDF rounds must be 1 to 120000")
+            try require((1...128).contains(hash.count), "a PBKDF hash is 1 to 128 bytes")
         case .hmacSHA512, .hmacSHA256, .hmacSHA1, .hmacMD5:
             try require(!(signerKey ?? Data()).isEmpty, "HMAC algorithms need the key")
         case .sha512, .sha256, .sha1:
@@ -133,7 +144,8 @@ public struct ImportedPasswordHash: Codable, Sendable, Equatable {
             return try AES._CTR.encrypt(signerKey ?? Data(), using: key, nonce: AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16)))
         case .standardScrypt:
             let key = try KDF.Scrypt.deriveKey(from: passwordBytes, salt: salt, outputByteCount: dkLen ?? hash.count,
-                                               rounds: cpuMemCost ?? 16384, blockSize: blockSize ?? 8, parallelism: parallelization ?? 1)
+                                               rounds: cpuMemCost ?? 16384, blockSize: blockSize ?? 8, parallelism: parallelization ?? 1,
+                                               maxMemory: Self.maxScryptMemory + (1 << 20))
             return key.withUnsafeBytes { Data($0) }
         case .bcrypt:
             let text = String(decoding: hash, as: UTF8.self)

@@ -82,7 +82,7 @@ struct AdminAuthorizer: Sendable {
             throw HearthAPIError(.unauthenticated, "'Bearer owner' is the Firebase emulator credential: it is accepted only for demo-* projects or when the server runs with --emulator-admin")
         }
         guard configuration.emulatorAdminAllowRemote || Self.isLocalClient(request, context: context) else {
-            throw HearthAPIError(.insufficientPermission, "the emulator credential is accepted only from loopback clients (see --emulator-admin-allow-remote)")
+            throw HearthAPIError(.insufficientPermission, "the emulator credential is accepted only from programs on this machine that reach the server as localhost or 127.0.0.1 directly (no browser Origin, no proxy headers); see --emulator-admin-allow-remote")
         }
         return .emulatorOwner
     }
@@ -115,9 +115,30 @@ struct AdminAuthorizer: Sendable {
 
     /// A client on this machine: a loopback peer that is not a reverse proxy forwarding someone else's request
     /// (`Forwarded` / `X-Forwarded-For` present).
+    /// A client on this machine talking to Hearth directly, as the Admin SDKs do: a loopback peer, no proxy header
+    /// (a same-host proxy forwards other machines' requests), a loopback `Host` (DNS rebinding makes a web page's
+    /// requests reach 127.0.0.1 under another name) and no `Origin` (a web page the developer visits is a loopback
+    /// peer too; the Admin SDKs never send one).
     static func isLocalClient(_ request: Request, context: HearthRequestContext) -> Bool {
         guard isLoopback(context.remoteAddress) else { return false }
-        return request.headers[HTTPField.Name("Forwarded")!] == nil && request.headers[HTTPField.Name("X-Forwarded-For")!] == nil
+        let proxyHeaders = ["Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP", "Via", "Origin"]
+        guard proxyHeaders.allSatisfy({ request.headers[HTTPField.Name($0)!] == nil }) else { return false }
+        guard let host = request.head.authority else { return false }
+        return isLoopbackHostName(host)
+    }
+
+    /// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
+    static func isLoopbackHostName(_ authority: String) -> Bool {
+        var host = authority.lowercased()
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            host = String(host[host.index(after: host.startIndex)..<close])
+        } else if let colon = host.lastIndex(of: ":") {
+            host = String(host[..<colon])
+        }
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     static func isLoopback(_ address: SocketAddress?) -> Bool {
@@ -186,7 +207,7 @@ struct OAuthTokenController {
             } catch let error as OAuthError {
                 return try JSONResponse(error, status: error.status).response(from: request, context: context)
             } catch let error as HearthAPIError {
-                return try JSONResponse(OAuthError(error: "invalid_request", errorDescription: error.description))
+                return try JSONResponse(OAuthError(error: "invalid_request", errorDescription: error.description), status: .badRequest)
                     .response(from: request, context: context)
             }
         }

@@ -199,6 +199,7 @@ extension AdminService {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
         guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase"])
+        try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
             switch field {
             case "enabled": config.enabled = body.enabled ?? false
@@ -280,6 +281,7 @@ extension AdminService {
         let fields = try Self.maskFields(updateMask, body: body, allowed: [
             "enabled", "clientId", "clientSecret", "issuer", "displayName", "responseType", "responseType.code", "responseType.idToken",
         ])
+        try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
             switch field {
             case "enabled": config.enabled = body.enabled ?? false
@@ -307,6 +309,15 @@ extension AdminService {
     }
 
     // MARK: Helpers
+
+    /// The stored secret goes to the token endpoint: moving that endpoint (issuer, endpointBase, graphBase) without
+    /// giving the secret again would let a caller send the write-only secret to a server of their choice.
+    static func requireSecretWhenEndpointMoves(_ fields: [String]) throws {
+        let moves = fields.filter { ["issuer", "endpointBase", "graphBase"].contains($0) }
+        if !moves.isEmpty, !fields.contains("clientSecret") {
+            throw HearthAPIError(.invalidConfig, "changing \(moves.joined(separator: ", ")) changes where Hearth sends the client secret: give clientSecret in the same update")
+        }
+    }
 
     /// The fields to update: the mask's, checked against `allowed`; without a mask, those present in the body.
     static func maskFields(_ updateMask: String?, body: some Encodable, allowed: Set<String>) throws -> [String] {

@@ -42,6 +42,13 @@ extension AdminService {
                 failures.append(.init(index: index, message: error.description))
             } catch let error as ImportedPasswordHash.Error {
                 failures.append(.init(index: index, message: "INVALID_PASSWORD_HASH : \(error.description)"))
+            } catch StoreError.emailExists {
+                failures.append(.init(index: index, message: "EMAIL_EXISTS"))
+            } catch let error as StoreError {
+                // Reported per user; the rest of the batch goes on and the audit entry is still written.
+                failures.append(.init(index: index, message: "the user could not be stored (\(error)); retry it"))
+            } catch {
+                failures.append(.init(index: index, message: "the user could not be imported; retry it"))
             }
         }
         try await audit(principal, "accounts.batchCreate", target: "\(users.count) users",
@@ -89,6 +96,7 @@ extension AdminService {
         let localId = try checkLocalId(info.localId)
         let email = try info.email.map { try AccountService.normalizedEmail($0) }
         try AccountService.checkProfile(displayName: info.displayName, photoUrl: info.photoUrl)
+        try checkMilliseconds(info.createdAt, info.lastLoginAt)
         let createdAt = info.createdAt.map { Date(timeIntervalSince1970: Double($0.value) / 1000) } ?? now
         var user = UserRecord(localId: localId, email: email, emailVerified: info.emailVerified ?? false,
                               displayName: info.displayName, photoUrl: info.photoUrl, disabled: info.disabled ?? false,

@@ -8,6 +8,16 @@ extension AdminService {
     static let maxLookupIdentifiers = 1000
     /// Firebase's limit on the custom-claims JSON text.
     static let maxClaimsLength = 1000
+    /// The last second of the year 9999: later timestamps are refused (they would overflow when written as
+    /// milliseconds or as an `Int64`).
+    static let maxSeconds: Int64 = 253_402_300_799
+
+    /// `createdAt` / `lastLoginAt`: milliseconds since 1970, up to the year 9999.
+    static func checkMilliseconds(_ stamps: FlexibleInt?...) throws {
+        for stamp in stamps.compactMap({ $0 }) where !(0...maxSeconds * 1000 + 999).contains(stamp.value) {
+            throw HearthAPIError(.invalidArgument, "createdAt and lastLoginAt are milliseconds since 1970, up to the year 9999")
+        }
+    }
 
     // MARK: Validation
 
@@ -15,8 +25,8 @@ extension AdminService {
     /// `""` clears them.
     public static func parseCustomAttributes(_ text: String) throws -> [String: JSONValue] {
         if text.trimmingCharacters(in: .whitespaces).isEmpty { return [:] }
-        guard text.count <= maxClaimsLength else {
-            throw HearthAPIError(.claimsTooLarge, "custom claims must be at most \(maxClaimsLength) characters of JSON")
+        guard text.utf8.count <= maxClaimsLength else {
+            throw HearthAPIError(.claimsTooLarge, "custom claims must be at most \(maxClaimsLength) bytes of JSON")
         }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), case .object(let claims) = value else {
             throw HearthAPIError(.invalidClaims, "customAttributes must be a JSON object")
@@ -168,6 +178,9 @@ extension AdminService {
         let order = request.order ?? "ASC"
         guard ["ASC", "DESC", "ORDER_UNSPECIFIED"].contains(order) else { throw HearthAPIError(.invalidArgument, "order must be ASC or DESC") }
         var query = UserQuery(sortBy: sortKey, ascending: order != "DESC", offset: offset, limit: limit)
+        guard (request.expression ?? []).count <= 1000 else {
+            throw HearthAPIError(.invalidArgument, "at most 1000 expressions in one query")
+        }
         for expression in request.expression ?? [] {
             if let email = expression.email { query.emails.append(try AccountService.normalizedEmail(email)) }
             if let phone = expression.phoneNumber { query.phoneNumbers.append(try Self.checkPhoneNumber(phone)) }
@@ -194,12 +207,10 @@ extension AdminService {
         let email = try request.email.map { try AccountService.normalizedEmail($0) }
         let phone = try request.phoneNumber.map(Self.checkPhoneNumber)
         let claims = try request.customAttributes.map(Self.parseCustomAttributes)
-        if let validSince = request.validSince, validSince.value < 0 {
-            throw HearthAPIError(.invalidArgument, "validSince must be seconds since 1970")
+        if let validSince = request.validSince, !(0...Self.maxSeconds).contains(validSince.value) {
+            throw HearthAPIError(.invalidArgument, "validSince must be seconds since 1970, at most \(Self.maxSeconds) (year 9999)")
         }
-        for stamp in [request.createdAt, request.lastLoginAt].compactMap({ $0 }) where stamp.value < 0 {
-            throw HearthAPIError(.invalidArgument, "createdAt and lastLoginAt are milliseconds since 1970")
-        }
+        try Self.checkMilliseconds(request.createdAt, request.lastLoginAt)
         var link: ProviderIdentity?
         if let info = request.linkProviderUserInfo {
             guard let providerId = info.providerId, !providerId.isEmpty, let rawId = info.rawId, !rawId.isEmpty else {

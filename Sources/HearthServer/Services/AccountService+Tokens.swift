@@ -47,6 +47,13 @@ extension AccountService {
     public func signInWithCustomToken(_ request: SignInWithCustomTokenRequest, allowUnsigned: Bool = false) async throws -> SignInWithCustomTokenResponse {
         guard let token = request.token, !token.isEmpty else { throw HearthAPIError(.missingCustomToken) }
         let claims = try await verifyCustomToken(token, allowUnsigned: allowUnsigned)
+        if let tenant = claims.tenantId, !tenant.isEmpty {
+            // No multi-tenancy: a tenant's "alice" must not sign in as the project's "alice".
+            throw HearthAPIError(.tenantNotFound, "this server has no tenants; the custom token names tenant \(tenant)")
+        }
+        if let extra = claims.claims, (try? WireJSON.encoder.encode(extra))?.count ?? 0 > 1000 {
+            throw HearthAPIError(.claimsTooLarge, "the custom token's developer claims must be at most 1000 bytes of JSON")
+        }
         let moment = now
         if try await store.user(localId: claims.uid) == nil {
             let user = UserRecord(localId: claims.uid, createdAt: moment, lastLoginAt: moment,
