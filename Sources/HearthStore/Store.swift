@@ -108,7 +108,7 @@ public protocol FlowStore: Sendable {
 
 /// Everything the server keeps: one database, any replica can serve any step.
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
-    AdminUserStore, AuditLogStore {
+    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }
