@@ -45,8 +45,10 @@ public enum ConsolePages {
         form.inline{display:inline}form.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}form.row label{margin:.3rem 0}
         form.row .grow{flex:1 1 14rem}.stats{display:flex;flex-wrap:wrap;gap:1rem}.stats .card{flex:1 1 12rem}
         .figure{font-size:1.8rem;font-weight:600}button.danger{background:var(--bad);border-color:var(--bad)}
-        button.small{font-size:.85rem;padding:.25rem .7rem}:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
-        svg text{fill:var(--muted);font-size:11px}
+        button.small,.button.small{font-size:.85rem;padding:.25rem .7rem}:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+        svg text{fill:var(--muted);font-size:11px}input.uid{width:auto;max-width:14rem;padding:.3rem;font-family:ui-monospace,monospace}
+        .bar{font-weight:400;color:var(--fg);margin:0}.bar .note{font-weight:400}
+        @media (max-width:40rem){table thead{position:absolute;left:-9999px}table tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}        table td{display:flex;gap:.6rem;border:0;padding:.15rem 0}table td[data-label]::before{content:attr(data-label);flex:0 0 7.5rem;color:var(--muted)}}
         """
 
     /// The script the pages share: copy buttons (no build step, no inline script).
@@ -107,7 +109,7 @@ public enum ConsolePages {
             <figure>{{{chart}}}<figcaption class="note">{{#legend}}<span class="tag"><span aria-hidden="true" style="color:{{color}}">■</span> {{provider}}: {{count}}</span>{{/legend}}{{^legend}}No sign-ins in the last 30 days.{{/legend}}</figcaption></figure>
             <h2>Refused sign-ins by reason</h2>
             {{#hasRefusals}}<div class="table-wrap"><table><thead><tr><th scope="col">Reason</th><th scope="col">Last 30 days</th></tr></thead><tbody>
-            {{#refusals}}<tr><td><code>{{reason}}</code></td><td>{{count}}</td></tr>{{/refusals}}</tbody></table></div>{{/hasRefusals}}
+            {{#refusals}}<tr><td data-label="Reason"><code>{{reason}}</code></td><td data-label="Last 30 days">{{count}}</td></tr>{{/refusals}}</tbody></table></div>{{/hasRefusals}}
             {{^hasRefusals}}<p class="note">No refused sign-ins in the last 30 days.</p>{{/hasRefusals}}
             """,
         "users": """
@@ -115,9 +117,9 @@ public enum ConsolePages {
             <input id="q" type="search" name="q" value="{{query}}"></div><button type="submit">Search</button>{{#query}} <a class="button secondary" href="/console/users">Clear</a>{{/query}}</form>
             <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">Identifier</th><th scope="col">Providers</th>
             <th scope="col">Created</th><th scope="col">Last sign-in</th><th scope="col">User UID</th></tr></thead><tbody>
-            {{#users}}<tr><td><a href="{{href}}">{{identifier}}</a>{{#disabled}} <span class="tag off">disabled</span>{{/disabled}}</td>
-            <td>{{#providers}}<span class="tag">{{.}}</span>{{/providers}}</td><td>{{created}}</td><td>{{lastSignIn}}</td>
-            <td><input class="uid" id="uid-{{index}}" type="text" readonly value="{{uid}}" aria-label="UID of {{identifier}}">
+            {{#users}}<tr><td data-label="Identifier"><a href="{{href}}">{{identifier}}</a>{{#disabled}} <span class="tag off">disabled</span>{{/disabled}}</td>
+            <td data-label="Providers">{{#providers}}<span class="tag">{{.}}</span>{{/providers}}</td><td data-label="Created">{{created}}</td><td data-label="Last sign-in">{{lastSignIn}}</td>
+            <td data-label="User UID"><input class="uid" id="uid-{{index}}" type="text" readonly value="{{uid}}" aria-label="UID of {{identifier}}">
             <button type="button" class="secondary small" data-copy-from="uid-{{index}}" aria-label="Copy UID of {{identifier}}">Copy</button></td></tr>{{/users}}
             </tbody></table></div>
             <div class="actions">{{#previous}}<a class="button secondary" href="{{previous}}" rel="prev">Previous page</a>{{/previous}}{{#next}}<a class="button secondary" href="{{next}}" rel="next">Next page</a>{{/next}}</div>
@@ -151,9 +153,9 @@ public enum ConsolePages {
             """,
         "providers": """
             <div class="table-wrap"><table><caption>Sign-in providers</caption><thead><tr><th scope="col">Provider</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead><tbody>
-            {{#providers}}<tr><td>{{name}} <span class="note">{{providerId}}</span></td>
-            <td><span class="tag {{#enabled}}on{{/enabled}}">{{status}}</span></td>
-            <td>{{#toggle}}<form method="post" action="/console/providers/builtin" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
+            {{#providers}}<tr><td data-label="Provider">{{name}} <span class="note">{{providerId}}</span></td>
+            <td data-label="Status"><span class="tag {{#enabled}}on{{/enabled}}">{{status}}</span></td>
+            <td data-label="Action">{{#toggle}}<form method="post" action="/console/providers/builtin" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
             <input type="hidden" name="provider" value="{{providerId}}"><input type="hidden" name="enabled" value="{{#enabled}}false{{/enabled}}{{^enabled}}true{{/enabled}}">
             <button type="submit" class="secondary small" aria-label="{{#enabled}}Disable{{/enabled}}{{^enabled}}Enable{{/enabled}} {{name}}">{{#enabled}}Disable{{/enabled}}{{^enabled}}Enable{{/enabled}}</button></form>{{/toggle}}
             {{#editHref}}<a class="button secondary small" href="{{editHref}}" aria-label="Configure {{name}}">Configure</a>{{/editHref}}</td></tr>{{/providers}}
@@ -188,7 +190,7 @@ public enum ConsolePages {
             <div class="actions"><button type="submit">Save settings</button></div></form>
             <h2>Authorized domains</h2>
             <div class="table-wrap"><table><caption>Domains allowed as sign-in redirect targets</caption><thead><tr><th scope="col">Domain</th><th scope="col">Action</th></tr></thead><tbody>
-            {{#domains}}<tr><td>{{domain}}</td><td><form method="post" action="/console/settings/domains" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
+            {{#domains}}<tr><td data-label="Domain">{{domain}}</td><td data-label="Action"><form method="post" action="/console/settings/domains" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
             <input type="hidden" name="remove" value="{{domain}}"><button type="submit" class="secondary small" aria-label="Remove {{domain}}">Remove</button></form></td></tr>{{/domains}}
             </tbody></table></div>
             <form method="post" action="/console/settings/domains" class="row"><input type="hidden" name="csrf" value="{{csrf}}">
@@ -198,12 +200,12 @@ public enum ConsolePages {
         "apps": """
             <p class="note">Apps allowed to receive sign-in results. Add them with <code>hearth apps add</code>.</p>
             <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">Redirect</th></tr></thead><tbody>
-            {{#apps}}<tr><td>{{name}} <span class="note">{{id}}</span></td><td>{{kind}}</td><td><code>{{redirect}}</code></td></tr>{{/apps}}
+            {{#apps}}<tr><td data-label="App">{{name}} <span class="note">{{id}}</span></td><td data-label="Kind">{{kind}}</td><td data-label="Redirect"><code>{{redirect}}</code></td></tr>{{/apps}}
             </tbody></table></div>
             """,
         "service-accounts": """
             <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">Service account</th><th scope="col">Key ID</th><th scope="col">Created</th><th scope="col">Action</th></tr></thead><tbody>
-            {{#keys}}<tr><td>{{email}}</td><td><code>{{keyId}}</code></td><td>{{created}}</td><td><form method="post" action="/console/service-accounts/remove" class="inline" data-confirm="Remove key {{keyId}}? Tokens signed with it stop working at once.">
+            {{#keys}}<tr><td data-label="Service account">{{email}}</td><td data-label="Key ID"><code>{{keyId}}</code></td><td data-label="Created">{{created}}</td><td data-label="Action"><form method="post" action="/console/service-accounts/remove" class="inline" data-confirm="Remove key {{keyId}}? Tokens signed with it stop working at once.">
             <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="email" value="{{email}}"><input type="hidden" name="keyId" value="{{keyId}}">
             <button type="submit" class="secondary small" aria-label="Remove key {{keyId}}">Remove</button></form></td></tr>{{/keys}}
             </tbody></table></div>
@@ -215,7 +217,7 @@ public enum ConsolePages {
             """,
         "keys": """
             <div class="table-wrap"><table><caption>ID-token signing keys</caption><thead><tr><th scope="col">Key ID</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Active from</th></tr></thead><tbody>
-            {{#keys}}<tr><td><code>{{kid}}</code></td><td><span class="tag">{{state}}</span></td><td>{{created}}</td><td>{{activates}}</td></tr>{{/keys}}
+            {{#keys}}<tr><td data-label="Key ID"><code>{{kid}}</code></td><td data-label="State"><span class="tag">{{state}}</span></td><td data-label="Created">{{created}}</td><td data-label="Active from">{{activates}}</td></tr>{{/keys}}
             </tbody></table></div>
             <p class="note">Keys rotate every {{rotationHours}} hours; the next key is published {{prepublishMinutes}} minutes before it signs.</p>
             <form method="post" action="/console/keys/rotate" data-confirm="Publish a new signing key now? It signs from {{prepublishMinutes}} minutes from now."><input type="hidden" name="csrf" value="{{csrf}}">
@@ -223,7 +225,7 @@ public enum ConsolePages {
             """,
         "audit": """
             <div class="table-wrap"><table><caption>Admin writes, newest first</caption><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Fields</th></tr></thead><tbody>
-            {{#entries}}<tr><td>{{time}}</td><td>{{actor}}</td><td><code>{{action}}</code></td><td>{{target}}</td><td class="note">{{detail}}</td></tr>{{/entries}}
+            {{#entries}}<tr><td data-label="Time (UTC)">{{time}}</td><td data-label="Who">{{actor}}</td><td data-label="Action"><code>{{action}}</code></td><td data-label="Target">{{target}}</td><td data-label="Fields" class="note">{{detail}}</td></tr>{{/entries}}
             </tbody></table></div>
             <div class="actions">{{#next}}<a class="button secondary" href="{{next}}" rel="next">Older entries</a>{{/next}}</div>
             """,

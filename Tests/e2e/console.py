@@ -22,7 +22,9 @@ import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 HEARTH, PORT = sys.argv[1:3]
@@ -84,12 +86,20 @@ def button(name):
 
 
 def go(section):
-    driver.find_element(By.XPATH, f"//nav[@aria-label='Console sections']//a[normalize-space()={literal(section)}]").click()
-    wait_text(section)
+    press(driver.find_element(By.XPATH, f"//nav[@aria-label='Console sections']//a[normalize-space()={literal(section)}]"), section)
 
 
 def wait_text(text, timeout=20):
-    WebDriverWait(driver, timeout).until(lambda d: text in d.find_element(By.TAG_NAME, "body").text)
+    WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: text in d.find_element(By.TAG_NAME, "body").text)
+
+
+def press(control, text):
+    """Clicks a control that loads a new page and waits for that page (not the old one) to show `text`."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    control.click()
+    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(old))
+    wait_text(text)
 
 
 def shoot(name):
@@ -140,32 +150,27 @@ def login_with_link():
 
 def enable_microsoft():
     go("Sign-in method")
-    shoot("sign-in-method")
-    button("Configure Microsoft").click()
-    wait_text("Redirect URI to register at the provider")
+    press(button("Configure Microsoft"), "Redirect URI to register at the provider")
     redirect = field("Redirect URI to register at the provider").get_attribute("value")
     assert redirect == f"{BASE}/__/auth/handler", redirect
     assert driver.find_element(By.XPATH, "//button[normalize-space()='Copy redirect URI']").is_displayed()
     field("Client ID").send_keys("00000000-aaaa-bbbb-cccc-console00001")
     field("Client secret").send_keys(SECRET)
     shoot("provider")
-    button("Save").click()
-    wait_text("Provider saved.")
+    press(button("Save"), "Provider saved.")
     row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Microsoft')]]")
     assert "Enabled" in row.text, row.text
     config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/microsoft.com",
                           headers=OWNER, timeout=10).json()
     assert config["enabled"] and config["clientId"] == "00000000-aaaa-bbbb-cccc-console00001", config
-    button("Configure Microsoft").click()
-    wait_text("set; never shown")
+    press(button("Configure Microsoft"), "set; never shown")
     assert SECRET not in driver.page_source, "the secret is never echoed"
     assert field("Client secret").get_attribute("value") == ""
 
 
 def enable_oidc():
     go("Sign-in method")
-    button("Add OIDC provider").click()
-    wait_text("Provider ID")
+    press(button("Add OIDC provider"), "Provider ID")
     provider_id = field("Provider ID")
     provider_id.clear()
     provider_id.send_keys("oidc.corp")
@@ -173,19 +178,18 @@ def enable_oidc():
     field("Issuer URL").send_keys("https://login.corp.example.com")
     field("Client ID").send_keys("corp-console")
     field("Client secret").send_keys(OIDC_SECRET)
-    button("Save").click()
-    wait_text("Provider saved.")
+    press(button("Save"), "Provider saved.")
     row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Corp SSO')]]")
     assert "Enabled" in row.text and "oidc.corp" in row.text, row.text
     assert OIDC_SECRET not in driver.page_source
+    shoot("sign-in-method")
 
 
 def add_and_find_user():
     go("Users")
     field("Email").send_keys("console-user@example.com")
     field("Password").send_keys("correct horse battery")
-    button("Add user").click()
-    wait_text("User added.")
+    press(button("Add user"), "User added.")
     uid = driver.find_element(By.XPATH, "//dt[.='UID']/following-sibling::dd[1]").text
     assert uid, "no uid"
     state["uid"] = uid
@@ -193,22 +197,18 @@ def add_and_find_user():
     go("Users")
     search = field("Search by email, UID or phone number")
     search.send_keys("console-user@example.com")
-    button("Search").click()
-    wait_text("Users 1–1 of 1")
+    press(button("Search"), "Users 1–1 of 1")
     assert uid in driver.page_source
     shoot("users")
-    driver.find_element(By.LINK_TEXT, "console-user@example.com").click()
-    wait_text("Custom claims")
+    press(driver.find_element(By.LINK_TEXT, "console-user@example.com"), "Custom claims")
     assert sign_in("console-user@example.com", "correct horse battery").status_code == 200
 
 
 def disable_user():
-    button("Disable account").click()
-    wait_text("Account disabled.")
+    press(button("Disable account"), "Account disabled.")
     response = sign_in("console-user@example.com", "correct horse battery")
     assert response.status_code == 400 and "USER_DISABLED" in response.text, response.text
-    button("Enable account").click()
-    wait_text("Account enabled.")
+    press(button("Enable account"), "Account enabled.")
     assert sign_in("console-user@example.com", "correct horse battery").status_code == 200
 
 
@@ -216,26 +216,22 @@ def edit_claims():
     claims = field("Custom claims")
     claims.clear()
     claims.send_keys('{"role": "admin"')
-    button("Save claims").click()
-    wait_text("INVALID_CLAIMS")
+    press(button("Save claims"), "INVALID_CLAIMS")
     driver.back()
     wait_text("Custom claims")
     claims = field("Custom claims")
     claims.clear()
     claims.send_keys('{"role": "admin", "tier": 2}')
-    button("Save claims").click()
-    wait_text("Custom claims saved.")
+    press(button("Save claims"), "Custom claims saved.")
     token = sign_in("console-user@example.com", "correct horse battery").json()["idToken"]
     payload = claims_of(token)
     assert payload.get("role") == "admin" and payload.get("tier") == 2, payload
 
 
 def delete_user():
-    button("Delete user").click()
-    wait_text("cannot be undone")
+    press(button("Delete user"), "cannot be undone")
     shoot("delete-user")
-    button("Delete permanently").click()
-    wait_text("User deleted.")
+    press(button("Delete permanently"), "User deleted.")
     lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=OWNER, json={"localId": [state["uid"]]}, timeout=10).json()
     assert "users" not in lookup, lookup
     assert sign_in("console-user@example.com", "correct horse battery").status_code == 400
@@ -244,19 +240,16 @@ def delete_user():
 def authorized_domains():
     go("Settings")
     field("Domain to authorize").send_keys("app.example.com")
-    button("Add domain").click()
-    wait_text("Authorized domains saved.")
+    press(button("Add domain"), "Authorized domains saved.")
     shoot("settings")
     config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config", headers=OWNER, timeout=10).json()
     assert "app.example.com" in config["authorizedDomains"], config
-    button("Remove app.example.com").click()
-    wait_text("Authorized domains saved.")
+    press(button("Remove app.example.com"), "Authorized domains saved.")
     config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config", headers=OWNER, timeout=10).json()
     assert "app.example.com" not in config.get("authorizedDomains", []), config
     # The other settings: one form, saved through the admin API.
     field("Email enumeration protection").click()
-    button("Save settings").click()
-    wait_text("Settings saved.")
+    press(button("Save settings"), "Settings saved.")
     config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config", headers=OWNER, timeout=10).json()
     assert config["emailPrivacyConfig"]["enableImprovedEmailPrivacy"] is True, config
 
@@ -323,8 +316,7 @@ def csrf_refused():
 
 
 def log_out():
-    button("Log out").click()
-    wait_text("You are logged out.")
+    press(button("Log out"), "You are logged out.")
     shoot("login")
     driver.get(BASE + "/console/users")
     wait_text("Administrator name")

@@ -62,7 +62,7 @@ extension ConsoleController {
                 y -= barHeight
                 svg += "<rect x=\"\(String(format: "%.1f", x + 1))\" y=\"\(String(format: "%.1f", y))\" width=\"\(String(format: "%.1f", barWidth - 2))\" height=\"\(String(format: "%.1f", barHeight))\" fill=\"\(colors[provider] ?? "#888")\"><title>\(escape(day)) \(escape(provider)): \(value)</title></rect>"
             }
-            if index % 7 == 0 || index == days.count - 1 {
+            if (days.count - 1 - index) % 7 == 0 {
                 svg += "<text x=\"\(String(format: "%.1f", x))\" y=\"\(Int(height - 6))\">\(escape(String(day.suffix(5))))</text>"
             }
         }
@@ -124,6 +124,7 @@ extension ConsoleController {
         facts.append(("Last sign-in", Self.display(milliseconds: user.lastLoginAt)))
         facts.append(("Password", user.passwordUpdatedAt != nil ? "set" : "none"))
         return ("user", [
+            "pageTitle": identifier(user),
             "uid": user.localId, "disabled": user.disabled, "deleteHref": "/console/user/delete?uid=" + (user.localId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
             "facts": facts.map { ["label": $0.0, "value": $0.1] },
             "hasProviders": !user.providerUserInfo.isEmpty,
@@ -181,7 +182,7 @@ extension ConsoleController {
         default: "Register this redirect URI with the provider's OAuth client (authorization code flow); the issuer's /.well-known/openid-configuration must be reachable from this server."
         }
         return ("provider", [
-            "providerId": isNew ? "oidc." : id, "isNew": isNew, "isOIDC": isOIDC, "name": name,
+            "pageTitle": "Configure \(name)", "providerId": isNew ? "oidc." : id, "isNew": isNew, "isOIDC": isOIDC, "name": name,
             "redirectURI": configuration.publicURL.authHandlerURL, "hint": hint,
             "clientId": config?.clientId ?? "", "issuer": config?.issuer ?? "", "displayName": config?.displayName ?? "",
             "secretSet": config != nil, "secretState": config != nil ? "set; never shown" : "not set",

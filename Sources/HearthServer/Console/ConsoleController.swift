@@ -197,7 +197,7 @@ struct ConsoleController {
             let flash = request.uri.queryParameters.get("ok").flatMap { Self.flashes[$0] }
             do {
                 let (template, context) = try await body(request, session)
-                return html(ConsolePages.render(template, title: title, projectId: configuration.projectId, current: nav ?? path,
+                return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? title, projectId: configuration.projectId, current: nav ?? path,
                                                 adminName: session.adminName, csrf: session.csrfToken, flash: flash, context: context))
             } catch let error as HearthAPIError {
                 return errorPage(error, session: session, status: .init(code: error.httpStatus))
