@@ -277,3 +277,23 @@ extension ConsoleTests {
         }
     }
 }
+
+extension ConsoleTests {
+    @Test func administratorPasswordGuessingIsThrottled() async throws {
+        try await HearthHarness.run(configure: { $0.throttle = ThrottleConfiguration(maxFailuresPerAccount: 3, maxFailuresPerAddress: 50, window: 900) }) { h in
+            let hash = try PasswordHasher(parameters: HearthHarness.fastPasswords).hash("the right passphrase")
+            try await h.store.saveConsoleAdmin(ConsoleAdmin(name: "grace", passwordHash: hash, createdAt: h.clock.now))
+            let page = try await h.send(.get, "/console/login")
+            let token = try #require(Self.cookieValue(page, ConsoleAccess.loginCookieName))
+            func attempt(_ password: String) async throws -> Int {
+                try await h.send(.post, "/console/login", body: Self.form([("csrf", token), ("name", "grace"), ("password", password)]),
+                                 contentType: "application/x-www-form-urlencoded",
+                                 headers: [.cookie: "\(ConsoleAccess.loginCookieName)=\(token)"]).status
+            }
+            for _ in 0..<3 { #expect(try await attempt("a wrong guess") == 401) }
+            #expect(try await attempt("the right passphrase") == 429, "locked after 3 failures, even with the right password")
+            h.clock.advance(by: 901)
+            #expect(try await attempt("the right passphrase") == 303)
+        }
+    }
+}

@@ -20,10 +20,13 @@ public struct ConsoleAccess: Sendable {
 
     let store: any HearthStore
     let configuration: HearthServerConfiguration
+    /// Failed administrator passwords, per name and per client address (the same limits as end users' sign-ins).
+    let throttle: LoginThrottle
 
     public init(store: any HearthStore, configuration: HearthServerConfiguration) {
         self.store = store
         self.configuration = configuration
+        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock)
     }
 
     /// The stored form of a token: SHA-256, base64url.

@@ -33,7 +33,7 @@ struct ConsoleController {
                      body: .init(byteBuffer: ByteBuffer(string: ConsolePages.script)))
         }
         router.get("/console/login") { request, _ in try await loginPage(request) }
-        router.post("/console/login") { request, _ in try await login(request) }
+        router.post("/console/login") { request, context in try await login(request, address: context.clientAddress) }
         router.get(RouterPath(ConsoleAccess.loginLinkPath)) { request, _ in try await loginWithLink(request) }
         router.post("/console/logout") { request, _ in
             try await action(request) { session, _ in
@@ -272,14 +272,21 @@ struct ConsoleController {
         return response
     }
 
-    func login(_ request: Request) async throws -> Response {
+    func login(_ request: Request, address: String) async throws -> Response {
         let form = try await ConsoleForm.read(request)
         guard let expected = request.cookies[ConsoleAccess.loginCookieName]?.value, ConsoleAccess.tokensMatch(form["csrf"], expected) else {
             return try await loginPage(request, error: "The sign-in form expired or was not sent from this console (CSRF check). Try again.", status: .forbidden)
         }
-        guard let name = form.text("name"), let password = form["password"], try await access.verifyAdmin(name: name, password: password) else {
+        let name = form.text("name") ?? ""
+        guard await access.throttle.isAllowed(account: name, address: address) else {
+            return try await loginPage(request, error: "Too many failed sign-ins. Wait \(Int(configuration.throttle.window / 60)) minutes, or use a login link (hearth console login-link).",
+                                       status: .tooManyRequests)
+        }
+        guard !name.isEmpty, let password = form["password"], try await access.verifyAdmin(name: name, password: password) else {
+            await access.throttle.recordFailure(account: name, address: address)
             return try await loginPage(request, error: "Wrong administrator name or password.", status: .unauthorized)
         }
+        await access.throttle.recordSuccess(account: name)
         return try await signedIn(as: name)
     }
 
