@@ -199,8 +199,8 @@ public enum ConsolePages {
             """,
         "apps": """
             <p class="note">Apps allowed to receive sign-in results. Add them with <code>hearth apps add</code>.</p>
-            <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">Redirect</th></tr></thead><tbody>
-            {{#apps}}<tr><td data-label="App">{{name}} <span class="note">{{id}}</span></td><td data-label="Kind">{{kind}}</td><td data-label="Redirect"><code>{{redirect}}</code></td></tr>{{/apps}}
+            <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">URL scheme / redirect</th></tr></thead><tbody>
+            {{#apps}}<tr><td data-label="App">{{name}} <span class="note">{{id}}</span></td><td data-label="Kind">{{kind}}</td><td data-label="URL scheme"><code>{{redirect}}</code></td></tr>{{/apps}}
             </tbody></table></div>
             """,
         "service-accounts": """

@@ -106,7 +106,7 @@ public struct HearthServer: Sendable {
         let adminService = AdminService(accounts: accounts, logger: logger)
         AdminController(service: adminService, authorizer: authorizer, maxBodySize: configuration.maxBodySize).register(on: router)
         ConsoleController(service: adminService, access: ConsoleAccess(store: store, configuration: configuration),
-                          configuration: configuration, store: store).register(on: router)
+                          configuration: configuration, store: store, federation: federation).register(on: router)
         OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)
         let api = router.group()
             .add(middleware: SignInStatsMiddleware(store: store, clock: configuration.clock))

@@ -297,3 +297,16 @@ extension ConsoleTests {
         }
     }
 }
+
+extension ConsoleTests {
+    @Test func appsShowTheirURLSchemeAndDevProvidersAreLabelled() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            try await h.store.saveApp(AppRegistration(id: "ios-app", kind: .apple, bundleId: "com.example.app", appId: "1:1234:ios:abcd"))
+            let session = try await signIn(h)
+            let apps = try await h.send(.get, "/console/apps", headers: session.headers)
+            #expect(apps.text.contains("app-1-1234-ios-abcd://"))
+            let providers = try await h.send(.get, "/console/providers", headers: session.headers)
+            #expect(providers.text.contains("Dev IdP (this process only"), "\(providers.text)")
+        }
+    }
+}

@@ -158,9 +158,15 @@ extension ConsoleController {
             row("Email/Password", "password", enabled: project.signIn?.email?.enabled ?? false, configured: true, toggle: true, edit: false),
             row("Anonymous", "anonymous", enabled: project.signIn?.anonymous?.enabled ?? false, configured: true, toggle: true, edit: false),
         ]
+        let devProviders = Set(try await federation.providerSources().filter { $0.kind == .devIdP }.map(\.providerId))
         for (id, name) in [("microsoft.com", "Microsoft"), ("yahoo.com", "Yahoo")] {
-            let config = configs.first { $0.providerId == id }
-            rows.append(row(name, id, enabled: config?.enabled ?? false, configured: config != nil, toggle: config != nil, edit: true))
+            let config = configs.first { $0.providerId == id && !$0.isDevLeftover }
+            var entry = row(name, id, enabled: config?.enabled ?? false, configured: config != nil, toggle: config != nil, edit: true)
+            if config == nil, devProviders.contains(id) {
+                entry["enabled"] = true
+                entry["status"] = "Dev IdP (this process only; configure to use the real \(name))"
+            }
+            rows.append(entry)
         }
         for config in configs.filter({ $0.kind == .oidc }).sorted(by: { $0.providerId < $1.providerId }) {
             rows.append(row(config.displayName ?? config.providerId, config.providerId, enabled: config.enabled, configured: true, toggle: true, edit: true))
@@ -250,9 +256,8 @@ extension ConsoleController {
             "caption": apps.isEmpty ? "No apps registered." : "\(apps.count) app(s)",
             "apps": apps.map { app -> [String: Any] in
                 let redirect = switch app.kind {
-                case .apple: [app.bundleId.map { "bundle \($0)" }, app.appId.map { "app id \($0)" }, app.clientId.map { "client \($0)" }]
-                    .compactMap { $0 }.joined(separator: ", ")
-                case .desktop: "loopback (http://127.0.0.1:<port>/…)"
+                case .apple: AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId).map { "\($0)://" } ?? "—"
+                case .desktop: "http://127.0.0.1:<port>/… (loopback, RFC 8252)"
                 }
                 return ["id": app.id, "name": app.name ?? app.bundleId ?? app.id, "kind": app.kind == .apple ? "Apple app" : "Desktop / CLI", "redirect": redirect]
             },

@@ -15,6 +15,8 @@ struct ConsoleController {
     let access: ConsoleAccess
     let configuration: HearthServerConfiguration
     let store: any HearthStore
+    /// Where each provider comes from (a stored configuration, or `--dev`'s built-in providers).
+    let federation: FederationService
 
     /// Success messages shown after a redirect (`?ok=<key>`): fixed texts, so a link cannot make the console say anything.
     static let flashes: [String: String] = [
