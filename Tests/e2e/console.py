@@ -274,6 +274,22 @@ def service_account_key():
     wait_text(key["private_key_id"])
     assert "PRIVATE KEY" not in driver.page_source
     shoot("service-accounts")
+    # The key works: google-auth obtains an access token from Hearth's token endpoint and calls the admin API.
+    from google.auth.transport.requests import Request
+    from google.oauth2 import service_account
+    credentials = service_account.Credentials.from_service_account_file(
+        files[0], scopes=["https://www.googleapis.com/auth/identitytoolkit"])
+    credentials.refresh(Request())
+    bearer = {"Authorization": f"Bearer {credentials.token}"}
+    lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=bearer, json={"localId": ["nobody"]}, timeout=10)
+    assert lookup.status_code == 200, lookup.text
+    # Removing it (after a confirmation) ends its access at once.
+    button(f"Remove key {key['private_key_id']}").click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
+    driver.switch_to.alert.accept()
+    wait_text("Service-account key removed.")
+    refused = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=bearer, json={"localId": ["nobody"]}, timeout=10)
+    assert refused.status_code == 401, refused.text
 
 
 def other_pages():
@@ -346,7 +362,7 @@ try:
     check("Users: claims are validated and appear in a fresh ID token", edit_claims)
     check("Users: delete with confirmation", delete_user)
     check("Settings: authorized domains added and removed; enumeration protection saved", authorized_domains)
-    check("Service accounts: create downloads the JSON key once; listed without the private key", service_account_key)
+    check("Service accounts: create downloads the JSON key once (google-auth gets admin tokens with it); remove ends it", service_account_key)
     check("Apps, Overview and the audit log (changes recorded as console:owner)", other_pages)
     check("Signing keys: rotate now publishes the next key (after a confirmation)", rotate_keys)
     check("a form posted without (or with a wrong) CSRF token is refused", csrf_refused)
