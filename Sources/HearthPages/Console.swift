@@ -90,6 +90,11 @@ public enum ConsolePages {
         """
 
     static let templates: [String: String] = [
+        "signed-in": """
+            <meta http-equiv="refresh" content="0;url=/console">
+            <section class="card success"><p>You are signed in to the console as {{adminName}}.</p>
+            <div class="actions"><a class="button" href="/console">Continue to the console</a></div></section>
+            """,
         "blank": """
             <p class="note">Nothing was changed. Use your browser's Back button to return to the form and correct it.</p>
             """,

@@ -148,6 +148,18 @@ def login_with_link():
     shoot("overview")
 
 
+def link_from_another_site():
+    """`hearth console login-link` while the server runs; the link clicked on another site's page (a chat, a mail)."""
+    out = subprocess.run([HEARTH, "console", "login-link", "--data-dir", os.path.join(work, "data"), "--public-url", BASE],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    fresh = re.search(r"(http://\S+/console/login/link\?token=\S+)", out.stdout).group(1)
+    driver.delete_all_cookies()
+    driver.get("data:text/html,<a href='" + fresh + "'>open the console</a>")
+    driver.find_element(By.LINK_TEXT, "open the console").click()
+    wait_text("Signed in as owner")
+
+
 def enable_microsoft():
     go("Sign-in method")
     press(button("Configure Microsoft"), "Redirect URI to register at the provider")
@@ -355,6 +367,7 @@ def idle_session():
 
 try:
     check("the start-up link signs in once (HttpOnly, SameSite=Strict cookie)", login_with_link)
+    check("hearth console login-link: a fresh link, clicked on another site's page, signs in", link_from_another_site)
     check("Sign-in method: enable Microsoft with client ID and write-only secret; redirect URI shown", enable_microsoft)
     check("Sign-in method: add and enable an oidc.* provider", enable_oidc)
     check("Users: add a user, find it by email", add_and_find_user)

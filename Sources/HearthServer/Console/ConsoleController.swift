@@ -298,13 +298,18 @@ struct ConsoleController {
             return try await loginPage(request, error: "This login link was used already or has expired. Run `hearth console login-link` for a fresh one.",
                                        status: .unauthorized)
         }
-        return try await signedIn(as: name)
+        // A page that moves on by itself rather than a redirect: a link opened from another site (a chat, a mail
+        // page) would otherwise reach /console in a cross-site redirect chain, without the SameSite=Strict cookie.
+        return try await signedIn(as: name, viaPage: true)
     }
 
-    func signedIn(as name: String) async throws -> Response {
+    func signedIn(as name: String, viaPage: Bool = false) async throws -> Response {
         let token = try await access.startSession(adminName: name)
         try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name)
-        var response = redirect("/console")
+        var response = viaPage
+            ? html(ConsolePages.render("signed-in", title: "Signed in", projectId: configuration.projectId, current: nil, adminName: nil,
+                                       csrf: nil, context: ["adminName": name]))
+            : redirect("/console")
         response.setCookie(access.sessionCookie(token))
         response.setCookie(access.expired(ConsoleAccess.loginCookieName))
         return response
