@@ -313,3 +313,31 @@ extension ConsoleTests {
         }
     }
 }
+
+extension ConsoleTests {
+    @Test func usersArePagedAndFoundByUIDOrPhone() async throws {
+        try await HearthHarness.run { h in
+            let session = try await signIn(h)
+            for index in 0..<30 {
+                let body = index == 7 ? #"{"localId":"user-07","email":"u07@example.com","phoneNumber":"+15551230007"}"#
+                    : #"{"localId":"user-\#(String(format: "%02d", index))"}"#
+                let created = try await h.send(.post, WirePaths.adminAccounts(projectId: "demo-hearth"), body: body,
+                                               headers: [.authorization: "Bearer owner"])
+                #expect(created.status == 200, "\(created.text)")
+            }
+            let first = try await h.send(.get, "/console/users", headers: session.headers)
+            #expect(first.text.contains("Users 1–25 of 30"))
+            #expect(first.text.contains(#"href="/console/users?page=1" rel="next""#))
+            let second = try await h.send(.get, "/console/users?page=1", headers: session.headers)
+            #expect(second.text.contains("Users 26–30 of 30"))
+            #expect(!second.text.contains(#"rel="next""#))
+            #expect(second.text.contains(#"rel="prev""#))
+            let byPhone = try await h.send(.get, "/console/users?q=%2B15551230007", headers: session.headers)
+            #expect(byPhone.text.contains("Users 1–1 of 1") && byPhone.text.contains("u07@example.com"))
+            let byUID = try await h.send(.get, "/console/users?q=user-12", headers: session.headers)
+            #expect(byUID.text.contains("Users 1–1 of 1") && byUID.text.contains("user-12"))
+            let none = try await h.send(.get, "/console/users?q=nobody%40example.com", headers: session.headers)
+            #expect(none.text.contains("No user matches"))
+        }
+    }
+}
