@@ -203,10 +203,24 @@ public enum ConsolePages {
             <button type="submit">Add domain</button></form>
             """,
         "apps": """
-            <p class="note">Apps allowed to receive sign-in results. Add them with <code>hearth apps add</code>.</p>
-            <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">URL scheme / redirect</th></tr></thead><tbody>
-            {{#apps}}<tr><td data-label="App">{{name}} <span class="note">{{id}}</span></td><td data-label="Kind">{{kind}}</td><td data-label="URL scheme"><code>{{redirect}}</code></td></tr>{{/apps}}
+            <p class="note">Apps allowed to receive sign-in results.</p>
+            <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">App</th><th scope="col">Kind</th><th scope="col">URL scheme / redirect</th><th scope="col">Action</th></tr></thead><tbody>
+            {{#apps}}<tr><td data-label="App">{{name}} <span class="note">{{id}}</span></td><td data-label="Kind">{{kind}}</td><td data-label="URL scheme"><code>{{redirect}}</code></td>
+            <td data-label="Action"><form method="post" action="/console/apps/remove" class="inline" data-confirm="Remove {{id}}? It can no longer receive sign-in results.">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">
+            <button type="submit" class="secondary small" aria-label="Remove {{id}}">Remove</button></form></td></tr>{{/apps}}
             </tbody></table></div>
+            <h2>Add an Apple app</h2>
+            <form method="post" action="/console/apps" class="card"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="kind" value="apple">
+            <label for="bundle-id">Bundle ID</label><input id="bundle-id" type="text" name="bundleId" required placeholder="com.example.notes" autocomplete="off">
+            <label for="app-id">Firebase app ID (gives the URL scheme app-1-…)</label><input id="app-id" type="text" name="appId" placeholder="1:1234567890:ios:0a1b2c3d" autocomplete="off">
+            <label for="oauth-client-id">Or OAuth client ID (its reverse is the URL scheme)</label><input id="oauth-client-id" type="text" name="clientId" placeholder="1234-abcd.apps.googleusercontent.com" autocomplete="off">
+            <p class="note">Add the URL scheme shown in the table to the app's URL types in Xcode.</p>
+            <div class="actions"><button type="submit">Add Apple app</button></div></form>
+            <h2>Add a desktop app</h2>
+            <form method="post" action="/console/apps" class="row"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="kind" value="desktop">
+            <div class="grow"><label for="desktop-id">Desktop app ID (what the app sends as appId)</label><input id="desktop-id" type="text" name="id" required placeholder="hearth-cli"></div>
+            <button type="submit">Add desktop app</button></form>
             """,
         "service-accounts": """
             <div class="table-wrap"><table><caption>{{caption}}</caption><thead><tr><th scope="col">Service account</th><th scope="col">Key ID</th><th scope="col">Created</th><th scope="col">Action</th></tr></thead><tbody>

@@ -341,3 +341,29 @@ extension ConsoleTests {
         }
     }
 }
+
+extension ConsoleTests {
+    @Test func appsAreRegisteredAndRemovedThroughTheAdminService() async throws {
+        try await HearthHarness.run { h in
+            let session = try await signIn(h)
+            let bad = try await post(h, "/console/apps", session, [("csrf", session.csrf), ("kind", "apple"), ("bundleId", "com.example.notes"),
+                                                                   ("appId", "not-an-app-id")])
+            #expect(bad.status == 400)
+            #expect(try await h.store.apps().isEmpty)
+            let added = try await post(h, "/console/apps", session, [("csrf", session.csrf), ("kind", "apple"), ("bundleId", "com.example.notes"),
+                                                                     ("clientId", "1234-abcd.apps.googleusercontent.com")])
+            #expect(added.status == 303, "\(added.text)")
+            let app = try #require(try await h.store.apps().first)
+            #expect(app.id == "apple:com.example.notes" && app.clientId == "1234-abcd.apps.googleusercontent.com")
+            let page = try await h.send(.get, "/console/apps", headers: session.headers)
+            #expect(page.text.contains("com.googleusercontent.apps.1234-abcd://"))
+            #expect(try await post(h, "/console/apps", session, [("csrf", session.csrf), ("kind", "apple"), ("bundleId", "com.example.notes"),
+                                                                 ("clientId", "1234-abcd.apps.googleusercontent.com")]).status == 409)
+            #expect(try await post(h, "/console/apps/remove", session, [("id", app.id)]).status == 403, "no CSRF token")
+            #expect(try await post(h, "/console/apps/remove", session, [("csrf", session.csrf), ("id", app.id)]).status == 303)
+            #expect(try await h.store.apps().isEmpty)
+            let actions = try await h.store.auditEntries(before: nil, limit: 10).filter { $0.actor == "console:owner" }.map(\.action)
+            #expect(actions.contains("apps.create") && actions.contains("apps.delete"))
+        }
+    }
+}

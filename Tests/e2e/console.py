@@ -304,15 +304,36 @@ def service_account_key():
     assert refused.status_code == 401, refused.text
 
 
+def apps():
+    go("Apps")
+    field("Bundle ID").send_keys("com.example.notes")
+    field("Firebase app ID").send_keys("1:1234567890:ios:0a1b2c3d")
+    press(button("Add Apple app"), "App registered.")
+    assert "app-1-1234567890-ios-0a1b2c3d://" in driver.find_element(By.TAG_NAME, "body").text
+    field("Desktop app ID").send_keys("notes-desktop")
+    press(button("Add desktop app"), "App registered.")
+    field("Bundle ID").send_keys("not a bundle id")
+    field("Firebase app ID").send_keys("1:1:ios:zz")
+    press(button("Add Apple app"), "a bundle id is dot-separated")
+    driver.back()
+    wait_text("notes-desktop")
+    shoot("apps")
+    button("Remove notes-desktop").click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
+    driver.switch_to.alert.accept()
+    wait_text("App removed.")
+    assert "notes-desktop" not in driver.find_element(By.TAG_NAME, "body").text
+
+
 def other_pages():
-    for section, name, expect in [("Apps", "apps", "Apps"), ("Overview", "overview", "password")]:
+    for section, name, expect in [("Overview", "overview", "password")]:
         go(section)
         wait_text(expect)
         shoot(name)
     go("Audit log")
     body = driver.find_element(By.TAG_NAME, "body").text
     for action in ("console.login", "defaultSupportedIdpConfigs.create", "oauthIdpConfigs.create", "accounts.create", "accounts.update",
-                   "accounts.delete", "config.update", "serviceAccountKeys.create"):
+                   "accounts.delete", "config.update", "serviceAccountKeys.create", "apps.create", "apps.delete"):
         assert action in body, action
     assert "console:owner" in body
     assert SECRET not in driver.page_source and OIDC_SECRET not in driver.page_source
@@ -376,7 +397,8 @@ try:
     check("Users: delete with confirmation", delete_user)
     check("Settings: authorized domains added and removed; enumeration protection saved", authorized_domains)
     check("Service accounts: create downloads the JSON key once (google-auth gets admin tokens with it); remove ends it", service_account_key)
-    check("Apps, Overview and the audit log (changes recorded as console:owner)", other_pages)
+    check("Apps: add an Apple app (its URL scheme shown) and a desktop app, bad input refused, remove", apps)
+    check("Overview and the audit log (changes recorded as console:owner)", other_pages)
     check("Signing keys: rotate now publishes the next key (after a confirmation)", rotate_keys)
     check("a form posted without (or with a wrong) CSRF token is refused", csrf_refused)
     check("log out ends the session", log_out)

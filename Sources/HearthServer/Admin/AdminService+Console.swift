@@ -32,6 +32,40 @@ extension AdminService {
         try await store.allServiceAccountKeys().sorted { ($0.clientEmail, $0.keyId) < ($1.clientEmail, $1.keyId) }
     }
 
+    /// Registers an Apple app (bundle id plus Firebase app id or OAuth client id, which give its URL scheme) or a
+    /// desktop app (loopback redirects). An Apple app's bundle id may be registered once.
+    public func registerApp(_ app: AppRegistration, by principal: AdminPrincipal) async throws {
+        switch app.kind {
+        case .apple:
+            guard let bundleId = app.bundleId, AppRegistration.isBundleId(bundleId) else {
+                throw HearthAPIError(.invalidArgument, "a bundle id is dot-separated letters, digits and hyphens, e.g. com.example.notes")
+            }
+            guard app.appId != nil || app.clientId != nil else {
+                throw HearthAPIError(.invalidArgument, "give the Firebase app id or the OAuth client id (they give the app's URL scheme)")
+            }
+            if let appId = app.appId, !AppRegistration.isAppId(appId) {
+                throw HearthAPIError(.invalidArgument, "\(appId) is not a Firebase Apple app id (1:<project number>:ios:<hex>)")
+            }
+            if let clientId = app.clientId, !AppRegistration.isClientId(clientId) {
+                throw HearthAPIError(.invalidArgument, "\(clientId) is not an OAuth client id (e.g. 1234-abcd.apps.googleusercontent.com)")
+            }
+        case .desktop:
+            guard AppRegistration.isDesktopId(app.id) else {
+                throw HearthAPIError(.invalidArgument, "a desktop app id is letters, digits, '.', '-' or '_', e.g. hearth-cli")
+            }
+        }
+        if try await store.apps().contains(where: { $0.id == app.id }) {
+            throw HearthAPIError(.configurationExists, "\(app.id) is registered already: remove it first to change it")
+        }
+        try await store.saveApp(app)
+        try await audit(principal, "apps.create", target: app.id)
+    }
+
+    public func removeApp(id: String, by principal: AdminPrincipal) async throws {
+        guard try await store.deleteApp(id: id) else { throw HearthAPIError(.configurationNotFound, "no app \(id)") }
+        try await audit(principal, "apps.delete", target: id)
+    }
+
     /// Starts a key rotation now: a new signing key is published at once and signs from one pre-publication
     /// period later (so verifiers that cache the keys have it before any token uses it). Refused while a new key
     /// is already waiting to take over.

@@ -23,7 +23,7 @@ struct ConsoleController {
         "created": "User added.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Sessions revoked.",
         "claims": "Custom claims saved. They appear in ID tokens from the user's next sign-in or token refresh.",
         "deleted": "User deleted.", "provider": "Provider saved.", "toggled": "Provider updated.", "settings": "Settings saved.",
-        "domains": "Authorized domains saved.", "key-removed": "Service-account key removed.", "logged-out": "You are logged out.",
+        "domains": "Authorized domains saved.", "key-removed": "Service-account key removed.", "logged-out": "You are logged out.", "app-added": "App registered.", "app-removed": "App removed.",
         "rotated": "A new signing key is published; it signs once the pre-publication period is over.",
     ]
 
@@ -133,6 +133,27 @@ struct ConsoleController {
         }
 
         page(router, "/console/apps", title: "Apps") { _, _ in try await apps() }
+        router.post("/console/apps") { request, _ in
+            try await action(request) { session, form in
+                let app: AppRegistration
+                if form["kind"] == "desktop" {
+                    let id = form.text("id") ?? ""
+                    app = AppRegistration(id: id, kind: .desktop, name: id)
+                } else {
+                    let bundleId = form.text("bundleId") ?? ""
+                    app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: form.text("appId"),
+                                          clientId: form.text("clientId"))
+                }
+                try await service.registerApp(app, by: principal(session))
+                return redirect("/console/apps?ok=app-added")
+            }
+        }
+        router.post("/console/apps/remove") { request, _ in
+            try await action(request) { session, form in
+                try await service.removeApp(id: form["id"] ?? "", by: principal(session))
+                return redirect("/console/apps?ok=app-removed")
+            }
+        }
         page(router, "/console/service-accounts", title: "Service accounts") { _, _ in try await serviceAccounts() }
         router.post("/console/service-accounts") { request, _ in
             try await action(request) { session, form in
