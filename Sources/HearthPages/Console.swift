@@ -46,6 +46,7 @@ public enum ConsolePages {
         form.row .grow{flex:1 1 14rem}.stats{display:flex;flex-wrap:wrap;gap:1rem}.stats .card{flex:1 1 12rem}
         .figure{font-size:1.8rem;font-weight:600}button.danger{background:var(--bad);border-color:var(--bad)}
         button.small,.button.small{font-size:.85rem;padding:.25rem .7rem}:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+        button,.button{font-family:inherit;line-height:1.3;display:inline-block}
         svg text{fill:var(--muted);font-size:11px}input.uid{width:auto;max-width:14rem;padding:.3rem;font-family:ui-monospace,monospace}
         .bar{font-weight:400;color:var(--fg);margin:0}.bar .note{font-weight:400}
         @media (max-width:40rem){table thead{position:absolute;left:-9999px}table tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}        table td{display:flex;gap:.6rem;border:0;padding:.15rem 0}table td[data-label]::before{content:attr(data-label);flex:0 0 7.5rem;color:var(--muted)}}

@@ -109,6 +109,7 @@ def shoot(name):
         driver.set_window_size(width, height)
         total = driver.execute_script("return document.body.scrollHeight")
         driver.set_window_size(width, min(max(height, total + 20), 2400))
+        driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
     driver.set_window_size(1200, 900)
 
@@ -312,12 +313,12 @@ def apps():
     assert "app-1-1234567890-ios-0a1b2c3d://" in driver.find_element(By.TAG_NAME, "body").text
     field("Desktop app ID").send_keys("notes-desktop")
     press(button("Add desktop app"), "App registered.")
+    shoot("apps")
     field("Bundle ID").send_keys("not a bundle id")
     field("Firebase app ID").send_keys("1:1:ios:zz")
     press(button("Add Apple app"), "a bundle id is dot-separated")
     driver.back()
     wait_text("notes-desktop")
-    shoot("apps")
     button("Remove notes-desktop").click()
     WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
     driver.switch_to.alert.accept()
