@@ -104,10 +104,13 @@ public struct HearthServer: Sendable {
             DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
         }
         let authorizer = AdminAuthorizer(configuration: configuration, store: store, keyRing: keyRing)
-        AdminController(service: AdminService(accounts: accounts, logger: logger), authorizer: authorizer,
-                        maxBodySize: configuration.maxBodySize).register(on: router)
+        let adminService = AdminService(accounts: accounts, logger: logger)
+        AdminController(service: adminService, authorizer: authorizer, maxBodySize: configuration.maxBodySize).register(on: router)
+        ConsoleController(service: adminService, access: ConsoleAccess(store: store, configuration: configuration),
+                          configuration: configuration, store: store, federation: federation).register(on: router)
         OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)
         let api = router.group()
+            .add(middleware: SignInStatsMiddleware(store: store, clock: configuration.clock))
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
         AccountsController(service: accounts, federation: federation).register(on: api)
         SecureTokenController(service: accounts).register(on: api)

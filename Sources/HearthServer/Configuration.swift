@@ -41,6 +41,10 @@ public struct HearthServerConfiguration: Sendable {
     public var emulatorAdminAllowRemote = false
     /// Lifetime of the admin API's OAuth 2 access tokens (as Google's: one hour).
     public var adminAccessTokenLifetime: TimeInterval = 3600
+    /// How long a web-console session may stay idle before it must sign in again.
+    public var consoleIdleTimeout: TimeInterval = 30 * 60
+    /// How long a console login link (`hearth console login-link`, the start-up link) stays usable.
+    public var consoleLoginLinkLifetime: TimeInterval = 15 * 60
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,

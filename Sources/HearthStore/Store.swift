@@ -64,7 +64,8 @@ public protocol UserStore: Sendable {
     func updateUser(_ user: UserRecord) async throws -> UserRecord
     /// A sign-in, in one write that touches only what changes: sets `lastLoginAt`, refreshes the profile of the
     /// linked `identity` (matched by provider and federated id) when it differs, replaces the password hash with
-    /// `passwordRehash.new` if it still equals `passwordRehash.old`, stores `refreshToken`, bumps the version.
+    /// `passwordRehash.new` if it still equals `passwordRehash.old`, stores `refreshToken`, bumps the version, and
+    /// counts the sign-in in the daily counts (kind `signIn`, key the token's sign-in provider) in the same write.
     /// Returns the updated user; nil when it does not exist. A disabled user is returned unchanged (nothing written).
     func recordSignIn(localId: String, at: Date, identity: ProviderIdentity?, passwordRehash: PasswordRehash?,
                       refreshToken: RefreshTokenRecord?) async throws -> UserRecord?
@@ -148,7 +149,7 @@ public protocol FlowStore: Sendable {
 
 /// Everything the server keeps: one database, any replica can serve any step.
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
-    AdminUserStore, AuditLogStore {
+    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

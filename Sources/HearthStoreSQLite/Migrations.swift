@@ -106,5 +106,6 @@ enum Migrations {
             """,
         ]),
         (3, SQLiteStore.adminMigrationStatements),
+        (4, SQLiteStore.consoleMigrationStatements),
     ]
 }

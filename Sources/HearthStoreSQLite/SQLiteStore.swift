@@ -246,7 +246,10 @@ public final class SQLiteStore: HearthStore {
                           .text(identity.providerId), .text(identity.federatedId), .text(localId)])
                 user.identities[index] = identity
             }
-            if let refreshToken { try Self.insertToken(refreshToken, db: db) }
+            if let refreshToken {
+                try Self.insertToken(refreshToken, db: db)
+                try Self.countSignIn(provider: refreshToken.signInProvider, at: moment, db: db)
+            }
             user.lastLoginAt = moment
             if rehashed { user.passwordHash = passwordRehash?.new }
             user.version += 1

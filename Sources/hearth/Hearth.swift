@@ -16,7 +16,7 @@ struct Hearth: AsyncParsableCommand {
         commandName: "hearth",
         abstract: "A self-hostable identity server, wire-compatible with Firebase Authentication.",
         version: version,
-        subcommands: [Serve.self, Project.self, Providers.self, Apps.self, ServiceAccounts.self, Users.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
+        subcommands: [Serve.self, Project.self, Providers.self, Apps.self, ServiceAccounts.self, Users.self, Console.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
         defaultSubcommand: Serve.self
     )
 

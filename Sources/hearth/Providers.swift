@@ -171,27 +171,9 @@ struct Apps: AsyncParsableCommand {
         @Flag(help: "Replace an existing registration of the same bundle id.")
         var replace = false
 
-        /// `com.example.app`: two or more labels of letters, digits and hyphens.
-        static func isBundleId(_ text: String) -> Bool {
-            let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-            return text.count <= 155 && labels.count >= 2
-                && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "-") && $0.isASCII } }
-        }
-
-        /// `1:<project number>:ios|macos:<hex>`.
-        static func isAppId(_ text: String) -> Bool {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            return parts.count == 4 && parts[0] == "1" && !parts[1].isEmpty && parts[1].allSatisfy(\.isNumber)
-                && ["ios", "macos"].contains(parts[2]) && !parts[3].isEmpty && parts[3].allSatisfy(\.isHexDigit)
-        }
-
-        /// A client id whose reverse is a URL scheme: labels of letters, digits, hyphens, underscores.
-        static func isClientId(_ text: String) -> Bool {
-            let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-            return text.count <= 200 && labels.count >= 2
-                && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") && $0.isASCII } }
-                && labels.last?.first?.isLetter == true
-        }
+        static func isBundleId(_ text: String) -> Bool { AppRegistration.isBundleId(text) }
+        static func isAppId(_ text: String) -> Bool { AppRegistration.isAppId(text) }
+        static func isClientId(_ text: String) -> Bool { AppRegistration.isClientId(text) }
 
         func validate() throws {
             guard Self.isBundleId(bundleId) else {

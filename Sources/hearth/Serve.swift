@@ -41,6 +41,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("emulator-admin-allow-remote"), help: "Accept the emulator credentials from non-loopback clients too (dangerous).")
     var emulatorAdminAllowRemote = false
 
+    @Option(name: .customLong("console-idle-timeout"), help: "Seconds a web-console session may stay idle before it must sign in again (default 1800).")
+    var consoleIdleTimeout: Int?
+
+    @Flag(name: .customLong("no-console-link"), help: "Do not print a one-time console login link at start-up.")
+    var noConsoleLink = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
@@ -80,7 +86,12 @@ struct Serve: AsyncParsableCommand {
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL) : nil))
         draft.emulatorAdminFlag = emulatorAdmin
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
+        if let consoleIdleTimeout {
+            guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
+            draft.consoleIdleTimeout = TimeInterval(consoleIdleTimeout)
+        }
         let configuration = draft
+        let printLink = !noConsoleLink
         do {
             let devIdPs: DevIdentityProviders?
             if settings.dev {
@@ -92,6 +103,9 @@ struct Serve: AsyncParsableCommand {
             }
             let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { report in
                 Self.printBanner(settings: settings, configuration: configuration, report: report)
+                if printLink {
+                    await Self.printConsoleLink(store: store, configuration: configuration, logger: logger)
+                }
             }
             try await app.runService()
         } catch {
@@ -99,6 +113,17 @@ struct Serve: AsyncParsableCommand {
             throw Self.explain(error, settings: settings)
         }
         try await store.close()
+    }
+
+    /// Prints a one-time login link for the web console (like a notebook server's token link).
+    static func printConsoleLink(store: SQLiteStore, configuration: HearthServerConfiguration, logger: Logger) async {
+        do {
+            let link = try await ConsoleAccess.issueLoginLink(store: store, publicURL: configuration.publicURL.url,
+                                                              lifetime: configuration.consoleLoginLinkLifetime)
+            FileHandle.standardOutput.write(Data("Console: open \(link) to sign in (works once, for \(Int(configuration.consoleLoginLinkLifetime / 60)) minutes; hearth console login-link prints another).\n".utf8))
+        } catch {
+            logger.error("could not create a console login link", metadata: ["error.type": "\(type(of: error))"])
+        }
     }
 
     /// Listener errors in words: the port and what to do.

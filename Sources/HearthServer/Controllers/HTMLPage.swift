@@ -25,7 +25,7 @@ enum HTMLPage {
     /// `/` for a browser: what this server is and where its endpoints are.
     static func index(configuration: HearthServerConfiguration, dev: Bool) -> Response {
         let base = configuration.publicURL.url
-        var links: [Pages.Link] = []
+        var links: [Pages.Link] = [Pages.Link("Open the console", href: "/console")]
         if dev {
             links.append(Pages.Link("Try Microsoft sign-in", href: "/__dev/try?provider=microsoft.com"))
             links.append(Pages.Link("Try Yahoo sign-in", href: "/__dev/try?provider=yahoo.com"))

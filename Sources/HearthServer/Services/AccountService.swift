@@ -46,6 +46,7 @@ public struct AccountService: Sendable {
             localId: user.localId, authTime: authTime, signInProvider: signInProvider, sessionClaims: sessionClaims, now: issuedAt)
         try await store.insertRefreshToken(record)
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
+        await AdminService.countSignIn(store: store, provider: signInProvider, at: issuedAt)
         return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
     }
 

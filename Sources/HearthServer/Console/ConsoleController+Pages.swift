@@ -1,0 +1,288 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Hummingbird
+
+/// The console's pages: each returns its template name and context.
+extension ConsoleController {
+    // MARK: Overview
+
+    func overview(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
+        let now = configuration.clock.now()
+        let since = now.addingTimeInterval(-29 * 86_400)
+        let days = (0..<30).map { AdminService.day(since.addingTimeInterval(Double($0) * 86_400)) }
+        let counts = try await store.dailyCounts(sinceDay: days[0])
+        var query = QueryUsersRequest()
+        query.sortBy = "CREATED_AT"
+        query.order = "DESC"
+        query.limit = FlexibleInt(500)
+        let recent = try await service.query(query)
+        let cutoff = now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970 * 1000
+        let newUsers = (recent.userInfo ?? []).filter { (Double($0.createdAt) ?? 0) >= cutoff }.count
+        let signIns = counts.filter { $0.kind == "signIn" }
+        let refusals = counts.filter { $0.kind == "refused" }
+        let providers = Array(Set(signIns.map(\.key))).sorted()
+        let palette = ["#c2410c", "#1d4ed8", "#15803d", "#7c3aed", "#a16207", "#0e7490", "#be185d", "#4b5563"]
+        let colors = Dictionary(uniqueKeysWithValues: providers.enumerated().map { ($1, palette[$0 % palette.count]) })
+        var refusalTotals: [String: Int] = [:]
+        for count in refusals { refusalTotals[count.key, default: 0] += count.count }
+        return ("overview", [
+            "usersTotal": String(try await store.userCount()),
+            "usersNew": newUsers >= 500 ? "500+" : String(newUsers),
+            "signInsTotal": String(signIns.reduce(0) { $0 + $1.count }),
+            "refusedTotal": String(refusals.reduce(0) { $0 + $1.count }),
+            "chart": Self.chart(days: days, counts: signIns, providers: providers, colors: colors),
+            "legend": providers.map { provider in
+                ["provider": provider, "color": colors[provider] ?? "#888",
+                 "count": String(signIns.filter { $0.key == provider }.reduce(0) { $0 + $1.count })]
+            },
+            "hasRefusals": !refusalTotals.isEmpty,
+            "refusals": refusalTotals.sorted { $0.value > $1.value }.map { ["reason": $0.key, "count": String($0.value)] },
+        ])
+    }
+
+    /// Stacked bars, one per day, one colour per provider. Text values are escaped.
+    static func chart(days: [String], counts: [DailyCount], providers: [String], colors: [String: String]) -> String {
+        let width = 640.0, height = 200.0, left = 32.0, bottom = 22.0
+        var byDay: [String: [String: Int]] = [:]
+        for count in counts { byDay[count.day, default: [:]][count.key, default: 0] += count.count }
+        let maximum = max(1, byDay.values.map { $0.values.reduce(0, +) }.max() ?? 1)
+        let barWidth = (width - left) / Double(days.count)
+        let scale = (height - bottom - 8) / Double(maximum)
+        var svg = "<svg role=\"img\" aria-labelledby=\"chart-title\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\">"
+        svg += "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width)\" y2=\"\(height - bottom)\" stroke=\"currentColor\" stroke-opacity=\".3\"/>"
+        svg += "<text x=\"0\" y=\"12\">\(maximum)</text><text x=\"0\" y=\"\(Int(height - bottom))\">0</text>"
+        for (index, day) in days.enumerated() {
+            let x = left + Double(index) * barWidth
+            var y = height - bottom
+            for provider in providers {
+                guard let value = byDay[day]?[provider], value > 0 else { continue }
+                let barHeight = Double(value) * scale
+                y -= barHeight
+                svg += "<rect x=\"\(String(format: "%.1f", x + 1))\" y=\"\(String(format: "%.1f", y))\" width=\"\(String(format: "%.1f", barWidth - 2))\" height=\"\(String(format: "%.1f", barHeight))\" fill=\"\(colors[provider] ?? "#888")\"><title>\(escape(day)) \(escape(provider)): \(value)</title></rect>"
+            }
+            if (days.count - 1 - index) % 7 == 0 {
+                svg += "<text x=\"\(String(format: "%.1f", x))\" y=\"\(Int(height - 6))\">\(escape(String(day.suffix(5))))</text>"
+            }
+        }
+        return svg + "</svg>"
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    // MARK: Users
+
+    func users(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
+        let parameters = request.uri.queryParameters
+        let search = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
+        let pageIndex = max(0, Int(parameters.get("page") ?? "0") ?? 0)
+        var query = QueryUsersRequest()
+        query.limit = FlexibleInt(Int64(Self.pageSize))
+        query.offset = FlexibleInt(Int64(pageIndex * Self.pageSize))
+        query.sortBy = "CREATED_AT"
+        query.order = "DESC"
+        if !search.isEmpty {
+            var expressions = [QueryExpression(userId: search)]
+            if search.contains("@") { expressions.append(QueryExpression(email: search)) }
+            if search.hasPrefix("+") { expressions.append(QueryExpression(phoneNumber: search)) }
+            query.expression = expressions
+        }
+        let result = try await service.query(query)
+        let total = Int(result.recordsCount) ?? 0
+        let users = result.userInfo ?? []
+        let encodedSearch = search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        func pageHref(_ index: Int) -> String { "/console/users?page=\(index)" + (search.isEmpty ? "" : "&q=\(encodedSearch)") }
+        var context: [String: Any] = [
+            "caption": total == 0 ? (search.isEmpty ? "No users yet." : "No user matches “\(search)”.")
+                : "Users \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + users.count) of \(total)",
+            "users": users.enumerated().map { index, user -> [String: Any] in
+                var providers = user.providerUserInfo.map(\.providerId)
+                if providers.isEmpty { providers = ["anonymous"] }
+                return ["index": index, "uid": user.localId, "href": userHref(user.localId), "identifier": identifier(user),
+                        "disabled": user.disabled, "providers": providers, "created": Self.display(milliseconds: user.createdAt),
+                        "lastSignIn": Self.display(milliseconds: user.lastLoginAt)]
+            },
+        ]
+        if !search.isEmpty { context["query"] = search }
+        if pageIndex > 0 { context["previous"] = pageHref(pageIndex - 1) }
+        if (pageIndex + 1) * Self.pageSize < total { context["next"] = pageHref(pageIndex + 1) }
+        return ("users", context)
+    }
+
+    func user(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
+        let user = try await lookup(request.uri.queryParameters.get("uid"))
+        var facts: [(String, String)] = [("UID", user.localId), ("Email", user.email ?? "—")]
+        facts.append(("Email verified", user.emailVerified ? "yes" : "no"))
+        if let name = user.displayName { facts.append(("Display name", name)) }
+        if let phone = user.phoneNumber { facts.append(("Phone number", phone)) }
+        facts.append(("Status", user.disabled ? "disabled" : "enabled"))
+        facts.append(("Created", Self.display(milliseconds: user.createdAt)))
+        facts.append(("Last sign-in", Self.display(milliseconds: user.lastLoginAt)))
+        facts.append(("Password", user.passwordUpdatedAt != nil ? "set" : "none"))
+        return ("user", [
+            "pageTitle": identifier(user),
+            "uid": user.localId, "disabled": user.disabled, "deleteHref": "/console/user/delete?uid=" + (user.localId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
+            "facts": facts.map { ["label": $0.0, "value": $0.1] },
+            "hasProviders": !user.providerUserInfo.isEmpty,
+            "providers": user.providerUserInfo.map { info in
+                ["providerId": info.providerId, "detail": [info.email, info.displayName, info.rawId].compactMap { $0 }.first ?? ""]
+            },
+            "claims": Self.prettyClaims(user.customAttributes),
+        ])
+    }
+
+    static func prettyClaims(_ text: String?) -> String {
+        guard let text, !text.isEmpty, let data = text.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data),
+              let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+            return text ?? ""
+        }
+        return String(decoding: pretty, as: UTF8.self)
+    }
+
+    // MARK: Sign-in method
+
+    func providers() async throws -> (String, [String: Any]) {
+        let project = try await service.projectConfigResource()
+        let configs = try await store.idpConfigs()
+        func row(_ name: String, _ id: String, enabled: Bool, configured: Bool, toggle: Bool, edit: Bool) -> [String: Any] {
+            var row: [String: Any] = ["name": name, "providerId": id, "enabled": enabled, "toggle": toggle,
+                                      "status": configured ? (enabled ? "Enabled" : "Disabled") : "Not configured"]
+            if edit { row["editHref"] = "/console/provider?id=\(id)" }
+            return row
+        }
+        var rows = [
+            row("Email/Password", "password", enabled: project.signIn?.email?.enabled ?? false, configured: true, toggle: true, edit: false),
+            row("Anonymous", "anonymous", enabled: project.signIn?.anonymous?.enabled ?? false, configured: true, toggle: true, edit: false),
+        ]
+        let devProviders = Set(try await federation.providerSources().filter { $0.kind == .devIdP }.map(\.providerId))
+        for (id, name) in [("microsoft.com", "Microsoft"), ("yahoo.com", "Yahoo")] {
+            let config = configs.first { $0.providerId == id && !$0.isDevLeftover }
+            var entry = row(name, id, enabled: config?.enabled ?? false, configured: config != nil, toggle: config != nil, edit: true)
+            if config == nil, devProviders.contains(id) {
+                entry["enabled"] = true
+                entry["status"] = "Dev IdP (this process only; configure to use the real \(name))"
+            }
+            rows.append(entry)
+        }
+        for config in configs.filter({ $0.kind == .oidc }).sorted(by: { $0.providerId < $1.providerId }) {
+            rows.append(row(config.displayName ?? config.providerId, config.providerId, enabled: config.enabled, configured: true, toggle: true, edit: true))
+        }
+        return ("providers", ["providers": rows])
+    }
+
+    func provider(_ id: String) async throws -> (String, [String: Any]) {
+        let isNew = id == "oidc.new"
+        let isOIDC = id.hasPrefix("oidc.")
+        if !isNew {
+            if isOIDC { _ = try AdminService.checkOIDCId(id) } else { _ = try AdminService.checkDefaultIdpId(id) }
+        }
+        let config = isNew ? nil : try await store.idpConfig(providerId: id)
+        let name = isNew ? "a new OpenID Connect provider" : config?.displayName ?? AdminService.defaultSupportedIdps[id]?.description ?? id
+        let hint = switch id {
+        case "microsoft.com": "In the Azure portal (App registrations → your app → Authentication), add a Web platform redirect URI with this value; the client ID is the Application (client) ID and the secret a client secret's Value."
+        case "yahoo.com": "In the Yahoo developer console, set this as the app's Redirect URI; copy its Client ID and Client Secret here."
+        default: "Register this redirect URI with the provider's OAuth client (authorization code flow); the issuer's /.well-known/openid-configuration must be reachable from this server."
+        }
+        return ("provider", [
+            "pageTitle": "Configure \(name)", "providerId": isNew ? "oidc." : id, "isNew": isNew, "isOIDC": isOIDC, "name": name,
+            "redirectURI": configuration.publicURL.authHandlerURL, "hint": hint,
+            "clientId": config?.clientId ?? "", "issuer": config?.issuer ?? "", "displayName": config?.displayName ?? "",
+            "secretSet": config != nil, "secretState": config != nil ? "set; never shown" : "not set",
+            "enabled": config?.enabled ?? true,
+        ])
+    }
+
+    func toggle(_ providerId: String, enabled: Bool, by principal: AdminPrincipal) async throws {
+        switch providerId {
+        case "password":
+            _ = try await service.updateProjectConfig(body: .object(["signIn": .object(["email": .object(["enabled": .bool(enabled)])])]),
+                                                      updateMask: "signIn.email.enabled", by: principal)
+        case "anonymous":
+            _ = try await service.updateProjectConfig(body: .object(["signIn": .object(["anonymous": .object(["enabled": .bool(enabled)])])]),
+                                                      updateMask: "signIn.anonymous.enabled", by: principal)
+        case let id where id.hasPrefix("oidc."):
+            _ = try await service.updateOAuthIdpConfig(id, OAuthIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+        default:
+            _ = try await service.updateDefaultIdpConfig(providerId, DefaultSupportedIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+        }
+    }
+
+    /// Creates or updates a provider from the configure form. An empty secret keeps the stored one.
+    func saveProvider(_ form: ConsoleForm, by principal: AdminPrincipal) async throws {
+        let id = form.text("provider") ?? ""
+        let secret = form["clientSecret"].flatMap { $0.isEmpty ? nil : $0 }
+        let enabled = form.flag("enabled")
+        let exists = try await store.idpConfig(providerId: id) != nil
+        var mask = ["enabled", "clientId"]
+        if secret != nil { mask.append("clientSecret") }
+        if id.hasPrefix("oidc.") {
+            let body = OAuthIdpConfig(clientId: form.text("clientId"), clientSecret: secret, issuer: form.text("issuer"),
+                                      displayName: form.text("displayName"), enabled: enabled)
+            if exists {
+                _ = try await service.updateOAuthIdpConfig(id, body, updateMask: (mask + ["issuer", "displayName"]).joined(separator: ","), by: principal)
+            } else {
+                _ = try await service.createOAuthIdpConfig(id: id, body, by: principal)
+            }
+        } else {
+            let body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret)
+            if exists {
+                _ = try await service.updateDefaultIdpConfig(id, body, updateMask: mask.joined(separator: ","), by: principal)
+            } else {
+                _ = try await service.createDefaultIdpConfig(idpId: id, body, by: principal)
+            }
+        }
+    }
+
+    // MARK: Settings, apps, service accounts, keys
+
+    func settings() async throws -> (String, [String: Any]) {
+        let project = try await service.projectConfigResource()
+        return ("settings", [
+            "onePerEmail": !(project.signIn?.allowDuplicateEmails ?? false),
+            "enumeration": project.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false,
+            "signupAllowed": !(project.client?.permissions?.disabledUserSignup ?? false),
+            "deletionAllowed": !(project.client?.permissions?.disabledUserDeletion ?? false),
+            "domains": (project.authorizedDomains ?? []).map { ["domain": $0] },
+        ])
+    }
+
+    func apps() async throws -> (String, [String: Any]) {
+        let apps = try await store.apps()
+        return ("apps", [
+            "caption": apps.isEmpty ? "No apps registered." : "\(apps.count) app(s)",
+            "apps": apps.map { app -> [String: Any] in
+                let redirect = switch app.kind {
+                case .apple: AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId).map { "\($0)://" } ?? "—"
+                case .desktop: "http://127.0.0.1:<port>/… (loopback, RFC 8252)"
+                }
+                return ["id": app.id, "name": app.name ?? app.bundleId ?? app.id, "kind": app.kind == .apple ? "Apple app" : "Desktop / CLI", "redirect": redirect]
+            },
+        ])
+    }
+
+    func serviceAccounts() async throws -> (String, [String: Any]) {
+        let keys = try await service.serviceAccountKeys()
+        return ("service-accounts", [
+            "caption": keys.isEmpty ? "No service-account keys." : "\(keys.count) key(s)",
+            "keys": keys.map { ["email": $0.clientEmail, "keyId": $0.keyId, "created": Self.display($0.createdAt)] },
+        ])
+    }
+
+    func signingKeys() async throws -> (String, [String: Any]) {
+        let keys = try await store.signingKeys().sorted { $0.generation > $1.generation }
+        let now = configuration.clock.now()
+        let active = configuration.keyRotation.plan(keys: keys, now: now).active
+        return ("keys", [
+            "rotationHours": String(Int(configuration.keyRotation.rotationInterval / 3600)),
+            "prepublishMinutes": String(Int(configuration.keyRotation.prepublish / 60)),
+            "keys": keys.map { key -> [String: Any] in
+                let state = key.kid == active?.kid ? "active" : key.activatesAt > now ? "next" : "retired"
+                return ["kid": key.kid, "state": state, "created": Self.display(key.createdAt), "activates": Self.display(key.activatesAt)]
+            },
+        ])
+    }
+}

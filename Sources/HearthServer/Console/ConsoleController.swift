@@ -1,0 +1,338 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import HearthPages
+import HearthStore
+import HearthWire
+import Hummingbird
+import NIOCore
+
+/// The web console at `/console`: server-rendered pages over ``AdminService``. Every change goes through the
+/// admin service (validated and audited as `console:<administrator>`); every form carries the session's CSRF
+/// token; pages never hold a client secret.
+struct ConsoleController {
+    let service: AdminService
+    let access: ConsoleAccess
+    let configuration: HearthServerConfiguration
+    let store: any HearthStore
+    /// Where each provider comes from (a stored configuration, or `--dev`'s built-in providers).
+    let federation: FederationService
+
+    /// Success messages shown after a redirect (`?ok=<key>`): fixed texts, so a link cannot make the console say anything.
+    static let flashes: [String: String] = [
+        "created": "User added.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Sessions revoked.",
+        "claims": "Custom claims saved. They appear in ID tokens from the user's next sign-in or token refresh.",
+        "deleted": "User deleted.", "provider": "Provider saved.", "toggled": "Provider updated.", "settings": "Settings saved.",
+        "domains": "Authorized domains saved.", "key-removed": "Service-account key removed.", "logged-out": "You are logged out.", "app-added": "App registered.", "app-removed": "App removed.",
+        "rotated": "A new signing key is published; it signs once the pre-publication period is over.",
+    ]
+
+    static let pageSize = 25
+
+    func register(on router: Router<HearthRequestContext>) {
+        router.get("/console/console.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                     body: .init(byteBuffer: ByteBuffer(string: ConsolePages.script)))
+        }
+        router.get("/console/login") { request, _ in try await loginPage(request) }
+        router.post("/console/login") { request, context in try await login(request, address: context.clientAddress) }
+        router.get(RouterPath(ConsoleAccess.loginLinkPath)) { request, _ in try await loginWithLink(request) }
+        router.post("/console/logout") { request, _ in
+            try await action(request) { session, _ in
+                try await access.endSession(request)
+                try await service.audit(principal(session), "console.logout", target: session.adminName)
+                var response = redirect("/console/login?ok=logged-out")
+                response.setCookie(access.expired(ConsoleAccess.cookieName))
+                return response
+            }
+        }
+
+        page(router, "/console", title: "Overview") { request, session in try await overview(request, session) }
+        page(router, "/console/users", title: "Users") { request, session in try await users(request, session) }
+        page(router, "/console/user", title: "User", nav: "/console/users") { request, session in try await user(request, session) }
+        page(router, "/console/user/delete", title: "Delete user", nav: "/console/users") { request, session in
+            let info = try await lookup(request.uri.queryParameters.get("uid"))
+            return ("confirm-delete", ["uid": info.localId, "identifier": identifier(info), "backHref": userHref(info.localId)])
+        }
+        router.post("/console/users") { request, _ in
+            try await action(request) { session, form in
+                let created = try await service.createUser(AdminCreateUserRequest(email: form.text("email"), password: form["password"]),
+                                                           by: principal(session))
+                return redirect(userHref(created.localId) + "&ok=created")
+            }
+        }
+        for (name, flash) in [("disable", "disabled"), ("enable", "enabled"), ("revoke", "revoked"), ("claims", "claims")] {
+            router.post(RouterPath("/console/user/\(name)")) { request, _ in
+                try await action(request) { session, form in
+                    let uid = try AdminService.checkLocalId(form["uid"])
+                    var update = AdminUpdateRequest(localId: uid)
+                    switch name {
+                    case "disable": update.disableUser = true
+                    case "enable": update.disableUser = false
+                    case "revoke": update.validSince = FlexibleInt(Int64(configuration.clock.now().timeIntervalSince1970))
+                    default: update.customAttributes = form["claims"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                    }
+                    _ = try await service.update(update, by: principal(session))
+                    return redirect(userHref(uid) + "&ok=\(flash)")
+                }
+            }
+        }
+        router.post("/console/user/delete") { request, _ in
+            try await action(request) { session, form in
+                _ = try await service.delete(AdminDeleteRequest(localId: try AdminService.checkLocalId(form["uid"])), by: principal(session))
+                return redirect("/console/users?ok=deleted")
+            }
+        }
+
+        page(router, "/console/providers", title: "Sign-in method") { _, _ in try await providers() }
+        page(router, "/console/provider", title: "Configure provider", nav: "/console/providers") { request, _ in
+            try await provider(request.uri.queryParameters.get("id") ?? "")
+        }
+        router.post("/console/providers/builtin") { request, _ in
+            try await action(request) { session, form in
+                try await toggle(form["provider"] ?? "", enabled: form.flag("enabled"), by: principal(session))
+                return redirect("/console/providers?ok=toggled")
+            }
+        }
+        router.post("/console/provider") { request, _ in
+            try await action(request) { session, form in
+                try await saveProvider(form, by: principal(session))
+                return redirect("/console/providers?ok=provider")
+            }
+        }
+
+        page(router, "/console/settings", title: "Settings") { _, _ in try await settings() }
+        router.post("/console/settings") { request, _ in
+            try await action(request) { session, form in
+                let body: JSONValue = .object([
+                    "signIn": .object(["allowDuplicateEmails": .bool(form["linking"] == "multiple")]),
+                    "emailPrivacyConfig": .object(["enableImprovedEmailPrivacy": .bool(form.flag("enumeration"))]),
+                    "client": .object(["permissions": .object(["disabledUserSignup": .bool(!form.flag("signup")),
+                                                               "disabledUserDeletion": .bool(!form.flag("deletion"))])]),
+                ])
+                _ = try await service.updateProjectConfig(
+                    body: body, updateMask: "signIn.allowDuplicateEmails,emailPrivacyConfig.enableImprovedEmailPrivacy,client.permissions.disabledUserSignup,client.permissions.disabledUserDeletion",
+                    by: principal(session))
+                return redirect("/console/settings?ok=settings")
+            }
+        }
+        router.post("/console/settings/domains") { request, _ in
+            try await action(request) { session, form in
+                var domains = try await service.projectConfigResource().authorizedDomains ?? []
+                if let add = form.text("add")?.lowercased() {
+                    guard AdminService.isDomain(add), add.contains(".") || add == "localhost" else {
+                        throw HearthAPIError(.invalidConfig, "'\(add)' is not a domain name (e.g. app.example.com)")
+                    }
+                    if !domains.contains(add) { domains.append(add) }
+                }
+                if let remove = form.text("remove") { domains.removeAll { $0 == remove } }
+                _ = try await service.updateProjectConfig(body: .object(["authorizedDomains": .array(domains.map { .string($0) })]),
+                                                          updateMask: "authorizedDomains", by: principal(session))
+                return redirect("/console/settings?ok=domains")
+            }
+        }
+
+        page(router, "/console/apps", title: "Apps") { _, _ in try await apps() }
+        router.post("/console/apps") { request, _ in
+            try await action(request) { session, form in
+                let app: AppRegistration
+                if form["kind"] == "desktop" {
+                    let id = form.text("id") ?? ""
+                    app = AppRegistration(id: id, kind: .desktop, name: id)
+                } else {
+                    let bundleId = form.text("bundleId") ?? ""
+                    app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: form.text("appId"),
+                                          clientId: form.text("clientId"))
+                }
+                try await service.registerApp(app, by: principal(session))
+                return redirect("/console/apps?ok=app-added")
+            }
+        }
+        router.post("/console/apps/remove") { request, _ in
+            try await action(request) { session, form in
+                try await service.removeApp(id: form["id"] ?? "", by: principal(session))
+                return redirect("/console/apps?ok=app-removed")
+            }
+        }
+        page(router, "/console/service-accounts", title: "Service accounts") { _, _ in try await serviceAccounts() }
+        router.post("/console/service-accounts") { request, _ in
+            try await action(request) { session, form in
+                let (key, file) = try await service.createServiceAccountKey(clientEmail: form.text("email") ?? "", by: principal(session))
+                let local = key.clientEmail.split(separator: "@").first.map(String.init) ?? "service-account"
+                let filename = "\(configuration.projectId)-\(local)-\(key.keyId.prefix(8)).json".filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+                return Response(status: .ok, headers: [
+                    .contentType: "application/json", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"\(filename)\"",
+                ], body: .init(byteBuffer: ByteBuffer(bytes: file)))
+            }
+        }
+        router.post("/console/service-accounts/remove") { request, _ in
+            try await action(request) { session, form in
+                try await service.removeServiceAccountKey(clientEmail: form["email"] ?? "", keyId: form["keyId"] ?? "", by: principal(session))
+                return redirect("/console/service-accounts?ok=key-removed")
+            }
+        }
+        page(router, "/console/keys", title: "Signing keys") { _, _ in try await signingKeys() }
+        router.post("/console/keys/rotate") { request, _ in
+            try await action(request) { session, _ in
+                _ = try await service.rotateSigningKey(by: principal(session))
+                return redirect("/console/keys?ok=rotated")
+            }
+        }
+        page(router, "/console/audit", title: "Audit log") { request, _ in
+            let log = try await service.auditLog(pageSize: 50, pageToken: request.uri.queryParameters.get("before"))
+            var context: [String: Any] = ["entries": log.entries.map { entry -> [String: Any] in
+                ["time": Self.display(entry.time), "actor": entry.actor, "action": entry.action, "target": entry.target, "detail": entry.detail ?? ""]
+            }]
+            if let next = log.nextPageToken { context["next"] = "/console/audit?before=\(next)" }
+            return ("audit", context)
+        }
+    }
+
+    // MARK: Plumbing
+
+    func principal(_ session: ConsoleSession) -> AdminPrincipal { AdminPrincipal(actor: "console:\(session.adminName)") }
+
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: ConsolePages.contentSecurityPolicy,
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        ], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// Where a request without a live session goes: the login page, saying why when a session cookie was sent.
+    func toLogin(_ request: Request) -> Response {
+        let hadCookie = !(request.cookies[ConsoleAccess.cookieName]?.value ?? "").isEmpty
+        var response = redirect(hadCookie ? "/console/login?expired=1" : "/console/login")
+        if hadCookie { response.setCookie(access.expired(ConsoleAccess.cookieName)) }
+        return response
+    }
+
+    /// A signed-in page: `body` returns the template and its context.
+    func page(_ router: Router<HearthRequestContext>, _ path: String, title: String, nav: String? = nil,
+              _ body: @escaping @Sendable (Request, ConsoleSession) async throws -> (String, [String: Any])) {
+        router.get(RouterPath(path)) { request, _ -> Response in
+            guard let session = try await access.session(request) else { return toLogin(request) }
+            let flash = request.uri.queryParameters.get("ok").flatMap { Self.flashes[$0] }
+            do {
+                let (template, context) = try await body(request, session)
+                return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? title, projectId: configuration.projectId, current: nav ?? path,
+                                                adminName: session.adminName, csrf: session.csrfToken, flash: flash, context: context))
+            } catch let error as HearthAPIError {
+                return errorPage(error, session: session, status: .init(code: error.httpStatus))
+            }
+        }
+    }
+
+    /// A signed-in form post: the session and its CSRF token are checked before `body` runs.
+    func action(_ request: Request, _ body: (ConsoleSession, ConsoleForm) async throws -> Response) async throws -> Response {
+        guard let session = try await access.session(request) else { return toLogin(request) }
+        let form = try await ConsoleForm.read(request)
+        guard ConsoleAccess.tokensMatch(form["csrf"], session.csrfToken) else {
+            return errorPage(HearthAPIError(.insufficientPermission, "this form was not sent by a console page of your session (missing or wrong CSRF token); reload the page and try again"),
+                             session: session, status: .forbidden, title: "Request refused")
+        }
+        do {
+            return try await body(session, form)
+        } catch let error as HearthAPIError {
+            return errorPage(error, session: session, status: .init(code: error.httpStatus))
+        } catch let error as StoreError {
+            return errorPage(HearthAPIError(.invalidArgument, "the change could not be stored (\(error)); try again"), session: session, status: .conflict)
+        }
+    }
+
+    func errorPage(_ error: HearthAPIError, session: ConsoleSession, status: HTTPResponse.Status, title: String = "That did not work") -> Response {
+        html(ConsolePages.render("blank", title: title, projectId: configuration.projectId, current: nil, adminName: session.adminName,
+                                 csrf: session.csrfToken, error: error.description, context: [:]), status: status)
+    }
+
+    static func display(_ iso: String) -> String {
+        guard iso.count >= 16 else { return iso }
+        return String(iso.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    static func display(_ date: Date) -> String { display(date.formatted(.iso8601)) }
+
+    /// A display time from a wire millisecond string.
+    static func display(milliseconds: String?) -> String {
+        guard let milliseconds, let value = Double(milliseconds), value > 0 else { return "—" }
+        return display(Date(timeIntervalSince1970: value / 1000))
+    }
+
+    func userHref(_ uid: String) -> String {
+        "/console/user?uid=" + (uid.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    }
+
+    func identifier(_ user: UserInfo) -> String {
+        user.email ?? user.phoneNumber ?? user.providerUserInfo.first?.email ?? (user.providerUserInfo.isEmpty ? "Anonymous" : user.providerUserInfo[0].providerId)
+    }
+
+    func lookup(_ uid: String?) async throws -> UserInfo {
+        let uid = try AdminService.checkLocalId(uid)
+        guard let info = try await service.lookup(AdminLookupRequest(localId: [uid])).users?.first else {
+            throw HearthAPIError(.userNotFound, "no user has the UID \(uid)")
+        }
+        return info
+    }
+
+    // MARK: Signing in
+
+    func loginPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        if error == nil, try await access.session(request) != nil { return redirect("/console") }
+        let token = RandomID.token(byteCount: 24)
+        var message = error
+        if message == nil, request.uri.queryParameters.get("expired") != nil {
+            message = "Your console session has ended (idle for more than \(Int(configuration.consoleIdleTimeout / 60)) minutes, or logged out elsewhere). Sign in again."
+        }
+        let flash = request.uri.queryParameters.get("ok").flatMap { Self.flashes[$0] }
+        var response = html(ConsolePages.render("login", title: "Sign in to the console", projectId: configuration.projectId, current: nil,
+                                                adminName: nil, csrf: nil, flash: flash, error: message, context: ["loginCsrf": token]), status: status)
+        response.setCookie(access.loginCookie(token))
+        return response
+    }
+
+    func login(_ request: Request, address: String) async throws -> Response {
+        let form = try await ConsoleForm.read(request)
+        guard let expected = request.cookies[ConsoleAccess.loginCookieName]?.value, ConsoleAccess.tokensMatch(form["csrf"], expected) else {
+            return try await loginPage(request, error: "The sign-in form expired or was not sent from this console (CSRF check). Try again.", status: .forbidden)
+        }
+        let name = form.text("name") ?? ""
+        guard await access.throttle.isAllowed(account: name, address: address) else {
+            return try await loginPage(request, error: "Too many failed sign-ins. Wait \(Int(configuration.throttle.window / 60)) minutes, or use a login link (hearth console login-link).",
+                                       status: .tooManyRequests)
+        }
+        guard !name.isEmpty, let password = form["password"], try await access.verifyAdmin(name: name, password: password) else {
+            await access.throttle.recordFailure(account: name, address: address)
+            return try await loginPage(request, error: "Wrong administrator name or password.", status: .unauthorized)
+        }
+        await access.throttle.recordSuccess(account: name)
+        return try await signedIn(as: name)
+    }
+
+    func loginWithLink(_ request: Request) async throws -> Response {
+        guard let token = request.uri.queryParameters.get("token"), !token.isEmpty, token.count < 200,
+              let name = try await store.takeConsoleLoginLink(tokenHash: ConsoleAccess.hash(token), now: configuration.clock.now()) else {
+            return try await loginPage(request, error: "This login link was used already or has expired. Run `hearth console login-link` for a fresh one.",
+                                       status: .unauthorized)
+        }
+        // A page that moves on by itself rather than a redirect: a link opened from another site (a chat, a mail
+        // page) would otherwise reach /console in a cross-site redirect chain, without the SameSite=Strict cookie.
+        return try await signedIn(as: name, viaPage: true)
+    }
+
+    func signedIn(as name: String, viaPage: Bool = false) async throws -> Response {
+        let token = try await access.startSession(adminName: name)
+        try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name)
+        var response = viaPage
+            ? html(ConsolePages.render("signed-in", title: "Signed in", projectId: configuration.projectId, current: nil, adminName: nil,
+                                       csrf: nil, context: ["adminName": name]))
+            : redirect("/console")
+        response.setCookie(access.sessionCookie(token))
+        response.setCookie(access.expired(ConsoleAccess.loginCookieName))
+        return response
+    }
+}

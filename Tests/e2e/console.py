@@ -1,0 +1,414 @@
+"""The web console (/console) driven end to end in a real browser (Debian's Chromium through Selenium), the way an
+operator does the seeds' set-up: log in with the start-up link, enable Microsoft with a client ID and secret, read
+the redirect URI, add an oidc.* provider, add a user, find it, disable it (its password sign-in refused over REST),
+edit its claims (seen in a fresh ID token), delete it, change the authorized domains, create a service-account key,
+read the audit log, log out; plus a form posted without its CSRF token and an idle session sent back to log in.
+Controls are found by their visible label or accessible name, as a person finds them.
+
+Usage: console.py HEARTH_BINARY PORT [SCREENSHOT_DIR]   (starts its own servers on PORT and PORT+1)
+Prints one line per check and 'console: N passed, N failed'; exits non-zero on any failure.
+"""
+import base64
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+HEARTH, PORT = sys.argv[1:3]
+SHOTS = sys.argv[3] if len(sys.argv) > 3 else None
+BASE = f"http://127.0.0.1:{PORT}"
+API = f"{BASE}/identitytoolkit.googleapis.com/v1"
+OWNER = {"Authorization": "Bearer owner"}
+os.environ["SE_OFFLINE"] = "true"
+os.environ["SE_AVOID_STATS"] = "true"
+work = tempfile.mkdtemp()
+downloads = os.path.join(work, "downloads")
+os.makedirs(downloads)
+if SHOTS:
+    os.makedirs(SHOTS, exist_ok=True)
+results = []
+SECRET = "ms-secret-7f3Kq9"
+OIDC_SECRET = "oidc-secret-Pz42"
+
+
+def serve(port, data_dir, *extra):
+    log = open(os.path.join(work, f"server-{port}.log"), "w+")
+    server = subprocess.Popen([HEARTH, "serve", "--port", str(port), "--data-dir", data_dir, *extra], stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        log.seek(0)
+        match = re.search(r"Console: open (\S+) to sign in", log.read())
+        if match:
+            return server, match.group(1)
+        time.sleep(0.1)
+    server.kill()
+    log.seek(0)
+    raise AssertionError("no console login link at start-up: " + log.read()[-2000:])
+
+
+def check(name, body):
+    try:
+        body()
+        results.append(True)
+        print(f"PASS {name}")
+    except Exception as error:  # noqa: BLE001 - report every failure
+        results.append(False)
+        print(f"FAIL {name}: {error!r}")
+
+
+def literal(text):
+    return "concat('" + "', \"'\", '".join(text.split("'")) + "', '')" if "'" in text else f"'{text}'"
+
+
+def field(label):
+    """The control a visible label names (its `for`, or the control inside it)."""
+    element = driver.find_element(By.XPATH, f"//label[contains(normalize-space(), {literal(label)})]")
+    target = element.get_attribute("for")
+    return driver.find_element(By.ID, target) if target else element.find_element(By.TAG_NAME, "input")
+
+
+def button(name):
+    """A button by its visible text or accessible name (aria-label)."""
+    return driver.find_element(By.XPATH, f"//button[normalize-space()={literal(name)} or @aria-label={literal(name)}]"
+                                         f" | //a[normalize-space()={literal(name)} or @aria-label={literal(name)}]")
+
+
+def go(section):
+    press(driver.find_element(By.XPATH, f"//nav[@aria-label='Console sections']//a[normalize-space()={literal(section)}]"), section)
+
+
+def wait_text(text, timeout=20):
+    WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: text in d.find_element(By.TAG_NAME, "body").text)
+
+
+def press(control, text):
+    """Clicks a control that loads a new page and waits for that page (not the old one) to show `text`."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    control.click()
+    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(old))
+    wait_text(text)
+
+
+def shoot(name):
+    if not SHOTS:
+        return
+    for size, (width, height) in {"desktop": (1200, 900), "phone": (390, 844)}.items():
+        driver.set_window_size(width, height)
+        total = driver.execute_script("return document.body.scrollHeight")
+        driver.set_window_size(width, min(max(height, total + 20), 2400))
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
+    driver.set_window_size(1200, 900)
+
+
+def sign_in(email, password):
+    return requests.post(f"{API}/accounts:signInWithPassword?key=any",
+                         json={"email": email, "password": password, "returnSecureToken": True}, timeout=10)
+
+
+def claims_of(token):
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+options = Options()
+options.binary_location = "/usr/bin/chromium"
+for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900", "--hide-scrollbars"):
+    options.add_argument(argument)
+options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+server, link = serve(PORT, os.path.join(work, "data"))
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+state = {}
+
+
+def login_with_link():
+    assert link.startswith(f"{BASE}/console/login/link?token="), link
+    driver.get(link)
+    wait_text("Signed in as owner")
+    assert "token=" not in driver.current_url, "the token leaves the address bar"
+    cookie = driver.get_cookie("hearth_console")
+    assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
+    driver.get(link)
+    wait_text("used already or has expired")
+    driver.get(BASE + "/console")
+    wait_text("Users")
+    shoot("overview")
+
+
+def link_from_another_site():
+    """`hearth console login-link` while the server runs; the link clicked on another site's page (a chat, a mail)."""
+    out = subprocess.run([HEARTH, "console", "login-link", "--data-dir", os.path.join(work, "data"), "--public-url", BASE],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    fresh = re.search(r"(http://\S+/console/login/link\?token=\S+)", out.stdout).group(1)
+    driver.delete_all_cookies()
+    driver.get("data:text/html,<a href='" + fresh + "'>open the console</a>")
+    driver.find_element(By.LINK_TEXT, "open the console").click()
+    wait_text("Signed in as owner")
+
+
+def enable_microsoft():
+    go("Sign-in method")
+    press(button("Configure Microsoft"), "Redirect URI to register at the provider")
+    redirect = field("Redirect URI to register at the provider").get_attribute("value")
+    assert redirect == f"{BASE}/__/auth/handler", redirect
+    assert driver.find_element(By.XPATH, "//button[normalize-space()='Copy redirect URI']").is_displayed()
+    field("Client ID").send_keys("00000000-aaaa-bbbb-cccc-console00001")
+    field("Client secret").send_keys(SECRET)
+    shoot("provider")
+    press(button("Save"), "Provider saved.")
+    row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Microsoft')]]")
+    assert "Enabled" in row.text, row.text
+    config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/microsoft.com",
+                          headers=OWNER, timeout=10).json()
+    assert config["enabled"] and config["clientId"] == "00000000-aaaa-bbbb-cccc-console00001", config
+    press(button("Configure Microsoft"), "set; never shown")
+    assert SECRET not in driver.page_source, "the secret is never echoed"
+    assert field("Client secret").get_attribute("value") == ""
+
+
+def enable_oidc():
+    go("Sign-in method")
+    press(button("Add OIDC provider"), "Provider ID")
+    provider_id = field("Provider ID")
+    provider_id.clear()
+    provider_id.send_keys("oidc.corp")
+    field("Display name").send_keys("Corp SSO")
+    field("Issuer URL").send_keys("https://login.corp.example.com")
+    field("Client ID").send_keys("corp-console")
+    field("Client secret").send_keys(OIDC_SECRET)
+    press(button("Save"), "Provider saved.")
+    row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Corp SSO')]]")
+    assert "Enabled" in row.text and "oidc.corp" in row.text, row.text
+    assert OIDC_SECRET not in driver.page_source
+    shoot("sign-in-method")
+
+
+def add_and_find_user():
+    go("Users")
+    field("Email").send_keys("console-user@example.com")
+    field("Password").send_keys("correct horse battery")
+    press(button("Add user"), "User added.")
+    uid = driver.find_element(By.XPATH, "//dt[.='UID']/following-sibling::dd[1]").text
+    assert uid, "no uid"
+    state["uid"] = uid
+    shoot("user")
+    go("Users")
+    search = field("Search by email, UID or phone number")
+    search.send_keys("console-user@example.com")
+    press(button("Search"), "Users 1–1 of 1")
+    assert uid in driver.page_source
+    shoot("users")
+    press(driver.find_element(By.LINK_TEXT, "console-user@example.com"), "Custom claims")
+    assert sign_in("console-user@example.com", "correct horse battery").status_code == 200
+
+
+def disable_user():
+    press(button("Disable account"), "Account disabled.")
+    response = sign_in("console-user@example.com", "correct horse battery")
+    assert response.status_code == 400 and "USER_DISABLED" in response.text, response.text
+    press(button("Enable account"), "Account enabled.")
+    assert sign_in("console-user@example.com", "correct horse battery").status_code == 200
+
+
+def edit_claims():
+    claims = field("Custom claims")
+    claims.clear()
+    claims.send_keys('{"role": "admin"')
+    press(button("Save claims"), "INVALID_CLAIMS")
+    driver.back()
+    wait_text("Custom claims")
+    claims = field("Custom claims")
+    claims.clear()
+    claims.send_keys('{"role": "admin", "tier": 2}')
+    press(button("Save claims"), "Custom claims saved.")
+    token = sign_in("console-user@example.com", "correct horse battery").json()["idToken"]
+    payload = claims_of(token)
+    assert payload.get("role") == "admin" and payload.get("tier") == 2, payload
+
+
+def delete_user():
+    press(button("Delete user"), "cannot be undone")
+    shoot("delete-user")
+    press(button("Delete permanently"), "User deleted.")
+    lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=OWNER, json={"localId": [state["uid"]]}, timeout=10).json()
+    assert "users" not in lookup, lookup
+    assert sign_in("console-user@example.com", "correct horse battery").status_code == 400
+
+
+def authorized_domains():
+    go("Settings")
+    field("Domain to authorize").send_keys("app.example.com")
+    press(button("Add domain"), "Authorized domains saved.")
+    shoot("settings")
+    config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config", headers=OWNER, timeout=10).json()
+    assert "app.example.com" in config["authorizedDomains"], config
+    press(button("Remove app.example.com"), "Authorized domains saved.")
+    config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config", headers=OWNER, timeout=10).json()
+    assert "app.example.com" not in config.get("authorizedDomains", []), config
+    # The other settings: one form, saved through the admin API.
+    field("Email enumeration protection").click()
+    press(button("Save settings"), "Settings saved.")
+    config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config", headers=OWNER, timeout=10).json()
+    assert config["emailPrivacyConfig"]["enableImprovedEmailPrivacy"] is True, config
+
+
+def service_account_key():
+    go("Service accounts")
+    field("Service account email").send_keys("console@demo-hearth.iam.gserviceaccount.com")
+    button("Create key and download JSON").click()
+    deadline = time.time() + 20
+    files = []
+    while time.time() < deadline:
+        files = [f for f in glob.glob(os.path.join(downloads, "*.json"))]
+        if files:
+            break
+        time.sleep(0.2)
+    assert files, "no key file downloaded"
+    time.sleep(0.3)
+    key = json.load(open(files[0]))
+    assert key["type"] == "service_account" and "BEGIN PRIVATE KEY" in key["private_key"], key.keys()
+    assert key["client_email"] == "console@demo-hearth.iam.gserviceaccount.com"
+    driver.get(BASE + "/console/service-accounts")
+    wait_text(key["private_key_id"])
+    assert "PRIVATE KEY" not in driver.page_source
+    shoot("service-accounts")
+    # The key works: google-auth obtains an access token from Hearth's token endpoint and calls the admin API.
+    from google.auth.transport.requests import Request
+    from google.oauth2 import service_account
+    credentials = service_account.Credentials.from_service_account_file(
+        files[0], scopes=["https://www.googleapis.com/auth/identitytoolkit"])
+    credentials.refresh(Request())
+    bearer = {"Authorization": f"Bearer {credentials.token}"}
+    lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=bearer, json={"localId": ["nobody"]}, timeout=10)
+    assert lookup.status_code == 200, lookup.text
+    # Removing it (after a confirmation) ends its access at once.
+    button(f"Remove key {key['private_key_id']}").click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
+    driver.switch_to.alert.accept()
+    wait_text("Service-account key removed.")
+    refused = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=bearer, json={"localId": ["nobody"]}, timeout=10)
+    assert refused.status_code == 401, refused.text
+
+
+def apps():
+    go("Apps")
+    field("Bundle ID").send_keys("com.example.notes")
+    field("Firebase app ID").send_keys("1:1234567890:ios:0a1b2c3d")
+    press(button("Add Apple app"), "App registered.")
+    assert "app-1-1234567890-ios-0a1b2c3d://" in driver.find_element(By.TAG_NAME, "body").text
+    field("Desktop app ID").send_keys("notes-desktop")
+    press(button("Add desktop app"), "App registered.")
+    shoot("apps")
+    field("Bundle ID").send_keys("not a bundle id")
+    field("Firebase app ID").send_keys("1:1:ios:zz")
+    press(button("Add Apple app"), "a bundle id is dot-separated")
+    driver.back()
+    wait_text("notes-desktop")
+    button("Remove notes-desktop").click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
+    driver.switch_to.alert.accept()
+    wait_text("App removed.")
+    assert "notes-desktop" not in driver.find_element(By.TAG_NAME, "body").text
+
+
+def other_pages():
+    for section, name, expect in [("Overview", "overview", "password")]:
+        go(section)
+        wait_text(expect)
+        shoot(name)
+    go("Audit log")
+    body = driver.find_element(By.TAG_NAME, "body").text
+    for action in ("console.login", "defaultSupportedIdpConfigs.create", "oauthIdpConfigs.create", "accounts.create", "accounts.update",
+                   "accounts.delete", "config.update", "serviceAccountKeys.create", "apps.create", "apps.delete"):
+        assert action in body, action
+    assert "console:owner" in body
+    assert SECRET not in driver.page_source and OIDC_SECRET not in driver.page_source
+    shoot("audit-log")
+
+
+def rotate_keys():
+    go("Signing keys")
+    button("Rotate now").click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
+    driver.switch_to.alert.accept()
+    wait_text("A new signing key is published")
+    rows = [row.text for row in driver.find_elements(By.XPATH, "//tbody/tr")]
+    assert any("next" in row for row in rows) and any("active" in row for row in rows), rows
+    shoot("keys")
+
+
+def csrf_refused():
+    session = driver.get_cookie("hearth_console")["value"]
+    cookies = {"hearth_console": session}
+    refused = requests.post(f"{BASE}/console/users", data={"email": "csrf@example.com", "password": "correct horse"}, cookies=cookies,
+                            allow_redirects=False, timeout=10)
+    assert refused.status_code == 403, refused.status_code
+    forged = requests.post(f"{BASE}/console/users", data={"csrf": "forged", "email": "csrf@example.com", "password": "correct horse"},
+                           cookies=cookies, allow_redirects=False, timeout=10)
+    assert forged.status_code == 403, forged.status_code
+    lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=OWNER, json={"email": ["csrf@example.com"]}, timeout=10).json()
+    assert "users" not in lookup, lookup
+
+
+def log_out():
+    press(button("Log out"), "You are logged out.")
+    shoot("login")
+    driver.get(BASE + "/console/users")
+    wait_text("Administrator name")
+    assert "/console/login" in driver.current_url
+
+
+def idle_session():
+    idle_server, idle_link = serve(int(PORT) + 1, os.path.join(work, "idle"), "--console-idle-timeout", "2")
+    try:
+        driver.get(idle_link)
+        wait_text("Signed in as owner")
+        time.sleep(3)
+        driver.get(f"http://127.0.0.1:{int(PORT) + 1}/console/users")
+        wait_text("Your console session has ended")
+        assert "/console/login" in driver.current_url
+    finally:
+        idle_server.terminate()
+        idle_server.wait(timeout=20)
+
+
+try:
+    check("the start-up link signs in once (HttpOnly, SameSite=Strict cookie)", login_with_link)
+    check("hearth console login-link: a fresh link, clicked on another site's page, signs in", link_from_another_site)
+    check("Sign-in method: enable Microsoft with client ID and write-only secret; redirect URI shown", enable_microsoft)
+    check("Sign-in method: add and enable an oidc.* provider", enable_oidc)
+    check("Users: add a user, find it by email", add_and_find_user)
+    check("Users: disable refuses its password sign-in over REST; enable restores it", disable_user)
+    check("Users: claims are validated and appear in a fresh ID token", edit_claims)
+    check("Users: delete with confirmation", delete_user)
+    check("Settings: authorized domains added and removed; enumeration protection saved", authorized_domains)
+    check("Service accounts: create downloads the JSON key once (google-auth gets admin tokens with it); remove ends it", service_account_key)
+    check("Apps: add an Apple app (its URL scheme shown) and a desktop app, bad input refused, remove", apps)
+    check("Overview and the audit log (changes recorded as console:owner)", other_pages)
+    check("Signing keys: rotate now publishes the next key (after a confirmation)", rotate_keys)
+    check("a form posted without (or with a wrong) CSRF token is refused", csrf_refused)
+    check("log out ends the session", log_out)
+    check("an idle session is sent to log in", idle_session)
+finally:
+    driver.quit()
+    server.terminate()
+    server.wait(timeout=20)
+
+passed = sum(results)
+print(f"console: {passed} passed, {len(results) - passed} failed")
+sys.exit(0 if all(results) else 1)
