@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import traceback
 import tempfile
 import time
 
@@ -22,7 +23,7 @@ import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -66,6 +67,7 @@ def check(name, body):
     except Exception as error:  # noqa: BLE001 - report every failure
         results.append(False)
         print(f"FAIL {name}: {error!r}")
+        print("".join(traceback.format_tb(error.__traceback__)[-3:]))
 
 
 def literal(text):
@@ -80,9 +82,11 @@ def field(label):
 
 
 def button(name):
-    """A button by its visible text or accessible name (aria-label)."""
-    return driver.find_element(By.XPATH, f"//button[normalize-space()={literal(name)} or @aria-label={literal(name)}]"
-                                         f" | //a[normalize-space()={literal(name)} or @aria-label={literal(name)}]")
+    """A button by its visible text or accessible name (aria-label), once it can be clicked."""
+    locator = (By.XPATH, f"//button[normalize-space()={literal(name)} or @aria-label={literal(name)}]"
+                         f" | //a[normalize-space()={literal(name)} or @aria-label={literal(name)}]")
+    return WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException]).until(
+        expected_conditions.element_to_be_clickable(locator))
 
 
 def go(section):
@@ -103,14 +107,23 @@ def press(control, text):
 
 
 def shoot(name):
+    """Screenshots for docs/console.md at desktop and phone widths. A window resize that headless Chromium refuses
+    is retried once, then reported; it never fails the functional check around it."""
     if not SHOTS:
         return
-    for size, (width, height) in {"desktop": (1200, 900), "phone": (390, 844)}.items():
-        driver.set_window_size(width, height)
-        total = driver.execute_script("return document.body.scrollHeight")
-        driver.set_window_size(width, min(max(height, total + 20), 2400))
-        driver.execute_script("window.scrollTo(0, 0)")
-        driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
+    for attempt in (1, 2):
+        try:
+            for size, (width, height) in {"desktop": (1200, 900), "phone": (390, 844)}.items():
+                driver.set_window_size(width, height)
+                total = driver.execute_script("return document.body.scrollHeight")
+                driver.set_window_size(width, min(max(height, total + 20), 2400))
+                driver.execute_script("window.scrollTo(0, 0)")
+                driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
+            driver.set_window_size(1200, 900)
+            return
+        except WebDriverException as error:
+            print(f"note: screenshot {name} attempt {attempt} failed: {error!r}")
+            time.sleep(1)
     driver.set_window_size(1200, 900)
 
 
