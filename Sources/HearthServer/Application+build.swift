@@ -12,7 +12,7 @@ import ServiceLifecycle
 
 /// A configured Hearth server: its services and its router. `buildApplication` wraps it in a Hummingbird
 /// application; tests use the same builder.
-public struct HearthServer: Sendable {
+public final class HearthServer: Sendable {
     public let configuration: HearthServerConfiguration
     public let store: any HearthStore
     public let keyRing: KeyRing
@@ -92,6 +92,7 @@ public struct HearthServer: Sendable {
         router.add(middleware: ErrorEnvelopeMiddleware())
         router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
         let devMode = devIdPs != nil
+        let configuration = configuration
         router.get("/") { request, context -> Response in
             if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode) }
             return try JSONResponse(["service": "hearth", "projectId": configuration.projectId]).response(from: request, context: context)

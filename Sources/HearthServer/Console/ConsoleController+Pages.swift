@@ -63,7 +63,8 @@ extension ConsoleController {
                 svg += "<rect x=\"\(String(format: "%.1f", x + 1))\" y=\"\(String(format: "%.1f", y))\" width=\"\(String(format: "%.1f", barWidth - 2))\" height=\"\(String(format: "%.1f", barHeight))\" fill=\"\(colors[provider] ?? "#888")\"><title>\(escape(day)) \(escape(provider)): \(value)</title></rect>"
             }
             if (days.count - 1 - index) % 7 == 0 {
-                svg += "<text x=\"\(String(format: "%.1f", x))\" y=\"\(Int(height - 6))\">\(escape(String(day.suffix(5))))</text>"
+                // Each label ends at its day's bar, so the last one (today) stays inside the chart.
+                svg += "<text x=\"\(String(format: "%.1f", x + barWidth))\" y=\"\(Int(height - 6))\" text-anchor=\"end\">\(escape(String(day.suffix(5))))</text>"
             }
         }
         return svg + "</svg>"
