@@ -160,7 +160,7 @@ struct Serve: AsyncParsableCommand {
             "  emulator host: FIREBASE_AUTH_EMULATOR_HOST=\(settings.host):\(port)",
             "  admin API:     \(base)/identitytoolkit.googleapis.com/v1/projects/\(settings.projectId)/accounts… (token endpoint \(configuration.publicURL.url)/oauth2.googleapis.com/token)",
             configuration.emulatorAdminEnabled
-                ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "loopback clients"): anyone who reaches the port is an administrator"
+                ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "programs on this machine (loopback, no browser Origin)"): anyone who reaches the port is an administrator"
                 : "  admin auth:    service-account access tokens only",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
         ]
