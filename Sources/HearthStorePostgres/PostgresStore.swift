@@ -3,6 +3,8 @@ import HearthCore
 import HearthStore
 import HearthWire
 import Logging
+import NIOCore
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 
@@ -23,10 +25,22 @@ public final class PostgresStore: HearthStore {
     let logger: Logger
     private let runner: Task<Void, Never>
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, logger: Logger, runner: Task<Void, Never>) {
         self.client = client
         self.logger = logger
-        self.runner = Task { await client.run() }
+        self.runner = runner
+    }
+
+    /// Starts `client.run()` in a task the store owns; returns once that task is calling it (so the first lease
+    /// does not race the pool's start).
+    private static func started(_ client: PostgresClient, logger: Logger) async -> PostgresStore {
+        let (signal, running) = AsyncStream<Void>.makeStream()
+        let runner = Task {
+            running.finish()
+            await client.run()
+        }
+        for await _ in signal {}
+        return PostgresStore(client: client, logger: logger, runner: runner)
     }
 
     /// Connects once directly — so a wrong address, password or database fails here, at once, with the
@@ -49,8 +63,7 @@ public final class PostgresStore: HearthStore {
             throw error
         }
         try? await connection.close()
-        return PostgresStore(client: PostgresClient(configuration: try configuration.clientConfiguration(), backgroundLogger: logger),
-                             logger: logger)
+        return await started(PostgresClient(configuration: try configuration.clientConfiguration(), backgroundLogger: logger), logger: logger)
     }
 
     /// Stops the pool: waits for its connections to close. The store is unusable afterwards.
@@ -145,12 +158,43 @@ public final class PostgresStore: HearthStore {
         return error
     }
 
-    /// A short description without the query's bound values (they may be hashes or secrets).
+    /// A short description without the query's bound values (they may be hashes or secrets) or the password.
     static func describe(_ error: PSQLError) -> String {
         if let info = error.serverInfo {
             return [info[.sqlState], info[.message]].compactMap(\.self).joined(separator: " ")
         }
-        return "\(error.code)"
+        switch error.code {
+        case .sslUnsupported:
+            return "the server does not offer TLS, and --database-tls is require (enable ssl on the server, or use prefer/disable on a trusted network)"
+        case .connectionError, .failedToAddSSLHandler:
+            return "cannot connect: " + describeConnectionFailure(error.underlying)
+        case .serverClosedConnection, .uncleanShutdown:
+            return "the server closed the connection"
+        case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
+            return "authentication failed (\(error.code)): check the user name and password"
+        default:
+            return "\(error.code)"
+        }
+    }
+
+    /// Why a connection could not be made, in words (refused, unknown host, timeout, TLS).
+    static func describeConnectionFailure(_ underlying: (any Error)?) -> String {
+        guard let underlying else { return "no reason given" }
+        if let failure = underlying as? NIOConnectionError {
+            if failure.connectionErrors.isEmpty, failure.dnsAError != nil || failure.dnsAAAAError != nil {
+                return "the host name \(failure.host) does not resolve"
+            }
+            if let io = failure.connectionErrors.first?.error as? IOError {
+                if io.errnoCode == ECONNREFUSED { return "connection refused by \(failure.host):\(failure.port) (is PostgreSQL listening there?)" }
+                if io.errnoCode == ETIMEDOUT || io.errnoCode == EHOSTUNREACH || io.errnoCode == ENETUNREACH {
+                    return "\(failure.host):\(failure.port) is not reachable"
+                }
+            }
+            return "no connection to \(failure.host):\(failure.port)"
+        }
+        if case ChannelError.connectTimeout = underlying { return "timed out (is the host reachable and the port open?)" }
+        if underlying is NIOSSLError { return "TLS failed (\(underlying)): check --database-tls and --database-ca-file" }
+        return "\(underlying)"
     }
 
     /// The SQLSTATE and constraint name of a unique violation, if `error` is one.
