@@ -120,5 +120,11 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        (2, [
+            // Failed password sign-ins, shared by the replicas (`account:<email>`, `address:<client>`).
+            "CREATE TABLE throttle_failures (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
+            "CREATE INDEX throttle_failures_key ON throttle_failures(key, at)",
+            "CREATE INDEX throttle_failures_at ON throttle_failures(at)",
+        ]),
     ]
 }

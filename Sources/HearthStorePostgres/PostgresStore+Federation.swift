@@ -135,6 +135,8 @@ extension PostgresStore {
             // Sessions are kept an hour past expiry so a late replay is still recognized as "used".
             try await db.execute("DELETE FROM authorization_sessions WHERE expires_at < ?", [.date(now.addingTimeInterval(-3600))])
             try await db.execute("DELETE FROM pending_credentials WHERE expires_at < ?", [.date(now)])
+            // Throttle failures of keys never seen again (the live ones are trimmed as they are recorded).
+            try await db.execute("DELETE FROM throttle_failures WHERE at < ?", [.date(now.addingTimeInterval(-86_400))])
         }
     }
 
@@ -272,5 +274,34 @@ extension PostgresStore: StoreCopying {
             try await db.rows("SELECT * FROM refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?",
                               [.text(afterHash ?? ""), .int(max(0, limit))]).map(Self.tokenRecord)
         }
+    }
+}
+
+extension PostgresStore: SignInThrottleStore {
+    public func throttleFailureCounts(keys: [String], since: Date) async throws -> [String: Int] {
+        guard !keys.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        return try await read { db in
+            var counts: [String: Int] = [:]
+            for row in try await db.rows("SELECT key, COUNT(*) AS n FROM throttle_failures WHERE at >= ? AND key IN (\(placeholders)) GROUP BY key",
+                                         [.date(since)] + keys.map { .text($0) }) {
+                if let key = try row.string("key") { counts[key] = try row.int("n") ?? 0 }
+            }
+            return counts
+        }
+    }
+
+    public func recordThrottleFailure(keys: [String], at moment: Date, expiredBefore: Date) async throws {
+        guard !keys.isEmpty else { return }
+        try await transaction { db in
+            for key in keys {
+                try await db.execute("DELETE FROM throttle_failures WHERE key = ? AND at < ?", [.text(key), .date(expiredBefore)])
+                try await db.execute("INSERT INTO throttle_failures (key, at) VALUES (?, ?)", [.text(key), .date(moment)])
+            }
+        }
+    }
+
+    public func clearThrottleFailures(key: String) async throws {
+        try await read { db in try await db.execute("DELETE FROM throttle_failures WHERE key = ?", [.text(key)]) }
     }
 }

@@ -83,6 +83,19 @@ struct ReplicaTests {
             #expect(statuses.filter { $0.0 == 200 }.count == 1, "\(statuses)")
             #expect(statuses.filter { $0.0 != 200 }.allSatisfy { $0.0 == 400 && $0.1 == "EMAIL_EXISTS" }, "\(statuses)")
 
+            // Failed password sign-ins count across replicas: 10 failures (the per-account limit) spread over A and B,
+            // then even the right password is throttled on either (each process alone saw only 5).
+            for index in 0..<10 {
+                let reply = try await Self.post(index % 2 == 0 ? a.url : b.url, WirePaths.accounts("signInWithPassword"),
+                                                ["email": "ada@example.com", "password": "wrong \(index)"])
+                #expect(reply.status == 400, "\(reply.json)")
+            }
+            for server in [a, b] {
+                let throttled = try await Self.post(server.url, WirePaths.accounts("signInWithPassword"), ["email": "ada@example.com", "password": "correct horse"])
+                let message = (throttled.json["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER"), "\(throttled.json)")
+            }
+
             // Administration commands open the same database (here through the environment).
             let list = try CLI.run(["users", "list"], environment: ["HEARTH_DATABASE_URL": databaseURL])
             #expect(list.status == 0, "\(list.output)")

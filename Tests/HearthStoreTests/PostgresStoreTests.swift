@@ -26,7 +26,7 @@ struct PostgresStoreTests {
 
     @Test func replicasStartingTogetherMigrateOnce() async throws {
         try await withReplicas(4) { stores in
-            for store in stores { #expect(try await store.appliedMigrations() == [1]) }
+            for store in stores { #expect(try await store.appliedMigrations() == [1, 2]) }
             try await stores[0].createUser(makeUser("u1", email: "ada@example.com"))
             #expect(try await stores[3].user(email: "ada@example.com")?.localId == "u1")
         }
@@ -127,6 +127,28 @@ struct PostgresStoreTests {
             let late = t0.addingTimeInterval(60)
             let (_, again) = RefreshTokenRecord.issue(localId: "", authTime: late, signInProvider: "", now: late)
             #expect(try await stores[1].refreshSession(presentedHash: record.tokenHash, replacement: again, now: late, graceWindow: 30) == .reuseDetected)
+        }
+    }
+
+    @Test func throttleFailuresAreSharedByReplicas() async throws {
+        try await withReplicas(2) { stores in
+            try await stores[0].recordThrottleFailure(keys: ["account:a", "address:1"], at: t0, expiredBefore: t0.addingTimeInterval(-60))
+            try await stores[1].recordThrottleFailure(keys: ["account:a", "address:2"], at: t0.addingTimeInterval(1), expiredBefore: t0.addingTimeInterval(-59))
+            var counts = try await stores[1].throttleFailureCounts(keys: ["account:a", "address:1", "address:2", "account:b"], since: t0)
+            #expect(counts == ["account:a": 2, "address:1": 1, "address:2": 1])
+            // Outside the window they no longer count; a success clears the account only.
+            counts = try await stores[0].throttleFailureCounts(keys: ["account:a"], since: t0.addingTimeInterval(0.5))
+            #expect(counts == ["account:a": 1])
+            try await stores[0].clearThrottleFailures(key: "account:a")
+            counts = try await stores[1].throttleFailureCounts(keys: ["account:a", "address:1"], since: t0)
+            #expect(counts == ["address:1": 1])
+            // Recording trims the key's expired failures; pruning drops day-old ones of any key.
+            try await stores[0].recordThrottleFailure(keys: ["address:1"], at: t0.addingTimeInterval(120), expiredBefore: t0.addingTimeInterval(60))
+            counts = try await stores[0].throttleFailureCounts(keys: ["address:1"], since: .distantPast)
+            #expect(counts == ["address:1": 1])
+            try await stores[1].pruneExpiredFlows(now: t0.addingTimeInterval(86_400 * 2))
+            counts = try await stores[0].throttleFailureCounts(keys: ["address:1", "address:2"], since: .distantPast)
+            #expect(counts.isEmpty)
         }
     }
 
