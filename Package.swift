@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: [
-                "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthWire", "HearthOIDC",
+                "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire", "HearthOIDC",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -6,6 +6,9 @@ import HearthStorePostgres
 import HearthTesting
 import HearthWire
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Several `hearth serve` processes on one PostgreSQL database, and `hearth migrate` between the stores — the
 /// built binary, real servers on loopback ports, a real PostgreSQL server (`HEARTH_TEST_POSTGRES_URL`).
@@ -102,6 +105,42 @@ struct ReplicaTests {
             #expect(list.stdout.contains("ada@example.com") && list.stdout.contains("race@example.com"), "\(list.output)")
             #expect(!list.output.contains(password))
             for output in [a.log, b.log] { #expect(!output.contains("correct horse") && !output.contains("hrt1.")) }
+        }
+    }
+
+    @Test func killingAReplicaUnderSignUpLoadLosesNoAcknowledgedAccount() async throws {
+        try await PostgresTestDatabase.withDatabase { configuration in
+            let databaseURL = Self.url(configuration)
+            let (a, b) = try await Self.startPair(databaseURL)
+            defer { a.stop(); b.stop() }
+            let acknowledged = Locked<[String]>([])
+            let load = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for worker in 0..<4 {
+                        group.addTask {
+                            for index in 0..<500 {
+                                let email = "w\(worker)-\(index)@load.example.com"
+                                guard let reply = try? await Self.post(a.url, WirePaths.accounts("signUp"), ["email": email, "password": "correct horse"]) else { return }
+                                if reply.status == 200 { acknowledged.mutate { $0.append(email) } }
+                            }
+                        }
+                    }
+                }
+            }
+            let deadline = Date().addingTimeInterval(60)
+            while acknowledged.value.count < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            kill(a.process.processIdentifier, SIGKILL)
+            await load.value
+            let emails = acknowledged.value
+            #expect(emails.count >= 20)
+            // Every account A acknowledged before it died is on B.
+            let list = try CLI.run(["users", "list", "--limit", "1000"], environment: ["HEARTH_DATABASE_URL": databaseURL])
+            #expect(list.status == 0, "\(list.output)")
+            let missing = emails.filter { !list.stdout.contains($0) }
+            #expect(missing.isEmpty, "lost: \(missing)")
+            let sample = try #require(emails.last)
+            let signIn = try await Self.post(b.url, WirePaths.accounts("signInWithPassword"), ["email": sample, "password": "correct horse"])
+            #expect(signIn.status == 200, "\(signIn.json)")
         }
     }
 
