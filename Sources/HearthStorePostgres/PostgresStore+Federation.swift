@@ -7,21 +7,21 @@ extension PostgresStore {
     // MARK: Identity providers and apps
 
     public func idpConfig(providerId: String) async throws -> IdPConfig? {
-        let text = try await read { db in
+        let text = try await single { db in
             try await db.row("SELECT config_json FROM idp_configs WHERE provider_id = ?", [.text(providerId)])?.string("config_json")
         }
         return try text.map { try Self.decodeJSON(IdPConfig.self, $0) }
     }
 
     public func idpConfigs() async throws -> [IdPConfig] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT config_json FROM idp_configs ORDER BY provider_id").map { try $0.string("config_json") }
         }.map { try Self.decodeJSON(IdPConfig.self, $0) }
     }
 
     public func saveIdPConfig(_ config: IdPConfig) async throws {
         let json = try Self.encodeJSON(config)
-        try await read { db in
+        try await single { db in
             try await db.execute("""
                 INSERT INTO idp_configs (provider_id, config_json) VALUES (?, ?)
                 ON CONFLICT (provider_id) DO UPDATE SET config_json = excluded.config_json
@@ -30,20 +30,20 @@ extension PostgresStore {
     }
 
     public func deleteIdPConfig(providerId: String) async throws -> Bool {
-        try await read { db in
+        try await single { db in
             try await db.execute("DELETE FROM idp_configs WHERE provider_id = ? RETURNING 1", [.text(providerId)]) > 0
         }
     }
 
     public func apps() async throws -> [AppRegistration] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT app_json FROM apps ORDER BY id").map { try $0.string("app_json") }
         }.map { try Self.decodeJSON(AppRegistration.self, $0) }
     }
 
     public func saveApp(_ app: AppRegistration) async throws {
         let json = try Self.encodeJSON(app)
-        try await read { db in
+        try await single { db in
             try await db.execute("""
                 INSERT INTO apps (id, app_json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET app_json = excluded.app_json
                 """, [.text(app.id), .text(json)])
@@ -51,14 +51,14 @@ extension PostgresStore {
     }
 
     public func deleteApp(id: String) async throws -> Bool {
-        try await read { db in try await db.execute("DELETE FROM apps WHERE id = ? RETURNING 1", [.text(id)]) > 0 }
+        try await single { db in try await db.execute("DELETE FROM apps WHERE id = ? RETURNING 1", [.text(id)]) > 0 }
     }
 
     // MARK: Authorization sessions and pending credentials
 
     public func insertAuthorizationSession(_ session: AuthorizationSession) async throws {
         let scopes = try Self.encodeJSON(session.scopes)
-        try await read { db in
+        try await single { db in
             try await db.execute("""
                 INSERT INTO authorization_sessions (state, provider_id, nonce, code_verifier, session_id_hash, event_id, auth_type,
                     tenant, redirect_kind, redirect_value, redirect_uri, scopes, created_at, expires_at, callback_at, consumed_at)
@@ -72,14 +72,14 @@ extension PostgresStore {
     }
 
     public func authorizationSession(state: String) async throws -> AuthorizationSession? {
-        try await read { db in
+        try await single { db in
             try await db.row("SELECT * FROM authorization_sessions WHERE state = ?", [.text(state)]).flatMap(Self.session)
         }
     }
 
     /// One conditional UPDATE: of two callbacks racing on two replicas, exactly one sees its row change.
     public func markCallback(state: String, now: Date) async throws -> Bool {
-        try await read { db in
+        try await single { db in
             try await db.execute("""
                 UPDATE authorization_sessions SET callback_at = ?
                 WHERE state = ? AND callback_at IS NULL AND consumed_at IS NULL AND expires_at > ? RETURNING 1
@@ -105,7 +105,7 @@ extension PostgresStore {
 
     public func insertPendingCredential(_ credential: PendingCredential) async throws {
         let identity = try Self.encodeJSON(credential.identity)
-        try await read { db in
+        try await single { db in
             try await db.execute("""
                 INSERT INTO pending_credentials (token_hash, identity_json, email_verified, raw_user_info, created_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -116,7 +116,7 @@ extension PostgresStore {
 
     /// One `DELETE … RETURNING`: the credential is taken once, whichever replica asks first.
     public func takePendingCredential(tokenHash: String, now: Date) async throws -> PendingCredential? {
-        let row = try await read { db in
+        let row = try await single { db in
             try await db.row("DELETE FROM pending_credentials WHERE token_hash = ? RETURNING *", [.text(tokenHash)]).map { row in
                 (identity: try row.string("identity_json"), emailVerified: try row.bool("email_verified"),
                  rawUserInfo: try row.string("raw_user_info"), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
@@ -167,7 +167,7 @@ extension PostgresStore {
     // MARK: Users (admin)
 
     public func listUsers(after afterLocalId: String?, limit: Int) async throws -> [UserRecord] {
-        try await read { db in
+        try await single { db in
             if let afterLocalId {
                 return try await db.rows("\(Self.userSelect) WHERE u.local_id > ? ORDER BY u.local_id LIMIT ?",
                                          [.text(afterLocalId), .int(max(0, limit))]).map(Self.userRecord)
@@ -218,7 +218,7 @@ extension PostgresStore {
     // MARK: Audit log
 
     public func appendAuditEntry(_ entry: AuditEntry) async throws {
-        try await read { db in
+        try await single { db in
             try await db.execute("INSERT INTO audit_log (time, actor, action, target, detail) VALUES (?, ?, ?, ?, ?)",
                                  [.date(entry.time), .text(entry.actor), .text(entry.action), .text(entry.target),
                                   .optionalText(entry.detail)])
@@ -226,7 +226,7 @@ extension PostgresStore {
     }
 
     public func auditEntries(before beforeId: Int64?, limit: Int) async throws -> [AuditEntry] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT * FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?",
                               [.integer(beforeId ?? Int64.max), .int(max(0, limit))]).map { row in
                 AuditEntry(id: Int64(try row.int("id") ?? 0), time: try row.date("time") ?? Date(timeIntervalSince1970: 0),
@@ -264,13 +264,13 @@ extension PostgresStore {
 
 extension PostgresStore: StoreCopying {
     public func projectConfigs() async throws -> [ProjectConfig] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT config_json FROM project_config ORDER BY project_id").compactMap { try $0.string("config_json") }
         }.map { try JSONDecoder().decode(ProjectConfig.self, from: Data($0.utf8)) }
     }
 
     public func refreshTokens(after afterHash: String?, limit: Int) async throws -> [RefreshTokenRecord] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT * FROM refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?",
                               [.text(afterHash ?? ""), .int(max(0, limit))]).map(Self.tokenRecord)
         }
@@ -281,7 +281,7 @@ extension PostgresStore: SignInThrottleStore {
     public func throttleFailureCounts(keys: [String], since: Date) async throws -> [String: Int] {
         guard !keys.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        return try await read { db in
+        return try await single { db in
             var counts: [String: Int] = [:]
             for row in try await db.rows("SELECT key, COUNT(*) AS n FROM throttle_failures WHERE at >= ? AND key IN (\(placeholders)) GROUP BY key",
                                          [.date(since)] + keys.map { .text($0) }) {
@@ -302,6 +302,6 @@ extension PostgresStore: SignInThrottleStore {
     }
 
     public func clearThrottleFailures(key: String) async throws {
-        try await read { db in try await db.execute("DELETE FROM throttle_failures WHERE key = ?", [.text(key)]) }
+        try await single { db in try await db.execute("DELETE FROM throttle_failures WHERE key = ?", [.text(key)]) }
     }
 }

@@ -37,15 +37,15 @@ extension PostgresStore {
     }
 
     public func user(localId: String) async throws -> UserRecord? {
-        try await read { db in try await db.row("\(Self.userSelect) WHERE u.local_id = ?", [.text(localId)]).map(Self.userRecord) }
+        try await single { db in try await db.row("\(Self.userSelect) WHERE u.local_id = ?", [.text(localId)]).map(Self.userRecord) }
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await read { db in try await db.row("\(Self.userSelect) WHERE u.email = ?", [.text(email)]).map(Self.userRecord) }
+        try await single { db in try await db.row("\(Self.userSelect) WHERE u.email = ?", [.text(email)]).map(Self.userRecord) }
     }
 
     public func user(providerId: String, federatedId: String) async throws -> UserRecord? {
-        try await read { db in
+        try await single { db in
             try await db.row("""
                 \(Self.userSelect) WHERE u.local_id = (SELECT local_id FROM provider_identities WHERE provider_id = ? AND federated_id = ?)
                 """, [.text(providerId), .text(federatedId)]).map(Self.userRecord)
@@ -120,7 +120,7 @@ extension PostgresStore {
     }
 
     public func userCount() async throws -> Int {
-        try await read { db in try await db.row("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0 }
+        try await single { db in try await db.row("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0 }
     }
 
     /// Runs `body`, turning unique violations into the store's errors: the constraints do the uniqueness work.
@@ -191,7 +191,7 @@ extension PostgresStore {
     // MARK: Refresh tokens
 
     public func insertRefreshToken(_ record: RefreshTokenRecord) async throws {
-        try await read { db in try await Self.insertToken(record, db: db) }
+        try await single { db in try await Self.insertToken(record, db: db) }
     }
 
     public func rotateRefreshToken(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshRotationOutcome {
@@ -263,13 +263,13 @@ extension PostgresStore {
     }
 
     public func revokeRefreshTokens(localId: String) async throws {
-        try await read { db in
+        try await single { db in
             try await db.execute("UPDATE refresh_tokens SET revoked = TRUE WHERE local_id = ?", [.text(localId)])
         }
     }
 
     public func pruneRefreshTokens(before cutoff: Date) async throws -> Int {
-        try await read { db in
+        try await single { db in
             try await db.execute(
                 "DELETE FROM refresh_tokens WHERE (rotated_at IS NOT NULL AND rotated_at < ?) OR (revoked AND created_at < ?) RETURNING 1",
                 [.date(cutoff), .date(cutoff)])
@@ -277,7 +277,7 @@ extension PostgresStore {
     }
 
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
-        try await read { db in
+        try await single { db in
             try await db.row("SELECT * FROM refresh_tokens WHERE token_hash = ?", [.text(hash)]).map(Self.tokenRecord)
         }
     }
@@ -303,7 +303,7 @@ extension PostgresStore {
     // MARK: Signing keys
 
     public func signingKeys() async throws -> [SigningKey] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT * FROM signing_keys ORDER BY generation").map { row in
                 SigningKey(generation: try row.int("generation") ?? 0, kid: try row.string("kid") ?? "",
                            privateKeyPEM: try row.string("private_key_pem") ?? "", certificatePEM: try row.string("certificate_pem") ?? "",
@@ -315,7 +315,7 @@ extension PostgresStore {
 
     /// The primary key decides which replica's rotation wins; the other gets ``StoreError/duplicateKeyGeneration``.
     public func insertSigningKey(_ key: SigningKey) async throws {
-        try await read { db in
+        try await single { db in
             try await Self.uniqueChecked {
                 try await db.execute("""
                     INSERT INTO signing_keys (generation, kid, private_key_pem, certificate_pem, created_at, activates_at)
@@ -338,7 +338,7 @@ extension PostgresStore {
     // MARK: Project
 
     public func projectConfig(projectId: String) async throws -> ProjectConfig? {
-        let text = try await read { db in
+        let text = try await single { db in
             try await db.row("SELECT config_json FROM project_config WHERE project_id = ?", [.text(projectId)])?.string("config_json")
         }
         guard let text else { return nil }
@@ -347,7 +347,7 @@ extension PostgresStore {
 
     public func saveProjectConfig(_ config: ProjectConfig) async throws {
         let json = String(decoding: try JSONEncoder().encode(config), as: UTF8.self)
-        try await read { db in
+        try await single { db in
             try await db.execute("""
                 INSERT INTO project_config (project_id, config_json) VALUES (?, ?)
                 ON CONFLICT (project_id) DO UPDATE SET config_json = excluded.config_json
@@ -356,20 +356,20 @@ extension PostgresStore {
     }
 
     public func serviceAccountKeys(clientEmail: String) async throws -> [ServiceAccountKey] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT * FROM service_account_keys WHERE client_email = ? ORDER BY key_id", [.text(clientEmail)])
                 .map(Self.serviceAccountKey)
         }
     }
 
     public func allServiceAccountKeys() async throws -> [ServiceAccountKey] {
-        try await read { db in
+        try await single { db in
             try await db.rows("SELECT * FROM service_account_keys ORDER BY client_email, key_id").map(Self.serviceAccountKey)
         }
     }
 
     public func saveServiceAccountKey(_ key: ServiceAccountKey) async throws {
-        try await read { db in
+        try await single { db in
             try await db.execute("""
                 INSERT INTO service_account_keys (client_email, key_id, public_key_pem, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (client_email, key_id) DO UPDATE SET public_key_pem = excluded.public_key_pem, created_at = excluded.created_at
@@ -378,7 +378,7 @@ extension PostgresStore {
     }
 
     public func deleteServiceAccountKey(clientEmail: String, keyId: String) async throws -> Bool {
-        try await read { db in
+        try await single { db in
             try await db.execute("DELETE FROM service_account_keys WHERE client_email = ? AND key_id = ? RETURNING 1",
                                  [.text(clientEmail), .text(keyId)]) > 0
         }

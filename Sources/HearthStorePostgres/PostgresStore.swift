@@ -101,7 +101,7 @@ public final class PostgresStore: HearthStore {
 
     /// The schema versions applied (for status output and tests).
     public func appliedMigrations() async throws -> [Int] {
-        try await read { db in try await db.rows("SELECT version FROM schema_migrations ORDER BY version").map { try $0.int("version") ?? 0 } }
+        try await single { db in try await db.rows("SELECT version FROM schema_migrations ORDER BY version").map { try $0.int("version") ?? 0 } }
     }
 
     // MARK: Transactions
@@ -130,7 +130,7 @@ public final class PostgresStore: HearthStore {
 
     /// Runs `body` on one pooled connection without a transaction: for a single statement (itself atomic).
     @discardableResult
-    func read<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
+    func single<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
         do {
             return try await client.withConnection { connection in
                 try await body(Executor(connection: connection, logger: logger))
