@@ -48,7 +48,10 @@ public final class PostgresStore: HearthStore {
     /// advisory lock: replicas that start together apply each migration once, the others wait and find it
     /// applied. Then starts the pool.
     public static func open(_ configuration: PostgresStoreConfiguration,
-                            logger: Logger = Logger(label: "hearth.store.postgres")) async throws -> PostgresStore {
+                            logger requested: Logger = Logger(label: "hearth.store.postgres")) async throws -> PostgresStore {
+        // postgres-nio traces every backend message, rows included (signing keys, password hashes): never below debug.
+        var logger = requested
+        if logger.logLevel < .debug { logger.logLevel = .debug }
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(configuration: try configuration.connectionConfiguration(), id: 0, logger: logger)
