@@ -219,9 +219,22 @@ extension PostgresStore {
             else { return .userNotFound }
             if user.disabled { return .userDisabled }
             if Int64(presented.authTime.timeIntervalSince1970) < Int64(user.validSince.timeIntervalSince1970) { return .sessionExpired }
-            try await Self.rotate(presented, replacement: replacement, now: now, db: db)
-            let version = try await db.row("UPDATE users SET last_refresh_at = ?, version = version + 1 WHERE local_id = ? RETURNING version",
-                                           [.date(now), .text(user.localId)])?.int("version")
+            // Rotation, the replacement and `last_refresh_at` in one statement: one round trip instead of three.
+            var next = replacement
+            next.familyId = presented.familyId
+            next.localId = presented.localId
+            next.authTime = presented.authTime
+            next.signInProvider = presented.signInProvider
+            next.sessionClaims = presented.sessionClaims
+            let version = try await db.row("""
+                WITH rotated AS (
+                    UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, ?) WHERE token_hash = ?
+                ), inserted AS (
+                    INSERT INTO refresh_tokens (token_hash, family_id, local_id, auth_time, sign_in_provider, created_at, rotated_at, revoked, session_claims)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                )
+                UPDATE users SET last_refresh_at = ?, version = version + 1 WHERE local_id = ? RETURNING version
+                """, [.date(now), .text(presented.tokenHash)] + Self.tokenBinds(next) + [.date(now), .text(user.localId)])?.int("version")
             user.lastRefreshAt = now
             user.version = version ?? user.version + 1
             return .refreshed(previous: presented, user: user)
@@ -286,9 +299,13 @@ extension PostgresStore {
         try await db.execute("""
             INSERT INTO refresh_tokens (token_hash, family_id, local_id, auth_time, sign_in_provider, created_at, rotated_at, revoked, session_claims)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(record.tokenHash), .text(record.familyId), .text(record.localId), .date(record.authTime),
-                  .text(record.signInProvider), .date(record.createdAt), .optionalDate(record.rotatedAt), .bool(record.revoked),
-                  .jsonObject(record.sessionClaims)])
+            """, tokenBinds(record))
+    }
+
+    static func tokenBinds(_ record: RefreshTokenRecord) -> [PGValue] {
+        [.text(record.tokenHash), .text(record.familyId), .text(record.localId), .date(record.authTime),
+         .text(record.signInProvider), .date(record.createdAt), .optionalDate(record.rotatedAt), .bool(record.revoked),
+         .jsonObject(record.sessionClaims)]
     }
 
     static func tokenRecord(_ row: PostgresRandomAccessRow) throws -> RefreshTokenRecord {
