@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HearthCore", targets: ["HearthCore"]),
         .library(name: "HearthStore", targets: ["HearthStore"]),
         .library(name: "HearthStoreSQLite", targets: ["HearthStoreSQLite"]),
+        .library(name: "HearthStorePostgres", targets: ["HearthStorePostgres"]),
         .library(name: "HearthOIDC", targets: ["HearthOIDC"]),
         .library(name: "HearthDevIdP", targets: ["HearthDevIdP"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
@@ -39,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -129,6 +132,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The shared store: PostgreSQL through postgres-nio's `PostgresClient` (its own connection pool).
+        .target(
+            name: "HearthStorePostgres",
+            dependencies: [
+                "HearthStore", "HearthWire", "HearthCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HearthServer",
             dependencies: [
@@ -147,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite", "HearthDevIdP", "HearthAuth", "HearthPages", "HearthWire", "HearthCore", "HearthStore",
+                "HearthServer", "HearthStoreSQLite", "HearthStorePostgres", "HearthDevIdP", "HearthAuth", "HearthPages", "HearthWire", "HearthCore", "HearthStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -161,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: [
-                "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthWire", "HearthOIDC",
+                "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire", "HearthOIDC",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -174,8 +190,9 @@ let package = Package(
         .target(
             name: "HearthTesting",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite", "HearthCore", "HearthDevIdP", "HearthOIDC", "HearthAuth",
+                "HearthServer", "HearthStoreSQLite", "HearthStorePostgres", "HearthCore", "HearthDevIdP", "HearthOIDC", "HearthAuth",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -221,13 +238,13 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthStoreTests",
-            dependencies: ["HearthStore", "HearthStoreSQLite", "HearthTesting"],
+            dependencies: ["HearthStore", "HearthStoreSQLite", "HearthStorePostgres", "HearthTesting"],
             swiftSettings: testSwiftSettings
         ),
         // The `hearth` command as users run it: the built binary, real servers on loopback ports, real SQLite.
         .testTarget(
             name: "HearthCLITests",
-            dependencies: ["HearthTesting", "HearthStoreSQLite", "HearthWire"],
+            dependencies: ["HearthTesting", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

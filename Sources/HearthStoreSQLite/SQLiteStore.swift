@@ -21,7 +21,7 @@ public final class SQLiteStore: HearthStore {
     }
 
     // Immutable after init; GRDB's writers are thread-safe (`DatabasePool` / `DatabaseQueue` are Sendable).
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
     private let logger: Logger
 
     private init(writer: any DatabaseWriter, logger: Logger) {
@@ -421,7 +421,7 @@ public final class SQLiteStore: HearthStore {
                   .jsonObject(record.sessionClaims)])
     }
 
-    private static func tokenRecord(_ row: Row) -> RefreshTokenRecord {
+    static func tokenRecord(_ row: Row) -> RefreshTokenRecord {
         RefreshTokenRecord(
             tokenHash: row.string("token_hash") ?? "", familyId: row.string("family_id") ?? "",
             localId: row.string("local_id") ?? "", authTime: row.date("auth_time") ?? Date(timeIntervalSince1970: 0),

@@ -4,6 +4,7 @@ import Foundation
 import HearthCore
 import HearthOIDC
 import HearthStore
+import HearthStorePostgres
 import HearthStoreSQLite
 import HearthWire
 import NIOCore
@@ -44,6 +45,8 @@ struct Options {
     var bigUsers = 1_000_000
     var passwordUsers = 8
     var dataDir: String?
+    /// A PostgreSQL database (emptied tables are not assumed: give a fresh database) instead of SQLite.
+    var databaseURL: String?
 
     init(_ arguments: ArraySlice<String>) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -63,12 +66,14 @@ struct Options {
             case "--big-users": bigUsers = Int(try value()) ?? bigUsers
             case "--password-users": passwordUsers = Int(try value()) ?? passwordUsers
             case "--data-dir": dataDir = try value()
+            case "--database-url": databaseURL = try value()
             case "--smoke":
                 duration = 0.5; concurrency = 2; users = 20; bigUsers = 2000; passwordUsers = 2
             case "-h", "--help":
                 print("""
                     usage: hearth-bench [--server PATH] [--port 9180] [--duration SECONDS] [--concurrency N]
                                         [--users 1000] [--big-users 1000000] [--password-users 8] [--data-dir DIR] [--smoke]
+                                        [--database-url postgres://user:password@host:5432/fresh-database]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument)")
@@ -210,7 +215,7 @@ final class Bench: Sendable {
         say(String(format: "RSA-2048 (swift-crypto, one thread): sign %.3f ms, verify %.4f ms", rsa.sign * 1000, rsa.verify * 1000))
 
         // The service account that signs custom tokens, registered as the CLI would.
-        let store = try await SQLiteStore.open(path: dataDir + "/hearth.sqlite")
+        let store = try await openStore()
         try await store.saveServiceAccountKey(ServiceAccountKey(clientEmail: serviceAccount, keyId: serviceKeyId,
                                                                 publicKeyPEM: serviceKey.publicKey.pemRepresentation, createdAt: Date()))
         try await store.close()
@@ -240,7 +245,7 @@ final class Bench: Sendable {
         // Lookup again with a large user table, seeded through the store's bulk path.
         await stopServer()
         let big = max(options.bigUsers - options.users - options.passwordUsers, 0)
-        say("seeding \(big) more users through SQLiteStore.importUsers…")
+        say("seeding \(big) more users through the store's importUsers…")
         let seedStart = ContinuousClock.now
         try await seed(big)
         say(String(format: "seeded in %.1f s", (ContinuousClock.now - seedStart).seconds))
@@ -266,6 +271,7 @@ final class Bench: Sendable {
     func startServer() async throws {
         let log = dataDir + "/server.log"
         let arguments = [options.server, "serve", "--port", "\(options.port)", "--data-dir", dataDir, "--dev", "--log-level", "warning"]
+            + (options.databaseURL.map { ["--database-url", $0] } ?? [])
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -379,16 +385,27 @@ final class Bench: Sendable {
         return users
     }
 
+    /// The store the server will use: SQLite in the data directory, or the PostgreSQL database.
+    func openStore() async throws -> any HearthStore {
+        if let url = options.databaseURL { return try await PostgresStore.open(try PostgresStoreConfiguration(url: url)) }
+        return try await SQLiteStore.open(path: dataDir + "/hearth.sqlite")
+    }
+
     func seed(_ count: Int) async throws {
-        let store = try await SQLiteStore.open(path: dataDir + "/hearth.sqlite")
+        let store = try await openStore()
         let now = Date()
         var next = 0
         while next < count {
             let end = min(next + 50_000, count)
-            try await store.importUsers((next..<end).map { index in
+            let users = (next..<end).map { index in
                 UserRecord(localId: "bulk\(index)", email: "bulk\(index)@example.com", displayName: "Bulk User \(index)",
                            createdAt: now, validSince: now.addingTimeInterval(-86_400))
-            })
+            }
+            if let postgres = store as? PostgresStore {
+                try await postgres.importUsers(users)
+            } else if let sqlite = store as? SQLiteStore {
+                try await sqlite.importUsers(users)
+            }
             next = end
         }
         try await store.close()

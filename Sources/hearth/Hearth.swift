@@ -3,6 +3,7 @@ import Foundation
 import HearthCore
 import HearthServer
 import HearthStore
+import HearthStorePostgres
 import HearthStoreSQLite
 import Logging
 
@@ -16,7 +17,7 @@ struct Hearth: AsyncParsableCommand {
         commandName: "hearth",
         abstract: "A self-hostable identity server, wire-compatible with Firebase Authentication.",
         version: version,
-        subcommands: [Serve.self, Project.self, Providers.self, Apps.self, ServiceAccounts.self, Users.self, Console.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
+        subcommands: [Serve.self, Migrate.self, Backup.self, Project.self, Providers.self, Apps.self, ServiceAccounts.self, Users.self, Console.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
         defaultSubcommand: Serve.self
     )
 
@@ -64,23 +65,43 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Directory holding hearth.sqlite (default ./.hearth, env HEARTH_DATA_DIR, config key data.dir).")
     var dataDir: String?
 
-    @Option(name: .customLong("config"), help: "A JSON configuration file (env HEARTH_CONFIG_FILE); its data.dir, project.id, host, port and public.url apply.")
+    @Option(name: .customLong("config"), help: "A JSON configuration file (env HEARTH_CONFIG_FILE); its data.dir, database.url, project.id, host, port and public.url apply.")
     var configFile: String?
+
+    @Option(name: .customLong("database-url"), help: ArgumentHelp(
+        "A PostgreSQL database instead of SQLite: postgres://user:password@host:5432/database (env HEARTH_DATABASE_URL, config key database.url).",
+        discussion: "Several servers can share one PostgreSQL database. Prefer the environment or the config file for the password: a command line is visible to other users of the machine."))
+    var databaseURL: String?
+
+    @Option(name: .customLong("database-tls"), help: "TLS to PostgreSQL: disable, prefer or require (verified certificate and host name); default the URL's sslmode, else prefer (env HEARTH_DATABASE_TLS, config key database.tls).")
+    var databaseTLS: String?
+
+    @Option(name: .customLong("database-ca-file"), help: "PEM certificate authorities that sign the PostgreSQL server's certificate (default: the system's trust roots; env HEARTH_DATABASE_CA_FILE).")
+    var databaseCAFile: String?
+
+    /// These options as settings values.
+    func apply(to options: inout [Settings.Key: Any]) {
+        if let dataDir { options[.dataDir] = dataDir }
+        if let databaseURL { options[.databaseURL] = databaseURL }
+        if let databaseTLS { options[.databaseTLS] = databaseTLS }
+        if let databaseCAFile { options[.databaseCAFile] = databaseCAFile }
+    }
 
     /// The settings these options, the environment and the configuration file give.
     func settings(projectId: String? = nil) throws -> Settings {
         var options: [Settings.Key: Any] = [:]
-        if let dataDir { options[.dataDir] = dataDir }
+        apply(to: &options)
         if let projectId { options[.projectId] = projectId }
         return try Settings.load(options: options, configFile: configFile)
     }
 
-    /// Runs `body` with the existing store of the data directory open, and closes it afterwards, also when
-    /// `body` fails. A directory without `hearth.sqlite` is refused (a mistyped path never creates an empty
-    /// database). Administration commands may run while the server runs: SQLite's WAL mode serializes the writers.
-    func withStoreAndSettings<T: Sendable>(projectId: String? = nil, _ body: (SQLiteStore, Settings) async throws -> T) async throws -> T {
+    /// Runs `body` with the existing store open (SQLite in the data directory, or the PostgreSQL database), and
+    /// closes it afterwards, also when `body` fails. A directory without `hearth.sqlite` is refused (a mistyped
+    /// path never creates an empty database). Administration commands may run while the server runs: SQLite's
+    /// WAL mode serializes the writers; PostgreSQL is shared by design.
+    func withStoreAndSettings<T: Sendable>(projectId: String? = nil, _ body: (any HearthStore, Settings) async throws -> T) async throws -> T {
         let settings = try settings(projectId: projectId)
-        let store = try await HearthCLI.openStore(directory: settings.dataDir, create: false, logger: Logger(label: "hearth.store"))
+        let store = try await HearthCLI.openStore(settings: settings, create: false, logger: Logger(label: "hearth.store"))
         do {
             let result = try await body(store, settings)
             try await store.close()
@@ -92,7 +113,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// `withStore` for commands that do not need the settings.
-    func withStore<T: Sendable>(_ body: (SQLiteStore) async throws -> T) async throws -> T {
+    func withStore<T: Sendable>(_ body: (any HearthStore) async throws -> T) async throws -> T {
         try await withStoreAndSettings { store, _ in try await body(store) }
     }
 }
@@ -104,6 +125,20 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 enum HearthCLI {
+    /// Opens the store the settings name: PostgreSQL when `database.url` is set (its migrations run, under an
+    /// advisory lock, whether or not `create`), else SQLite in the data directory.
+    static func openStore(settings: Settings, create: Bool, logger: Logger) async throws -> any HearthStore {
+        guard let database = settings.database else {
+            return try await openStore(directory: settings.dataDir, create: create, durability: settings.sqliteDurability, logger: logger)
+        }
+        do {
+            return try await PostgresStore.open(database, logger: logger)
+        } catch let error as StoreError {
+            let reason = if case .backend(let message) = error { message } else { "\(error)" }
+            throw CLIError("cannot open the PostgreSQL database \(database.maskedURL): \(reason); check --database-url (host, port, user, password, database name) and --database-tls")
+        }
+    }
+
     /// Opens the SQLite store under `directory`. With `create`, makes the directory (0700) and the database when
     /// missing; without, refuses a directory that holds no `hearth.sqlite`.
     static func openStore(directory: String, create: Bool, durability: SQLiteStore.Durability = .normal, logger: Logger) async throws -> SQLiteStore {
@@ -136,9 +171,9 @@ enum HearthCLI {
     }
 
     /// Refuses a project id the store does not hold (a mistyped --project-id never starts an empty project).
-    static func requireProject(_ projectId: String, in store: SQLiteStore, settings: Settings) async throws -> ProjectConfig {
+    static func requireProject(_ projectId: String, in store: any HearthStore, settings: Settings) async throws -> ProjectConfig {
         guard let config = try await store.projectConfig(projectId: projectId) else {
-            throw CLIError("no project \(projectId) in \(settings.dataDir): check --project-id (the server creates its project at first start: hearth serve --project-id \(projectId))")
+            throw CLIError("no project \(projectId) in \(settings.storeDescription): check --project-id (the server creates its project at first start: hearth serve --project-id \(projectId))")
         }
         return config
     }

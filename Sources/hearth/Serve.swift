@@ -3,6 +3,7 @@ import Foundation
 import HearthCore
 import HearthDevIdP
 import HearthServer
+import HearthStore
 import HearthStoreSQLite
 import Hummingbird
 import Logging
@@ -54,7 +55,7 @@ struct Serve: AsyncParsableCommand {
         var options: [Settings.Key: Any] = [:]
         if let host { options[.host] = host }
         if let port { options[.port] = port }
-        if let dataDir = storeOptions.dataDir { options[.dataDir] = dataDir }
+        storeOptions.apply(to: &options)
         if let projectId { options[.projectId] = projectId }
         if !apiKeys.isEmpty { options[.apiKeys] = apiKeys }
         if dev { options[.dev] = true }
@@ -77,8 +78,7 @@ struct Serve: AsyncParsableCommand {
         if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
             throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
         }
-        let store = try await HearthCLI.openStore(directory: settings.dataDir, create: true, durability: settings.sqliteDurability,
-                                                  logger: Logger(label: "hearth.store"))
+        let store = try await HearthCLI.openStore(settings: settings, create: true, logger: Logger(label: "hearth.store"))
         let wildcard = ["0.0.0.0", "::", "[::]"].contains(settings.host)
         var draft = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
@@ -116,7 +116,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// Prints a one-time login link for the web console (like a notebook server's token link).
-    static func printConsoleLink(store: SQLiteStore, configuration: HearthServerConfiguration, logger: Logger) async {
+    static func printConsoleLink(store: any HearthStore, configuration: HearthServerConfiguration, logger: Logger) async {
         do {
             let link = try await ConsoleAccess.issueLoginLink(store: store, publicURL: configuration.publicURL.url,
                                                               lifetime: configuration.consoleLoginLinkLifetime)
@@ -150,7 +150,7 @@ struct Serve: AsyncParsableCommand {
             : "\(configuration.apiKeys.count) configured API key(s)"
         var lines = [
             "Hearth is serving project \(settings.projectId) at \(base)",
-            "  data:          \(settings.dataDir)/hearth.sqlite",
+            "  data:          \(settings.storeDescription)",
             "  accepts:       \(keys)",
             "  accounts v1:   \(base)/identitytoolkit.googleapis.com/v1/accounts:{signUp,signInWithPassword,lookup,update,delete,createAuthUri,signInWithCustomToken}",
             "  accounts v3:   \(base)/www.googleapis.com/identitytoolkit/v3/relyingparty/*",

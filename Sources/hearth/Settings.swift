@@ -1,4 +1,5 @@
 import Foundation
+import HearthStorePostgres
 import HearthStoreSQLite
 import HearthWire
 
@@ -16,6 +17,13 @@ struct Settings {
     var keyRotationHours: Double
     var publicURL: String?
     var sqliteDurability: SQLiteStore.Durability
+    /// The PostgreSQL database (`database.url`); nil: SQLite in `dataDir`.
+    var database: PostgresStoreConfiguration?
+
+    /// Where the data lives, safe to print: the SQLite file, or the PostgreSQL URL with its password masked.
+    var storeDescription: String {
+        database.map { $0.maskedURL } ?? (dataDir as NSString).appendingPathComponent("hearth.sqlite")
+    }
 
     /// The log levels `log.level` accepts.
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -32,6 +40,10 @@ struct Settings {
         case keyRotationHours = "keys.rotation.hours"
         case publicURL = "public.url"
         case sqliteSynchronous = "sqlite.synchronous"
+        case databaseURL = "database.url"
+        case databaseTLS = "database.tls"
+        case databaseCAFile = "database.ca.file"
+        case databaseMaxConnections = "database.max.connections"
 
         var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
         var optionName: String {
@@ -43,6 +55,10 @@ struct Settings {
             case .publicURL: "--public-url"
             case .keyRotationHours: "keys.rotation.hours"
             case .sqliteSynchronous: "sqlite.synchronous"
+            case .databaseURL: "--database-url"
+            case .databaseTLS: "--database-tls"
+            case .databaseCAFile: "--database-ca-file"
+            case .databaseMaxConnections: "database.max.connections"
             default: "--\(rawValue)"
             }
         }
@@ -88,7 +104,7 @@ struct Settings {
             return text
         }
         var settings = Settings(host: "127.0.0.1", port: 9099, dataDir: "./.hearth", projectId: "demo-hearth", apiKeys: [], dev: false,
-                                logLevel: "info", keyRotationHours: 24, publicURL: nil, sqliteDurability: .normal)
+                                logLevel: "info", keyRotationHours: 24, publicURL: nil, sqliteDurability: .normal, database: nil)
         if let host = try string(.host) { settings.host = host }
         if let source = source(.port) {
             let number: Int? = switch source.value {
@@ -153,6 +169,42 @@ struct Settings {
                 throw fail(.sqliteSynchronous, source, "must be normal (the default) or full (see docs/security.md)")
             }
             settings.sqliteDurability = durability
+        }
+        if let urlSource = source(.databaseURL) {
+            // The URL holds the password: no message repeats it.
+            guard let text = urlSource.value as? String else {
+                throw SettingsError(description: "\(urlSource.describe(.databaseURL)) must be a postgres://user:password@host:5432/database URL")
+            }
+            var tls: PostgresStoreConfiguration.TLSMode?
+            if let tlsSource = source(.databaseTLS) {
+                guard let text = tlsSource.value as? String, let mode = PostgresStoreConfiguration.TLSMode(rawValue: text.lowercased()) else {
+                    throw fail(.databaseTLS, tlsSource, "must be disable, prefer or require")
+                }
+                tls = mode
+            }
+            var maximumConnections = 20
+            if let limitSource = source(.databaseMaxConnections) {
+                let number: Int? = switch limitSource.value {
+                case let value as Int: value
+                case let value as String: Int(value.trimmingCharacters(in: .whitespaces))
+                default: nil
+                }
+                guard let number, (1...1000).contains(number) else {
+                    throw fail(.databaseMaxConnections, limitSource, "must be a number of connections from 1 to 1000")
+                }
+                maximumConnections = number
+            }
+            let caFile = try string(.databaseCAFile)
+            do {
+                settings.database = try PostgresStoreConfiguration(url: text.trimmingCharacters(in: .whitespaces), tls: tls,
+                                                                   caFile: caFile, maximumConnections: maximumConnections)
+            } catch {
+                throw SettingsError(description: "\(urlSource.describe(.databaseURL)): \(error.description)")
+            }
+        } else {
+            for key in [Key.databaseTLS, .databaseCAFile, .databaseMaxConnections] where source(key) != nil {
+                throw SettingsError(description: "\(source(key).map { $0.describe(key) } ?? key.rawValue) applies to a PostgreSQL database: give --database-url (env HEARTH_DATABASE_URL) too")
+            }
         }
         return settings
     }

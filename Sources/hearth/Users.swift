@@ -18,12 +18,12 @@ struct Users: AsyncParsableCommand {
 
     static var actor: String { "cli:\(ProcessInfo.processInfo.environment["USER"] ?? "operator")" }
 
-    static func audit(_ store: SQLiteStore, _ action: String, target: String, detail: String? = nil) async throws {
+    static func audit(_ store: any HearthStore, _ action: String, target: String, detail: String? = nil) async throws {
         try await store.appendAuditEntry(AuditEntry(time: Date(), actor: actor, action: action, target: target, detail: detail))
     }
 
     /// The user with this uid, else with this email.
-    static func find(_ store: SQLiteStore, _ identifier: String) async throws -> UserRecord {
+    static func find(_ store: any HearthStore, _ identifier: String) async throws -> UserRecord {
         if let user = try await store.user(localId: identifier) { return user }
         if let email = EmailAddress.normalize(identifier), let user = try await store.user(email: email) { return user }
         throw ValidationError("no user with uid or email \(identifier)")

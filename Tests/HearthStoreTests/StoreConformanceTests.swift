@@ -1,14 +1,22 @@
 import Foundation
 import HearthCore
 import HearthStore
+import HearthStorePostgres
 import HearthStoreSQLite
+import HearthTesting
 import HearthWire
 import Testing
 
-/// Every `HearthStore` implementation. A PostgreSQL store joins by adding a case here: the suite runs unchanged.
+/// Every `HearthStore` implementation; the suites run unchanged on each. `postgres` needs a server
+/// (`HEARTH_TEST_POSTGRES_URL`): without it, it is left out of `allCases` and `PostgresStoreTests` shows as skipped.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqliteMemory
     case sqliteFile
+    case postgres
+
+    static var allCases: [StoreKind] {
+        PostgresTestDatabase.url == nil ? [.sqliteMemory, .sqliteFile] : [.sqliteMemory, .sqliteFile, .postgres]
+    }
 
     var testDescription: String { rawValue }
 
@@ -26,6 +34,12 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let store = try await SQLiteStore.open(path: directory.appendingPathComponent("hearth.sqlite").path)
             do { try await body(store) } catch { try? await store.close(); throw error }
             try await store.close()
+        case .postgres:
+            try await PostgresTestDatabase.withDatabase { configuration in
+                let store = try await PostgresStore.open(configuration)
+                do { try await body(store) } catch { try? await store.close(); throw error }
+                try await store.close()
+            }
         }
     }
 }

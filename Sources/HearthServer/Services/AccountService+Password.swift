@@ -69,7 +69,7 @@ extension AccountService {
         guard config.passwordSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "email/password sign-in is disabled") }
         let email = try Self.normalizedEmail(request.email, missing: .invalidEmail)
         guard let password = request.password, !password.isEmpty else { throw HearthAPIError(.missingPassword) }
-        guard await throttle.isAllowed(account: email, address: clientAddress) else {
+        guard try await throttle.isAllowed(account: email, address: clientAddress) else {
             logger.notice("sign-in throttled", metadata: ["client": "\(clientAddress)"])
             throw HearthAPIError(.tooManyAttempts, "Access to this account has been temporarily disabled due to many failed login attempts. Try again later.")
         }
@@ -79,11 +79,11 @@ extension AccountService {
             matches = try await verifyPassword(password, against: user?.passwordHash)
         }
         guard let user, matches else {
-            await throttle.recordFailure(account: email, address: clientAddress)
+            try await throttle.recordFailure(account: email, address: clientAddress)
             throw HearthAPIError(.invalidLoginCredentials)
         }
         if user.disabled { throw HearthAPIError(.userDisabled) }
-        await throttle.recordSuccess(account: email)
+        try await throttle.recordSuccess(account: email)
         var rehash: PasswordRehash?
         if let current = user.passwordHash, hasher.needsRehash(current) {
             rehash = PasswordRehash(old: current, new: try await hashPassword(password))

@@ -21,7 +21,8 @@ public struct AccountService: Sendable {
         self.configuration = configuration
         self.store = store
         self.keyRing = keyRing
-        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock)
+        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock,
+                                      shared: store as? any SignInThrottleStore)
         self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
         self.logger = logger
     }

@@ -1,0 +1,288 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+
+/// The shared store: one PostgreSQL database that any number of `hearth serve` replicas use at once, through
+/// postgres-nio's `PostgresClient` (a pool of connections, prepared and reused).
+///
+/// Every operation is one statement or one transaction on one pooled connection — the same hot-path shape as the
+/// SQLite store. Uniqueness (an email, a `(provider, federated id)`, a refresh-token hash, a key generation) is
+/// enforced by the database's unique constraints, so two replicas racing to create the same account cannot both
+/// win; the loser gets the same ``StoreError`` the SQLite store reports. Read-then-write operations lock the rows
+/// they read (`SELECT … FOR UPDATE`), so concurrent refreshes of one token or two sign-ins of one user serialize.
+///
+/// The pool runs while the store is open: ``open(_:logger:)`` starts `PostgresClient.run()` in a task the store
+/// owns, and ``close()`` cancels it and waits for the connections to close. Every command — `hearth serve` and
+/// the CLI alike — opens the store, uses it, closes it; nothing else has to run the client.
+public final class PostgresStore: HearthStore {
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    private init(client: PostgresClient, logger: Logger, runner: Task<Void, Never>) {
+        self.client = client
+        self.logger = logger
+        self.runner = runner
+    }
+
+    /// Starts `client.run()` in a task the store owns; returns once that task is calling it (so the first lease
+    /// does not race the pool's start).
+    private static func started(_ client: PostgresClient, logger: Logger) async -> PostgresStore {
+        let (signal, running) = AsyncStream<Void>.makeStream()
+        let runner = Task {
+            running.finish()
+            await client.run()
+        }
+        for await _ in signal {}
+        return PostgresStore(client: client, logger: logger, runner: runner)
+    }
+
+    /// Connects once directly — so a wrong address, password or database fails here, at once, with the
+    /// server's reason (the pool would retry forever) — and runs pending migrations on that connection under an
+    /// advisory lock: replicas that start together apply each migration once, the others wait and find it
+    /// applied. Then starts the pool.
+    public static func open(_ configuration: PostgresStoreConfiguration,
+                            logger requested: Logger = Logger(label: "hearth.store.postgres")) async throws -> PostgresStore {
+        // postgres-nio traces every backend message, rows included (signing keys, password hashes): never below debug.
+        var logger = requested
+        if logger.logLevel < .debug { logger.logLevel = .debug }
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: try configuration.connectionConfiguration(), id: 0, logger: logger)
+        } catch let error as PSQLError {
+            throw StoreError.backend("postgres: \(describe(error))")
+        }
+        do {
+            try await migrate(Executor(connection: connection, logger: logger), logger: logger)
+        } catch {
+            try? await connection.close()
+            if let error = error as? PSQLError { throw StoreError.backend("postgres: migration failed: \(describe(error))") }
+            throw error
+        }
+        try? await connection.close()
+        return await started(PostgresClient(configuration: try configuration.clientConfiguration(), backgroundLogger: logger), logger: logger)
+    }
+
+    /// Stops the pool: waits for its connections to close. The store is unusable afterwards.
+    public func close() async throws {
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: Migrations
+
+    /// The key of the advisory lock that serializes migrations across replicas ("hearth" in ASCII).
+    static let migrationLockKey: Int64 = 0x6865_6172_7468
+
+    private static func migrate(_ db: Executor, logger: Logger) async throws {
+        try await db.execute("BEGIN")
+        do {
+            // Held until this transaction ends: a second replica waits here, then sees the versions applied.
+            try await db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(migrationLockKey)])
+            try await db.execute("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)
+                """)
+            let applied = Set(try await db.rows("SELECT version FROM schema_migrations").map { try $0.int("version") ?? 0 })
+            for migration in PostgresMigrations.all where !applied.contains(migration.version) {
+                for statement in migration.statements { try await db.execute(statement) }
+                try await db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                                     [.integer(Int64(migration.version)), .double(Date().timeIntervalSince1970)])
+                logger.info("applied migration", metadata: ["version": "\(migration.version)"])
+            }
+            try await db.execute("COMMIT")
+        } catch {
+            _ = try? await db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The schema versions applied (for status output and tests).
+    public func appliedMigrations() async throws -> [Int] {
+        try await single { db in try await db.rows("SELECT version FROM schema_migrations ORDER BY version").map { try $0.int("version") ?? 0 } }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one transaction on one pooled connection; commits when it returns, rolls back when it throws.
+    @discardableResult
+    func transaction<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                let db = Executor(connection: connection, logger: logger)
+                try await db.execute("BEGIN")
+                let result: T
+                do {
+                    result = try await body(db)
+                } catch {
+                    _ = try? await db.execute("ROLLBACK")
+                    throw error
+                }
+                try await db.execute("COMMIT")
+                return result
+            }
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Runs `body` on one pooled connection without a transaction: for a single statement (itself atomic).
+    @discardableResult
+    func single<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await body(Executor(connection: connection, logger: logger))
+            }
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Runs `body` in a read-only snapshot (`REPEATABLE READ`): several statements that must agree (a count and a page).
+    func snapshot<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
+        try await transaction { db in
+            try await db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return try await body(db)
+        }
+    }
+
+    private func mapped(_ error: any Error) -> any Error {
+        if error is StoreError { return error }
+        if let error = error as? PSQLError {
+            let message = Self.describe(error)
+            logger.error("postgres error", metadata: ["error": "\(message)"])
+            return StoreError.backend("postgres: \(message)")
+        }
+        return error
+    }
+
+    /// A short description without the query's bound values (they may be hashes or secrets) or the password.
+    static func describe(_ error: PSQLError) -> String {
+        if let info = error.serverInfo {
+            return [info[.sqlState], info[.message]].compactMap(\.self).joined(separator: " ")
+        }
+        switch error.code {
+        case .sslUnsupported:
+            return "the server does not offer TLS, and --database-tls is require (enable ssl on the server, or use prefer/disable on a trusted network)"
+        case .connectionError, .failedToAddSSLHandler:
+            return "cannot connect: " + describeConnectionFailure(error.underlying)
+        case .serverClosedConnection, .uncleanShutdown:
+            return "the server closed the connection"
+        case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
+            return "authentication failed (\(error.code)): check the user name and password"
+        default:
+            return "\(error.code)"
+        }
+    }
+
+    /// Why a connection could not be made, in words (refused, unknown host, timeout, TLS).
+    static func describeConnectionFailure(_ underlying: (any Error)?) -> String {
+        guard let underlying else { return "no reason given" }
+        if let failure = underlying as? NIOConnectionError {
+            if failure.connectionErrors.isEmpty, failure.dnsAError != nil || failure.dnsAAAAError != nil {
+                return "the host name \(failure.host) does not resolve"
+            }
+            if let io = failure.connectionErrors.first?.error as? IOError {
+                if io.errnoCode == ECONNREFUSED { return "connection refused by \(failure.host):\(failure.port) (is PostgreSQL listening there?)" }
+                if io.errnoCode == ETIMEDOUT || io.errnoCode == EHOSTUNREACH || io.errnoCode == ENETUNREACH {
+                    return "\(failure.host):\(failure.port) is not reachable"
+                }
+            }
+            return "no connection to \(failure.host):\(failure.port)"
+        }
+        if case ChannelError.connectTimeout = underlying { return "timed out (is the host reachable and the port open?)" }
+        if underlying is NIOSSLError { return "TLS failed (\(underlying)): check --database-tls and --database-ca-file" }
+        return "\(underlying)"
+    }
+
+    /// The SQLSTATE and constraint name of a unique violation, if `error` is one.
+    static func uniqueViolation(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError, let info = error.serverInfo, info[.sqlState] == "23505" else { return nil }
+        return info[.constraintName] ?? ""
+    }
+
+    /// One connection during an operation. Statements are written with `?` placeholders (as in the SQLite store)
+    /// and sent as `$1, $2, …` with binary binds: values never become SQL text.
+    struct Executor: Sendable {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        @discardableResult
+        func execute(_ sql: String, _ binds: [PGValue] = []) async throws -> Int {
+            try await rows(sql, binds).count
+        }
+
+        func rows(_ sql: String, _ binds: [PGValue] = []) async throws -> [PostgresRandomAccessRow] {
+            var bindings = PostgresBindings(capacity: binds.count)
+            for value in binds { value.append(to: &bindings) }
+            let sequence = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings), logger: logger)
+            return try await sequence.collect().map { $0.makeRandomAccess() }
+        }
+
+        func row(_ sql: String, _ binds: [PGValue] = []) async throws -> PostgresRandomAccessRow? {
+            try await rows(sql, binds).first
+        }
+
+        /// `?` → `$n` (the statements here hold no `?` in literals).
+        static func numbered(_ sql: String) -> String {
+            var result = ""
+            result.reserveCapacity(sql.utf8.count + 16)
+            var index = 0
+            for character in sql {
+                if character == "?" {
+                    index += 1
+                    result += "$\(index)"
+                } else {
+                    result.append(character)
+                }
+            }
+            return result
+        }
+    }
+}
+
+/// A value bound to a statement. Dates are DOUBLE PRECISION seconds since 1970, as in the SQLite store, so a
+/// record round-trips exactly and `hearth migrate` copies values unchanged.
+enum PGValue: Sendable {
+    case text(String)
+    case integer(Int64)
+    case double(Double)
+    case bool(Bool)
+    case null
+
+    static func optionalText(_ value: String?) -> PGValue { value.map { .text($0) } ?? .null }
+    static func date(_ value: Date) -> PGValue { .double(value.timeIntervalSince1970) }
+    static func optionalDate(_ value: Date?) -> PGValue { value.map(date) ?? .null }
+    static func int(_ value: Int) -> PGValue { .integer(Int64(value)) }
+    static func jsonObject(_ value: [String: JSONValue]) -> PGValue {
+        value.isEmpty ? .null : .text(JSONValue.object(value).compactJSONString)
+    }
+
+    func append(to bindings: inout PostgresBindings) {
+        switch self {
+        case .text(let value): bindings.append(value)
+        case .integer(let value): bindings.append(value)
+        case .double(let value): bindings.append(value)
+        case .bool(let value): bindings.append(value)
+        case .null: bindings.appendNull()
+        }
+    }
+}
+
+extension PostgresRandomAccessRow {
+    func string(_ name: String) throws -> String? { try self[name].decode(String?.self) }
+    func int(_ name: String) throws -> Int? { try self[name].decode(Int64?.self).map { Int($0) } }
+    func bool(_ name: String) throws -> Bool { try self[name].decode(Bool?.self) ?? false }
+    func date(_ name: String) throws -> Date? { try self[name].decode(Double?.self).map { Date(timeIntervalSince1970: $0) } }
+    func jsonObject(_ name: String) throws -> [String: JSONValue] {
+        guard let text = try string(name),
+              case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        else { return [:] }
+        return object
+    }
+}

@@ -1,0 +1,266 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthStore
+import HearthStorePostgres
+import HearthStoreSQLite
+import Logging
+
+/// `hearth migrate --from <store> --to <store>`: copies everything durable from one store into another.
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy all of Hearth's data from one store into another (SQLite → PostgreSQL, or back).",
+        discussion: """
+            Copies projects' settings, users with their identities and password hashes, refresh tokens, signing keys,
+            service-account keys, identity providers with their secrets, apps and the audit log; then counts every kind
+            on both sides and fails if the target holds fewer. Sign-ins in progress (minutes-long) are not copied: stop
+            the servers first. A store is a data directory or .sqlite file, or a postgres://user:password@host/db URL
+            (TLS from its ?sslmode=; the password is never printed).
+            Example: hearth migrate --from ./.hearth --to postgres://hearth@db.internal/hearth
+            """)
+
+    @Option(help: "The store to copy from: a data directory, a hearth.sqlite file or a postgres:// URL.")
+    var from: String
+
+    @Option(help: "The store to copy into (created when it is a new SQLite path; a PostgreSQL database must exist).")
+    var to: String
+
+    @Flag(name: .customLong("allow-non-empty"), help: "Copy into a store that already holds data: rows already there (same uid, key generation, token) are kept, not overwritten.")
+    var allowNonEmpty = false
+
+    func run() async throws {
+        guard Self.normalized(from) != Self.normalized(to) else { throw ValidationError("--from and --to name the same store") }
+        let source = try await Self.open(from, create: false)
+        let target: any StoreCopying
+        do {
+            target = try await Self.open(to, create: true)
+        } catch {
+            try? await source.close()
+            throw error
+        }
+        do {
+            try await copy(from: source, to: target)
+        } catch {
+            try? await source.close()
+            try? await target.close()
+            throw error
+        }
+        try await source.close()
+        try await target.close()
+    }
+
+    static func normalized(_ text: String) -> String {
+        PostgresStoreConfiguration.isPostgresURL(text) ? text : (text as NSString).standardizingPath
+    }
+
+    /// A store by its name: a PostgreSQL URL, a `.sqlite` file or a data directory.
+    static func open(_ name: String, create: Bool) async throws -> any StoreCopying {
+        let logger = Logger(label: "hearth.store")
+        if PostgresStoreConfiguration.isPostgresURL(name) {
+            let configuration: PostgresStoreConfiguration
+            do {
+                configuration = try PostgresStoreConfiguration(url: name)
+            } catch {
+                throw ValidationError("\(error.description)")
+            }
+            do {
+                return try await PostgresStore.open(configuration, logger: logger)
+            } catch let error as StoreError {
+                let reason = if case .backend(let message) = error { message } else { "\(error)" }
+                throw CLIError("cannot open the PostgreSQL database \(configuration.maskedURL): \(reason)")
+            }
+        }
+        if name.hasSuffix(".sqlite") {
+            guard create || FileManager.default.fileExists(atPath: name) else { throw CLIError("no SQLite database at \(name)") }
+            do {
+                return try await SQLiteStore.open(path: name, logger: logger)
+            } catch {
+                throw CLIError("cannot open the database \(name): it may be damaged or not a Hearth database")
+            }
+        }
+        return try await HearthCLI.openStore(directory: name, create: create, logger: logger)
+    }
+
+    /// What the copy found and wrote, per kind.
+    struct Tally {
+        var copied = 0
+        var kept = 0
+    }
+
+    func copy(from source: any StoreCopying, to target: any StoreCopying) async throws {
+        var standardError = StandardError()
+        func progress(_ line: String) { print(line, to: &standardError) }
+        if !allowNonEmpty {
+            let users = try await target.userCount()
+            let keys = try await target.signingKeys()
+            let projects = try await target.projectConfigs()
+            let providers = try await target.idpConfigs()
+            if users > 0 || !keys.isEmpty || !projects.isEmpty || !providers.isEmpty {
+                throw CLIError("the target \(Self.describe(to)) already holds Hearth data; copy into an empty store, or pass --allow-non-empty to add to it (rows already there are kept)")
+            }
+        }
+        var tallies: [(String, Tally)] = []
+
+        var projects = Tally()
+        for config in try await source.projectConfigs() {
+            if allowNonEmpty, try await target.projectConfig(projectId: config.projectId) != nil { projects.kept += 1; continue }
+            try await target.saveProjectConfig(config)
+            projects.copied += 1
+        }
+        tallies.append(("projects", projects))
+
+        var keys = Tally()
+        for key in try await source.signingKeys() {
+            do {
+                try await target.insertSigningKey(key)
+                keys.copied += 1
+            } catch StoreError.duplicateKeyGeneration where allowNonEmpty {
+                keys.kept += 1
+            }
+        }
+        tallies.append(("signing keys", keys))
+
+        var accounts = Tally()
+        for key in try await source.allServiceAccountKeys() {
+            if allowNonEmpty, try await target.serviceAccountKeys(clientEmail: key.clientEmail).contains(where: { $0.keyId == key.keyId }) {
+                accounts.kept += 1
+                continue
+            }
+            try await target.saveServiceAccountKey(key)
+            accounts.copied += 1
+        }
+        tallies.append(("service-account keys", accounts))
+
+        var providers = Tally()
+        for config in try await source.idpConfigs() {
+            if allowNonEmpty, try await target.idpConfig(providerId: config.providerId) != nil { providers.kept += 1; continue }
+            try await target.saveIdPConfig(config)
+            providers.copied += 1
+        }
+        tallies.append(("identity providers", providers))
+
+        var apps = Tally()
+        let existingApps = Set(try await target.apps().map(\.id))
+        for app in try await source.apps() {
+            if existingApps.contains(app.id) { apps.kept += 1; continue }
+            try await target.saveApp(app)
+            apps.copied += 1
+        }
+        tallies.append(("apps", apps))
+
+        var users = Tally()
+        let totalUsers = try await source.userCount()
+        var after: String?
+        while true {
+            let page = try await source.listUsers(after: after, limit: 500)
+            guard let last = page.last else { break }
+            for user in page {
+                do {
+                    try await target.createUser(user)
+                    users.copied += 1
+                } catch StoreError.duplicateLocalId where allowNonEmpty {
+                    users.kept += 1
+                } catch StoreError.emailExists {
+                    throw CLIError("user \(user.localId): another user in the target already has the email \(user.email ?? "")")
+                } catch StoreError.federatedIdTaken(let providerId) {
+                    throw CLIError("user \(user.localId): another user in the target already holds its \(providerId) identity")
+                }
+            }
+            after = last.localId
+            progress("users: \(users.copied + users.kept) of \(totalUsers)")
+        }
+        tallies.append(("users", users))
+
+        var tokens = Tally()
+        var afterHash: String?
+        while true {
+            let page = try await source.refreshTokens(after: afterHash, limit: 1000)
+            guard let last = page.last else { break }
+            for token in page {
+                if allowNonEmpty, try await target.refreshToken(hash: token.tokenHash) != nil { tokens.kept += 1; continue }
+                try await target.insertRefreshToken(token)
+                tokens.copied += 1
+            }
+            afterHash = last.tokenHash
+            progress("refresh tokens: \(tokens.copied + tokens.kept)")
+        }
+        tallies.append(("refresh tokens", tokens))
+
+        // The audit log, oldest first so the target's ids keep the order (the ids themselves are renumbered).
+        var entries: [AuditEntry] = []
+        var before: Int64?
+        while true {
+            let page = try await source.auditEntries(before: before, limit: 1000)
+            guard let last = page.last else { break }
+            entries.append(contentsOf: page)
+            before = last.id
+        }
+        var audit = Tally()
+        for entry in entries.reversed() {
+            try await target.appendAuditEntry(entry)
+            audit.copied += 1
+        }
+        tallies.append(("audit entries", audit))
+
+        // The final check: every kind counted again on both sides.
+        let sourceCounts = try await Self.counts(source)
+        let targetCounts = try await Self.counts(target)
+        print("copied \(Self.describe(from)) → \(Self.describe(to))")
+        print("kind                   source   target   copied   kept")
+        var short: [String] = []
+        for (name, tally) in tallies {
+            let sourceCount = sourceCounts[name] ?? 0
+            let targetCount = targetCounts[name] ?? 0
+            print(name.padding(toLength: 20, withPad: " ", startingAt: 0)
+                  + [sourceCount, targetCount, tally.copied, tally.kept].map { String($0).leftPadded(9) }.joined())
+            if targetCount < sourceCount { short.append(name) }
+        }
+        guard short.isEmpty else {
+            throw CLIError("the target holds fewer \(short.joined(separator: ", ")) than the source: the copy is incomplete (was a server writing to the target?)")
+        }
+        print("count check: ok")
+    }
+
+    static func counts(_ store: any StoreCopying) async throws -> [String: Int] {
+        var tokens = 0
+        var afterHash: String?
+        while true {
+            let page = try await store.refreshTokens(after: afterHash, limit: 5000)
+            guard let last = page.last else { break }
+            tokens += page.count
+            afterHash = last.tokenHash
+        }
+        var audit = 0
+        var before: Int64?
+        while true {
+            let page = try await store.auditEntries(before: before, limit: 5000)
+            guard let last = page.last else { break }
+            audit += page.count
+            before = last.id
+        }
+        return [
+            "projects": try await store.projectConfigs().count,
+            "signing keys": try await store.signingKeys().count,
+            "service-account keys": try await store.allServiceAccountKeys().count,
+            "identity providers": try await store.idpConfigs().count,
+            "apps": try await store.apps().count,
+            "users": try await store.userCount(),
+            "refresh tokens": tokens,
+            "audit entries": audit,
+        ]
+    }
+
+    /// A store's name, safe to print (a URL's password masked).
+    static func describe(_ name: String) -> String {
+        if PostgresStoreConfiguration.isPostgresURL(name) {
+            return (try? PostgresStoreConfiguration(url: name))?.maskedURL ?? "the PostgreSQL database"
+        }
+        return name
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthStorePostgres
+import HearthTesting
+import Testing
+
+/// What only the shared store has to get right: replicas (several `PostgresStore`s on one database) starting and
+/// racing at once, errors, the bulk path. The conformance suites cover the rest (`StoreKind.postgres`).
+@Suite(.enabled(if: PostgresTestDatabase.url != nil, Comment(rawValue: PostgresTestDatabase.skipNotice)))
+struct PostgresStoreTests {
+    /// Opens `count` stores on one fresh database at the same moment (as replicas starting together).
+    func withReplicas(_ count: Int, _ body: ([PostgresStore]) async throws -> Void) async throws {
+        try await PostgresTestDatabase.withDatabase { configuration in
+            let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+                for _ in 0..<count { group.addTask { try await PostgresStore.open(configuration) } }
+                return try await group.reduce(into: [PostgresStore]()) { $0.append($1) }
+            }
+            do { try await body(stores) } catch {
+                for store in stores { try? await store.close() }
+                throw error
+            }
+            for store in stores { try await store.close() }
+        }
+    }
+
+    @Test func replicasStartingTogetherMigrateOnce() async throws {
+        try await withReplicas(4) { stores in
+            for store in stores { #expect(try await store.appliedMigrations() == [1, 2]) }
+            try await stores[0].createUser(makeUser("u1", email: "ada@example.com"))
+            #expect(try await stores[3].user(email: "ada@example.com")?.localId == "u1")
+        }
+    }
+
+    @Test func oneEmailRacedOnTwoReplicasYieldsOneAccount() async throws {
+        try await withReplicas(2) { stores in
+            let outcomes = await withTaskGroup(of: Result<Void, StoreError>.self) { group in
+                for index in 0..<20 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        do {
+                            try await store.createUser(makeUser("racer-\(index)", email: "race@example.com"))
+                            return .success(())
+                        } catch let error as StoreError {
+                            return .failure(error)
+                        } catch {
+                            return .failure(.backend("\(error)"))
+                        }
+                    }
+                }
+                return await group.reduce(into: [Result<Void, StoreError>]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 1)
+            // Every loser is told the email exists (not a backend error).
+            #expect(outcomes.allSatisfy { if case .failure(let error) = $0 { error == .emailExists } else { true } })
+            let count = try await stores[1].userCount()
+            #expect(count == 1)
+        }
+    }
+
+    @Test func oneFederatedIdentityRacedOnTwoReplicasYieldsOneUser() async throws {
+        try await withReplicas(2) { stores in
+            let identity = ProviderIdentity(providerId: "microsoft.com", federatedId: "oid-race")
+            let outcomes = await withTaskGroup(of: StoreError?.self) { group in
+                for index in 0..<10 {
+                    let store = stores[index % 2]
+                    group.addTask {
+                        do {
+                            try await store.createUser(makeUser("fed-\(index)", identities: [identity]))
+                            return nil
+                        } catch {
+                            return error as? StoreError ?? .backend("\(error)")
+                        }
+                    }
+                }
+                return await group.reduce(into: [StoreError?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1)
+            #expect(outcomes.compactMap(\.self).allSatisfy { $0 == .federatedIdTaken(providerId: "microsoft.com") })
+            let count = try await stores[0].userCount()
+            #expect(count == 1)
+        }
+    }
+
+    @Test func oneKeyGenerationRacedOnTwoReplicasIsAddedOnce() async throws {
+        try await withReplicas(2) { stores in
+            let results = await withTaskGroup(of: StoreError?.self) { group in
+                for index in 0..<2 {
+                    let key = SigningKey(generation: 7, kid: "kid-\(index)", privateKeyPEM: "pem", certificatePEM: "cert",
+                                         createdAt: t0, activatesAt: t0)
+                    let store = stores[index]
+                    group.addTask {
+                        do { try await store.insertSigningKey(key); return nil } catch { return error as? StoreError ?? .backend("\(error)") }
+                    }
+                }
+                return await group.reduce(into: [StoreError?]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == nil }.count == 1)
+            #expect(results.contains(.duplicateKeyGeneration))
+            let generations = try await stores[0].signingKeys().map(\.generation)
+            #expect(generations == [7])
+        }
+    }
+
+    @Test func oneRefreshTokenRefreshedOnTwoReplicasAtOnceRotatesOnce() async throws {
+        try await withReplicas(2) { stores in
+            try await stores[0].createUser(makeUser("u1", email: "ada@example.com"))
+            let (_, record) = RefreshTokenRecord.issue(localId: "u1", authTime: t0, signInProvider: "password", now: t0)
+            try await stores[0].insertRefreshToken(record)
+            let moment = t0.addingTimeInterval(5)
+            let outcomes = try await withThrowingTaskGroup(of: RefreshSessionOutcome.self) { group in
+                for index in 0..<2 {
+                    let store = stores[index]
+                    group.addTask {
+                        let (_, next) = RefreshTokenRecord.issue(localId: "", authTime: moment, signInProvider: "", now: moment)
+                        return try await store.refreshSession(presentedHash: record.tokenHash, replacement: next, now: moment, graceWindow: 30)
+                    }
+                }
+                return try await group.reduce(into: [RefreshSessionOutcome]()) { $0.append($1) }
+            }
+            // Both within the grace window: both rotate, the presented token is marked rotated once, and the
+            // user's version moved by exactly two (the row lock serialized them).
+            #expect(outcomes.allSatisfy { if case .refreshed = $0 { true } else { false } })
+            #expect(try await stores[1].refreshToken(hash: record.tokenHash)?.rotatedAt == moment)
+            #expect(try await stores[1].user(localId: "u1")?.version == 2)
+            // After the grace window the same token is reuse, on either replica, and the family is revoked.
+            let late = t0.addingTimeInterval(60)
+            let (_, again) = RefreshTokenRecord.issue(localId: "", authTime: late, signInProvider: "", now: late)
+            #expect(try await stores[1].refreshSession(presentedHash: record.tokenHash, replacement: again, now: late, graceWindow: 30) == .reuseDetected)
+        }
+    }
+
+    @Test func throttleFailuresAreSharedByReplicas() async throws {
+        try await withReplicas(2) { stores in
+            try await stores[0].recordThrottleFailure(keys: ["account:a", "address:1"], at: t0, expiredBefore: t0.addingTimeInterval(-60))
+            try await stores[1].recordThrottleFailure(keys: ["account:a", "address:2"], at: t0.addingTimeInterval(1), expiredBefore: t0.addingTimeInterval(-59))
+            var counts = try await stores[1].throttleFailureCounts(keys: ["account:a", "address:1", "address:2", "account:b"], since: t0)
+            #expect(counts == ["account:a": 2, "address:1": 1, "address:2": 1])
+            // Outside the window they no longer count; a success clears the account only.
+            counts = try await stores[0].throttleFailureCounts(keys: ["account:a"], since: t0.addingTimeInterval(0.5))
+            #expect(counts == ["account:a": 1])
+            try await stores[0].clearThrottleFailures(key: "account:a")
+            counts = try await stores[1].throttleFailureCounts(keys: ["account:a", "address:1"], since: t0)
+            #expect(counts == ["address:1": 1])
+            // Recording trims the key's expired failures; pruning drops day-old ones of any key.
+            try await stores[0].recordThrottleFailure(keys: ["address:1"], at: t0.addingTimeInterval(120), expiredBefore: t0.addingTimeInterval(60))
+            counts = try await stores[0].throttleFailureCounts(keys: ["address:1"], since: .distantPast)
+            #expect(counts == ["address:1": 1])
+            try await stores[1].pruneExpiredFlows(now: t0.addingTimeInterval(86_400 * 2))
+            counts = try await stores[0].throttleFailureCounts(keys: ["address:1", "address:2"], since: .distantPast)
+            #expect(counts.isEmpty)
+        }
+    }
+
+    @Test func bulkImportIsAllOrNothing() async throws {
+        try await withReplicas(1) { stores in
+            let store = stores[0]
+            try await store.importUsers((0..<1_200).map { makeUser("bulk-\($0)", email: "bulk\($0)@example.com") })
+            #expect(try await store.userCount() == 1_200)
+            #expect(try await store.user(email: "bulk1199@example.com")?.localId == "bulk-1199")
+            let batch = (0..<600).map { makeUser("again-\($0)", email: $0 == 599 ? "bulk3@example.com" : "again\($0)@example.com") }
+            await #expect(throws: StoreError.emailExists) { try await store.importUsers(batch) }
+            #expect(try await store.userCount() == 1_200)
+        }
+    }
+
+    @Test func aWrongPasswordIsAClearErrorWithoutThePassword() async throws {
+        var configuration = try PostgresStoreConfiguration(url: try #require(PostgresTestDatabase.url), tls: .disable)
+        configuration.password = "not-the-password-XYZZY"
+        do {
+            let store = try await PostgresStore.open(configuration)
+            try? await store.close()
+            Issue.record("opened with a wrong password")
+        } catch let error as StoreError {
+            guard case .backend(let message) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(message.contains("28P01") || message.contains("authentication"), "\(message)")
+            #expect(!message.contains("XYZZY"))
+        }
+    }
+}
+
+/// URL parsing and masking: no server needed.
+@Suite struct PostgresConfigurationTests {
+    @Test func parsesAndMasks() throws {
+        let configuration = try PostgresStoreConfiguration(url: "postgres://hearth:s%40cret%2F1@db.internal:6432/auth?sslmode=require")
+        #expect(configuration.host == "db.internal")
+        #expect(configuration.port == 6432)
+        #expect(configuration.username == "hearth")
+        #expect(configuration.password == "s@cret/1")
+        #expect(configuration.database == "auth")
+        #expect(configuration.tls == .require)
+        #expect(configuration.maskedURL == "postgres://hearth:***@db.internal:6432/auth")
+        #expect(!configuration.description.contains("cret"))
+        #expect(!"\(configuration)".contains("cret"))
+        // The explicit option wins over the URL's sslmode; the default is prefer.
+        #expect(try PostgresStoreConfiguration(url: "postgresql://u:p@h/db?sslmode=require", tls: .disable).tls == .disable)
+        #expect(try PostgresStoreConfiguration(url: "postgres://u@h/db").tls == .prefer)
+        #expect(try PostgresStoreConfiguration(url: "postgres://u@h/db").port == 5432)
+    }
+
+    @Test(arguments: ["postgres://h/db", "postgres://u:p@/db", "postgres://u:p@h", "postgres://u:p@h/a/b", "mysql://u:p@h/db",
+                      "postgres://u:p@h/db?sslmode=verify-full", "postgres://u:p@h/db?options=x"])
+    func refusesMalformedURLs(_ url: String) {
+        #expect(throws: PostgresStoreConfiguration.ConfigurationError.self) { try PostgresStoreConfiguration(url: url) }
+    }
+}
