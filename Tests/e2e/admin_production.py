@@ -24,6 +24,7 @@ from google.auth.transport.requests import Request
 from google.oauth2 import service_account
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
+from checks import check, finish, record_failure  # noqa: F401 - the shared runner
 
 HEARTH, PORT = sys.argv[1:3]
 BASE = f"http://127.0.0.1:{PORT}"
@@ -34,20 +35,6 @@ work = tempfile.mkdtemp()
 data_dir = os.path.join(work, "data")
 server = subprocess.Popen([HEARTH, "serve", "--dev", "--project-id", PROJECT, "--api-key", API_KEY, "--port", PORT, "--data-dir", data_dir],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-results = []
-
-
-def check(name):
-    def wrap(fn):
-        try:
-            fn()
-            results.append((name, None))
-            print(f"PASS {name}")
-        except Exception as error:  # noqa: BLE001 - report every failure
-            results.append((name, error))
-            print(f"FAIL {name}: {error!r}")
-        return fn
-    return wrap
 
 
 def wait_for_server():
@@ -224,8 +211,5 @@ def _():
 server.terminate()
 log, _ = server.communicate(timeout=30)
 if re.search(r"hrt1\.|BEGIN PRIVATE KEY|clientSecret", log):
-    results.append(("no secret in the server log", AssertionError("a secret reached the log")))
-    print("FAIL no secret in the server log")
-failed = [name for name, error in results if error]
-print(f"admin-production: {len(results) - len(failed)} passed, {len(failed)} failed")
-sys.exit(1 if failed else 0)
+    record_failure("no secret in the server log", AssertionError("a secret reached the log"))
+finish("admin-production")

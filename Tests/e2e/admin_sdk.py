@@ -18,22 +18,9 @@ os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = urlparse(BASE).netloc
 
 import firebase_admin  # noqa: E402  (the variable must be set before the SDK reads it)
 from firebase_admin import auth  # noqa: E402
+from checks import check, finish, record_failure  # noqa: F401 - the shared runner
 
 APP = firebase_admin.initialize_app(options={"projectId": PROJECT}, name="hearth-admin-e2e")
-results = []
-
-
-def check(name):
-    def wrap(fn):
-        try:
-            fn()
-            results.append((name, None))
-            print(f"PASS {name}")
-        except Exception as error:  # noqa: BLE001 - report every failure
-            results.append((name, error))
-            print(f"FAIL {name}: {error!r}")
-        return fn
-    return wrap
 
 
 def uid(prefix="u"):
@@ -303,6 +290,4 @@ def _():
     requests.patch(url, json={"signIn": {"allowDuplicateEmails": before["signIn"]["allowDuplicateEmails"]}}, timeout=10)
 
 
-failed = [name for name, error in results if error]
-print(f"admin-sdk: {len(results) - len(failed)} passed, {len(failed)} failed")
-sys.exit(1 if failed else 0)
+finish("admin-sdk")

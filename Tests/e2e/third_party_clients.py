@@ -14,24 +14,11 @@ import requests
 from google.auth import exceptions as google_exceptions
 from google.auth.transport import requests as google_requests
 from google.oauth2 import id_token
+from checks import check, finish, record_failure  # noqa: F401 - the shared runner
 
 BASE, PROJECT, HEARTH, DATA_DIR = sys.argv[1:5]
 CERTS = f"{BASE}/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 KEY = "any-key"
-results = []
-
-
-def check(name):
-    def wrap(fn):
-        try:
-            fn()
-            results.append((name, None))
-            print(f"PASS {name}")
-        except Exception as error:  # noqa: BLE001 - report every failure
-            results.append((name, error))
-            print(f"FAIL {name}: {error!r}")
-        return fn
-    return wrap
 
 
 def post(method, body):
@@ -187,7 +174,4 @@ def _():
     assert status == 200 and shown.get("signinMethods") == ["password"], shown
 
 
-passed = sum(1 for _, error in results if error is None)
-failed = len(results) - passed
-print(f"e2e: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish("e2e")

@@ -13,27 +13,14 @@ import tempfile
 import time
 
 import requests
+from checks import check, finish, record_failure  # noqa: F401 - the shared runner
 
 HEARTH, PORT = sys.argv[1:3]
 BASE = f"http://127.0.0.1:{PORT}"
 work = tempfile.mkdtemp()
-results = []
 FIREBASE_SCRYPT = ["--hash-algo", "SCRYPT", "--hash-key",
                    "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==",
                    "--salt-separator", "Bw==", "--rounds", "8", "--mem-cost", "14"]
-
-
-def check(name):
-    def wrap(fn):
-        try:
-            fn()
-            results.append((name, None))
-            print(f"PASS {name}")
-        except Exception as error:  # noqa: BLE001 - report every failure
-            results.append((name, error))
-            print(f"FAIL {name}: {error!r}")
-        return fn
-    return wrap
 
 
 def hearth(*arguments, env=None):
@@ -142,6 +129,4 @@ def _():
     assert all(r[0].startswith("cli:") for r in rows) and "cli-password-1" not in repr(rows) and "ops" not in repr(rows), rows
 
 
-failed = [name for name, error in results if error]
-print(f"users-cli: {len(results) - len(failed)} passed, {len(failed)} failed")
-sys.exit(1 if failed else 0)
+finish("users-cli")
