@@ -98,6 +98,19 @@ def wait_text(text, timeout=20):
         lambda d: text in d.find_element(By.TAG_NAME, "body").text)
 
 
+def replaced(old):
+    """The page holding `old` is gone. Asking a document that is being torn down about its element fails with
+    StaleElementReferenceException or, in the middle of the navigation, with an empty WebDriverException: both
+    mean the old page is gone (`wait_text` then checks what the new page says)."""
+    def predicate(_):
+        try:
+            old.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return predicate
+
+
 def press(control, text):
     """Clicks a control that loads a new page and waits for that page (not the old one) to show `text`."""
     old = driver.find_element(By.TAG_NAME, "html")
@@ -107,7 +120,7 @@ def press(control, text):
         # chromedriver now and then answers a click that started a navigation with an empty error; whether the
         # click took effect is decided by the wait below (a click that did nothing times out there and fails).
         print(f"note: the click on {text!r} reported {error!r}; waiting for the next page")
-    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 20).until(replaced(old))
     wait_text(text)
 
 
