@@ -202,13 +202,8 @@ extension AdminService {
         try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
             switch field {
-            case "enabled": config.enabled = body.enabled ?? false
-            case "clientId":
-                guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
-                config.clientId = clientId
-            case "clientSecret":
-                guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
-                config.clientSecret = secret
+            case "enabled", "clientId", "clientSecret":
+                try Self.applyCredentialField(field, enabled: body.enabled, clientId: body.clientId, clientSecret: body.clientSecret, to: &config)
             case "endpointBase":
                 try Self.checkURL(body.endpointBase, "endpointBase")
                 config.endpointBase = body.endpointBase
@@ -284,13 +279,8 @@ extension AdminService {
         try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
             switch field {
-            case "enabled": config.enabled = body.enabled ?? false
-            case "clientId":
-                guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
-                config.clientId = clientId
-            case "clientSecret":
-                guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
-                config.clientSecret = secret
+            case "enabled", "clientId", "clientSecret":
+                try Self.applyCredentialField(field, enabled: body.enabled, clientId: body.clientId, clientSecret: body.clientSecret, to: &config)
             case "issuer":
                 guard let issuer = body.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
                 try Self.checkURL(issuer, "issuer")
@@ -312,6 +302,20 @@ extension AdminService {
 
     /// The stored secret goes to the token endpoint: moving that endpoint (issuer, endpointBase, graphBase) without
     /// giving the secret again would let a caller send the write-only secret to a server of their choice.
+    /// The fields both provider kinds share: `enabled`, a non-empty `clientId`, a non-empty (write-only) `clientSecret`.
+    static func applyCredentialField(_ field: String, enabled: Bool?, clientId: String?, clientSecret: String?,
+                                     to config: inout IdPConfig) throws {
+        switch field {
+        case "enabled": config.enabled = enabled ?? false
+        case "clientId":
+            guard let clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+            config.clientId = clientId
+        default:
+            guard let clientSecret, !clientSecret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
+            config.clientSecret = clientSecret
+        }
+    }
+
     static func requireSecretWhenEndpointMoves(_ fields: [String]) throws {
         let moves = fields.filter { ["issuer", "endpointBase", "graphBase"].contains($0) }
         if !moves.isEmpty, !fields.contains("clientSecret") {
