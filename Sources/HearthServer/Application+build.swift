@@ -133,8 +133,8 @@ public func buildApplication(
         services: [MaintenanceService(keyRing: server.keyRing, store: store, clock: configuration.clock, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
-            if configuration.port == 0 {
-                // The public URL follows the port actually bound.
+            if configuration.port == 0, configuration.publicURL.isDerived {
+                // A derived public URL follows the port actually bound (an operator's `--public-url` stays).
                 // A wildcard address is not reachable as such: loopback stands in (`--public-url` says better).
                 let bound = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
                 let host = bound.contains(":") ? "[\(bound)]" : bound

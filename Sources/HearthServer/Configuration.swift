@@ -66,7 +66,7 @@ public struct HearthServerConfiguration: Sendable {
         self.maxBodySize = maxBodySize
         self.initialProjectConfig = initialProjectConfig
         self.clock = clock
-        self.publicURL = publicURL ?? PublicBaseURL("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+        self.publicURL = publicURL ?? PublicBaseURL("http://\(host.contains(":") ? "[\(host)]" : host):\(port)", derived: true)
         self.authorizationSessionLifetime = min(authorizationSessionLifetime, 600)
         self.pendingCredentialLifetime = pendingCredentialLifetime
         self.relyingParty = relyingParty

@@ -83,7 +83,7 @@ struct Serve: AsyncParsableCommand {
         var draft = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
-            publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL) : nil))
+            publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL, derived: true) : nil))
         draft.emulatorAdminFlag = emulatorAdmin
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         if let consoleIdleTimeout {

@@ -149,6 +149,125 @@ struct ReplicaTests {
         }
     }
 
+    /// Registers a confidential client at the test's third-party OpenID provider (oidc-provider-mock, started by
+    /// scripts/test) whose only redirect URI is `redirectUri`.
+    static func registerOIDCClient(issuer: String, redirectUri: String) async throws -> (id: String, secret: String) {
+        var request = URLRequest(url: URL(string: issuer + "/oauth2/clients")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_post"])
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (try #require(object["client_id"] as? String), try #require(object["client_secret"] as? String))
+    }
+
+    /// The browser part of a sign-in that starts on `handlerBase`: the auth handler there, the provider's form
+    /// (oidc-provider-mock posts the subject back), and the provider's redirect — to whichever replica the
+    /// public URL names. Returns the link the app receives and the replica that served the callback.
+    static func browserPart(handlerBase: String, providerId: String, subject: String, rawSessionId: String) async throws -> (link: String, callback: String) {
+        let start = try await Browser.get(HearthHarness.handlerURL(baseURL: handlerBase, providerId: providerId, rawSessionId: rawSessionId,
+                                                                        extra: [("appId", "replica-test")]))
+        let authorize = try #require(start.location, "the handler did not redirect: \(start.status) \(start.body.prefix(300))")
+        let submitted = try await Browser.post(authorize, form: [("sub", subject)])
+        let callback = try #require(submitted.location, "the provider did not redirect: \(submitted.status) \(submitted.body.prefix(300))")
+        let delivered = try await Browser.get(callback)
+        let app = try #require(delivered.location, "the callback did not redirect: \(delivered.status) \(delivered.body.prefix(300))")
+        let link = try #require(Browser.query(app, AuthHandlerParameter.link.rawValue), "no link in \(app)")
+        return (link, callback)
+    }
+
+    /// The split flow of a load-balanced deployment: the auth handler runs on A, the provider's callback lands on
+    /// B (the public URL), `signInWithIdp` runs on A again — everything in between is in the shared database.
+    /// Then concurrent first sign-ins of one federated identity on both replicas make one user, and a refresh
+    /// token rotated on A and presented on B after the grace window revokes the session on both.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HEARTH_TEST_OIDC_ISSUER"] != nil, "needs the Python OpenID provider that scripts/test starts"))
+    func federatedSignInSplitAcrossReplicasAndRefreshReuse() async throws {
+        let issuer = try #require(ProcessInfo.processInfo.environment["HEARTH_TEST_OIDC_ISSUER"])
+        try await PostgresTestDatabase.withDatabase { configuration in
+            let databaseURL = Self.url(configuration)
+            let environment = ["HEARTH_DATABASE_URL": databaseURL]
+            // B's address is the deployment's public URL (the redirect URI registered at the provider); the app
+            // reaches A directly, and A is told that public URL.
+            let b = try RunningServer.start(environment: environment)
+            defer { b.stop() }
+            let a = try RunningServer.start(["--public-url", b.url], environment: environment)
+            defer { a.stop() }
+
+            // Refresh reuse across replicas, part 1: rotate on A; B still accepts the old token inside the grace
+            // window (two tabs refreshing at once), which starts the clock for part 2 below.
+            let signUp = try await Self.post(a.url, WirePaths.accounts("signUp"), ["email": "grace@example.com", "password": "correct horse", "returnSecureToken": true])
+            #expect(signUp.status == 200, "\(signUp.json)")
+            let original = try #require(signUp.json["refreshToken"] as? String)
+            let rotatedAt = Date()
+            let rotated = try await Self.post(a.url, WirePaths.secureToken, ["grant_type": "refresh_token", "refresh_token": original])
+            #expect(rotated.status == 200, "\(rotated.json)")
+            let current = try #require(rotated.json["refresh_token"] as? String)
+            let sibling = try await Self.post(b.url, WirePaths.secureToken, ["grant_type": "refresh_token", "refresh_token": original])
+            #expect(sibling.status == 200, "inside the grace window: \(sibling.json)")
+
+            // The provider, configured once in the shared database by the administration command.
+            let providerId = "oidc.replicas"
+            let client = try await Self.registerOIDCClient(issuer: issuer, redirectUri: b.url + "/__/auth/handler")
+            let enable = try CLI.run(["providers", "enable", providerId, "--client-id", client.id, "--issuer", issuer],
+                                     environment: environment.merging(["HEARTH_CLIENT_SECRET": client.secret]) { $1 })
+            #expect(enable.status == 0, "\(enable.output)")
+
+            let app = try CLI.run(["apps", "add-desktop", "--id", "replica-test"], environment: environment)
+            #expect(app.status == 0, "\(app.output)")
+
+            // Handler on A, callback on B, signInWithIdp on A.
+            let subject = "split-\(UUID().uuidString.prefix(8).lowercased())"
+            let rawSessionId = "SPLITSESSION\(Int.random(in: 1000...9999))"
+            let flow = try await Self.browserPart(handlerBase: a.url, providerId: providerId, subject: subject, rawSessionId: rawSessionId)
+            #expect(flow.callback.hasPrefix(b.url + "/__/auth/handler?"), "the provider redirected to \(flow.callback)")
+            let signIn = try await Self.post(a.url, WirePaths.v3("verifyAssertion"), [
+                "requestUri": flow.link, "postBody": "providerId=\(providerId)", "sessionId": rawSessionId,
+                "returnSecureToken": true, "returnIdpCredential": true])
+            #expect(signIn.status == 200, "\(signIn.json)")
+            #expect(signIn.json["federatedId"] as? String == subject)
+            #expect(signIn.json["isNewUser"] as? Bool == true)
+            // The session was used up: the same link and session on B are refused.
+            let replay = try await Self.post(b.url, WirePaths.v3("verifyAssertion"), [
+                "requestUri": flow.link, "postBody": "providerId=\(providerId)", "sessionId": rawSessionId, "returnSecureToken": true])
+            #expect(replay.status == 400, "\(replay.json)")
+
+            // Concurrent first sign-ins of one new federated identity, half finished on A and half on B: one user.
+            let racer = "race-\(UUID().uuidString.prefix(8).lowercased())"
+            var flows: [(link: String, session: String)] = []
+            for index in 0..<6 {
+                let session = "RACESESSION\(index)\(Int.random(in: 1000...9999))"
+                flows.append(((try await Self.browserPart(handlerBase: index % 2 == 0 ? a.url : b.url, providerId: providerId,
+                                                         subject: racer, rawSessionId: session)).link, session))
+            }
+            let users = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for (index, flow) in flows.enumerated() {
+                    let server = index % 2 == 0 ? a : b
+                    group.addTask {
+                        let reply = try await Self.post(server.url, WirePaths.v3("verifyAssertion"), [
+                            "requestUri": flow.link, "postBody": "providerId=\(providerId)", "sessionId": flow.session, "returnSecureToken": true])
+                        return (reply.status, reply.json["localId"] as? String)
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(users.allSatisfy { $0.0 == 200 }, "\(users)")
+            #expect(Set(users.compactMap(\.1)).count == 1, "\(users)")
+            let list = try CLI.run(["users", "list", "--limit", "100"], environment: environment)
+            // Two accounts carry the provider in the whole database: the split flow's and the race's.
+            let federatedAccounts = list.stdout.split(separator: "\n").filter { $0.split(separator: "\t").dropFirst(2).first == Substring(providerId) }
+            #expect(federatedAccounts.count == 2, "\(list.output)")
+
+            // Refresh reuse across replicas, part 2: after the grace window the old token on B is reuse (theft):
+            // refused, and the whole session family with it — A refuses the current token too.
+            let wait = 31 - Date().timeIntervalSince(rotatedAt)
+            if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
+            let reused = try await Self.post(b.url, WirePaths.secureToken, ["grant_type": "refresh_token", "refresh_token": original])
+            #expect(reused.status == 400 && (reused.json["error"] as? [String: Any])?["message"] as? String == "TOKEN_EXPIRED", "\(reused.json)")
+            let revoked = try await Self.post(a.url, WirePaths.secureToken, ["grant_type": "refresh_token", "refresh_token": current])
+            #expect(revoked.status == 400 && (revoked.json["error"] as? [String: Any])?["message"] as? String == "TOKEN_EXPIRED", "\(revoked.json)")
+        }
+    }
+
     @Test func aWrongDatabaseURLIsAPlainErrorWithoutThePassword() throws {
         let result = try CLI.run(["users", "list", "--database-url", "postgres://hearth:sekrit-XYZZY@127.0.0.1:1/hearth?sslmode=disable"])
         #expect(result.status != 0)

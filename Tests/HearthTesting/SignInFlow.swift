@@ -94,6 +94,15 @@ extension HearthHarness {
     public func handlerURL(providerId: String, rawSessionId: String, eventId: String = "EVENTABCDE", customParameters: [String: String]? = nil,
                            scopes: [String] = [], redirectUrl: String? = "http://127.0.0.1:65000/callback", apple: (bundleId: String, appId: String)? = nil,
                            path: String = "/__/auth/handler", apiKey: String = "test-key", extra: [(String, String)] = []) -> String {
+        Self.handlerURL(baseURL: baseURL, providerId: providerId, rawSessionId: rawSessionId, eventId: eventId, customParameters: customParameters,
+                        scopes: scopes, redirectUrl: redirectUrl, apple: apple, path: path, apiKey: apiKey, extra: extra)
+    }
+
+    /// The auth handler URL an app would open on the server at `baseURL` (any server, e.g. one replica of several).
+    public static func handlerURL(baseURL: String, providerId: String, rawSessionId: String, eventId: String = "EVENTABCDE",
+                                  customParameters: [String: String]? = nil, scopes: [String] = [],
+                                  redirectUrl: String? = "http://127.0.0.1:65000/callback", apple: (bundleId: String, appId: String)? = nil,
+                                  path: String = "/__/auth/handler", apiKey: String = "test-key", extra: [(String, String)] = []) -> String {
         // The names come from the protocol's types; the hash is computed here independently of the code under test.
         var typed: [(AuthHandlerParameter, String)] = [(.apiKey, apiKey), (.authType, "signInWithRedirect"), (.providerId, providerId),
                                                        (.sessionId, Data(SHA256.hash(data: Data(rawSessionId.utf8))).hexString), (.eventId, eventId),

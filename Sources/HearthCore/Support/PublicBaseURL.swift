@@ -5,9 +5,13 @@ import Synchronization
 /// auth handler (its `redirect_uri`) and the dev IdPs. Settable once the listening port is known (port 0).
 public final class PublicBaseURL: Sendable {
     private let value: Mutex<String>
+    /// Derived from the listening address rather than given by the operator (`--public-url`): a server started
+    /// on port 0 replaces it with the port actually bound; an operator's URL is never replaced.
+    public let isDerived: Bool
 
-    public init(_ url: String) {
+    public init(_ url: String, derived: Bool = false) {
         value = Mutex(Self.trimmed(url))
+        isDerived = derived
     }
 
     /// The base URL without a trailing slash.
