@@ -87,12 +87,11 @@ public struct FederationService: Sendable {
         guard let state = parameters["state"], !state.isEmpty else {
             throw HearthAPIError(.invalidIdpResponse, "the requestUri is not an auth handler result (no state)")
         }
-        if let error = parameters["error"] {
-            let correlationId = UUID().uuidString.lowercased()
-            logger.notice("federated sign-in refused", metadata: [
-                "reason": "the requestUri carries the provider error \(String(error.prefix(64)))", "correlation_id": "\(correlationId)",
-            ])
-            throw HearthAPIError(.invalidIdpResponse, "the provider answered \(String(error.prefix(64))) (correlation id \(correlationId))")
+        if parameters["error"] != nil {
+            let claimed = postBody["providerId"].flatMap { IdPConfig.kind(forProviderId: $0.lowercased()) != nil ? $0.lowercased() : nil }
+            let info = ProviderErrorInfo.parse(providerId: claimed, query: parameters)
+            throw diagnostics.refusal(RelyingPartyError(.tokenExchange, "the provider answered \(info.error ?? "an error")", providerError: info),
+                                      providerId: claimed ?? "unknown")
         }
         guard let code = parameters["code"], !code.isEmpty else { throw HearthAPIError(.invalidIdpResponse, "the requestUri has no authorization code") }
         guard let sessionId = request.sessionId, !sessionId.isEmpty else { throw HearthAPIError(.missingSessionId) }
@@ -117,11 +116,7 @@ public struct FederationService: Sendable {
             signIn = try await relyingParty.complete(provider, code: code, redirectUri: session.redirectUri,
                                                      codeVerifier: session.codeVerifier, nonce: session.nonce)
         } catch let error as RelyingPartyError {
-            let correlationId = UUID().uuidString.lowercased()
-            logger.notice("federated sign-in refused", metadata: [
-                "provider": "\(config.providerId)", "reason": "\(error.message)", "correlation_id": "\(correlationId)",
-            ])
-            throw HearthAPIError(.invalidIdpResponse, "\(error.message) (correlation id \(correlationId))")
+            throw diagnostics.refusal(error, providerId: config.providerId)
         }
         return try await finish(signIn, request: request, returnCredential: returnCredential)
     }
