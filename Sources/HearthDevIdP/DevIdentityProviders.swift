@@ -215,7 +215,8 @@ public final class DevIdentityProviders: Sendable {
             guard allowed else {
                 return redirect(pending.redirectUri, [
                     "error": "access_denied",
-                    "error_description": "AADSTS50020: User account '\(email)' does not exist in tenant '\(tenant)'.",
+                    // As Microsoft writes it: the trace and correlation ids and the time follow the sentence.
+                    "error_description": "AADSTS50020: User account '\(email)' does not exist in tenant '\(tenant)'. Trace ID: \(UUID().uuidString.lowercased()) Correlation ID: \(UUID().uuidString.lowercased()) Timestamp: \(clock.now().formatted(.iso8601))",
                     "state": pending.state,
                 ])
             }

@@ -129,11 +129,18 @@ public struct FederationService: Sendable {
     /// The account rules, once the provider identity is verified.
     func finish(_ signIn: FederatedSignIn, request: SignInWithIdpRequest, returnCredential: Bool) async throws -> SignInWithIdpResponse {
         let identity = signIn.identity
+        let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
         if let idToken = request.idToken, !idToken.isEmpty {
             let (_, user) = try await accounts.authenticate(idToken: idToken)
+            if request.autoCreate == false {
+                // A reauthentication of the signed-in user (the SDKs send none with an idToken, but a client that
+                // does must not link or create anything): the identity must already be that user's. Firebase's
+                // SDKs turn USER_NOT_FOUND into userMismatch.
+                guard let holder, holder.localId == user.localId else { throw HearthAPIError(.userNotFound) }
+                return try await signInExisting(holder, signIn)
+            }
             return try await link(signIn, to: user, returnCredential: returnCredential)
         }
-        let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
         if request.autoCreate == false {
             guard let holder else { throw HearthAPIError(.userNotFound) }
             return try await signInExisting(holder, signIn)

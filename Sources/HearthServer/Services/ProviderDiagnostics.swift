@@ -21,7 +21,7 @@ struct ProviderDiagnostics: Sendable {
 
     func record(_ message: Logger.Message, _ info: ProviderErrorInfo, detail: String, correlationId: String) {
         var metadata: Logger.Metadata = [
-            "provider": "\(info.providerId ?? "-")", "reason": "\(info.reason)", "detail": "\(detail)",
+            "provider": "\(info.providerId ?? "-")", "reason": "\(detail)", "reason_code": "\(info.reason)",
             "correlation_id": "\(correlationId)",
         ]
         if let error = info.error { metadata["provider_error"] = "\(error)" }
