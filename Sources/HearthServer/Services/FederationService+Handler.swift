@@ -90,7 +90,7 @@ extension FederationService {
             let sentence = error.message.prefix(1).uppercased() + error.message.dropFirst()
             return .redirect(Self.deliver(target, publicURL: configuration.publicURL.url, authType: authType, eventId: eventId, link: nil,
                                           firebaseError: FirebaseWebError(code: .operationNotAllowed, message: "OPERATION_NOT_ALLOWED : \(sentence).",
-                                                                          providerError: error.reason, correlationId: correlationId)))
+                                                                          correlationId: correlationId)))
         } catch let error as RelyingPartyError {
             let code: WebAuthErrorCode = error.kind == .configuration ? .argumentError : .networkRequestFailed
             return fail(code, "INVALID_ARGUMENT : \(error.message)")
