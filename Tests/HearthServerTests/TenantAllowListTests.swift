@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthCore
+@testable import HearthOIDC
 import HearthTesting
 import HearthWire
 import Testing
@@ -162,6 +163,58 @@ import Testing
             #expect(flow.link == nil)
             #expect(flow.webError?.webCode == .operationNotAllowed, "\(String(describing: flow.webError))")
             #expect(flow.webError?.message.contains("contoso.com") == true)
+        }
+    }
+}
+
+/// The allow-list lives in the issuer rule of every resolved Microsoft provider, so any path that validates an ID
+/// token with the resolved provider (code exchange, link, reauthentication, a natively obtained ID token) checks it.
+@Suite struct TenantAllowListRuleTests {
+    static let contoso = "6f1d1c4e-0000-4000-8000-00000000c0de"
+    static let consumer = "9188040d-6c67-4c5b-b112-36a304b66dad"
+
+    @Test func ruleChecksTheTidBeforeTheIssuer() throws {
+        let template = IssuerRule.microsoftTemplate("https://login.example/{tenantid}/v2.0", excludedTenant: nil)
+        let rule = IssuerRule.microsoftAllowList(template, MicrosoftTenantAllowList(tenantIds: [Self.contoso], consumers: true))
+        #expect(try rule.expectedIssuer(claims: ["tid": .string(Self.contoso.uppercased())]) == "https://login.example/\(Self.contoso.uppercased())/v2.0")
+        #expect(try rule.expectedIssuer(claims: ["tid": .string(Self.consumer)]) == "https://login.example/\(Self.consumer)/v2.0")
+        #expect(throws: RelyingPartyError.self) { try rule.expectedIssuer(claims: ["tid": .string(UUID().uuidString)]) }
+        #expect(throws: RelyingPartyError.self) { try rule.expectedIssuer(claims: [:]) }
+        #expect(throws: RelyingPartyError.self) { try rule.expectedIssuer(claims: ["tid": .string("contoso.com")]) }
+        let work = IssuerRule.microsoftAllowList(template, MicrosoftTenantAllowList(organizations: true))
+        #expect(try work.expectedIssuer(claims: ["tid": .string(Self.contoso)]).contains(Self.contoso))
+        do {
+            _ = try work.expectedIssuer(claims: ["tid": .string(Self.consumer)])
+            Issue.record("organizations admitted a personal account")
+        } catch let error as RelyingPartyError {
+            #expect(error.kind == .tenantNotAllowed)
+            #expect(error.reason == "tenant_not_allowed")
+        }
+    }
+
+    @Test func everyResolvedMicrosoftProviderCarriesTheList() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            try await h.storeDevProviderConfig("microsoft.com")
+            var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
+            let party = RelyingParty()
+            guard case .microsoftTemplate = try await party.resolve(config, tenant: nil).issuerRule else {
+                Issue.record("without a list, the plain template")
+                return
+            }
+            config.allowedTenants = ["contoso.com", "organizations"]
+            for tenant in [nil, "common", "organizations", "contoso.com"] {
+                let resolved = try await party.resolve(config, tenant: tenant)
+                guard case .microsoftAllowList(_, let list) = resolved.issuerRule else {
+                    Issue.record("tenant \(tenant ?? "-"): \(resolved.issuerRule)")
+                    continue
+                }
+                #expect(list.organizations)
+                #expect(list.tenantIds.count == 1, "the domain resolved to its tenant id")
+            }
+            await #expect(throws: RelyingPartyError.self) { try await party.resolve(config, tenant: "consumers") }
+            // Normalizing what administrators type.
+            #expect(try RelyingParty.normalizedTenantAllowList([" Contoso.COM ", "consumers", "contoso.com", ""]) == ["contoso.com", "consumers"])
+            #expect(throws: RelyingPartyError.self) { try RelyingParty.normalizedTenantAllowList(["common"]) }
         }
     }
 }

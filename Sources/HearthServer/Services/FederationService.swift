@@ -88,7 +88,9 @@ public struct FederationService: Sendable {
             throw HearthAPIError(.invalidIdpResponse, "the requestUri is not an auth handler result (no state)")
         }
         if parameters["error"] != nil {
-            let claimed = postBody["providerId"].flatMap { IdPConfig.kind(forProviderId: $0.lowercased()) != nil ? $0.lowercased() : nil }
+            // The provider the client names, only when it is one this server serves (a metrics label must stay bounded).
+            var claimed: String?
+            if let named = postBody["providerId"]?.lowercased(), (try? await enabledProvider(named)) != nil { claimed = named }
             let info = ProviderErrorInfo.parse(providerId: claimed, query: parameters)
             throw diagnostics.refusal(RelyingPartyError(.tokenExchange, "the provider answered \(info.error ?? "an error")", providerError: info),
                                       providerId: claimed ?? "unknown")
