@@ -151,7 +151,7 @@ extension AdminService {
         DefaultSupportedIdpConfig(name: "projects/\(configuration.projectId)/defaultSupportedIdpConfigs/\(config.providerId)",
                                   enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
                                   endpointBase: config.endpointBase, graphBase: config.graphBase,
-                                  allowedTenants: config.kind == .microsoft ? (config.allowedTenants ?? []) : nil)
+                                  allowedTenants: config.kind == .microsoft ? config.allowedTenants.flatMap { $0.isEmpty ? nil : $0 } : nil)
     }
 
     /// A checked tenant allow-list (Microsoft only).
