@@ -39,7 +39,10 @@ extension RelyingParty {
         let provider: ResolvedProvider
         do {
             provider = try await resolve(config, tenant: nil)
-            checks.append(.init(name: "discovery", status: .ok, detail: "\(discoveryURL) answered"))
+            let fetched = provider.tenant.map {
+                "\(Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority))/\($0)/v2.0/.well-known/openid-configuration"
+            } ?? discoveryURL
+            checks.append(.init(name: "discovery", status: .ok, detail: "\(fetched) answered"))
             checks.append(.init(name: "issuer", status: .ok, detail: "the issuer is \(provider.discovery.issuer)"))
         } catch let error as RelyingPartyError {
             let fix: String = switch error.kind {
@@ -139,7 +142,7 @@ extension RelyingParty {
 
     static func discoveryURL(_ config: IdPConfig) -> String {
         switch config.kind {
-        case .microsoft: "\(trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority))/<tenant>/v2.0/.well-known/openid-configuration"
+        case .microsoft: "\(trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority))/common/v2.0/.well-known/openid-configuration"
         case .yahoo: "\(trimmed(config.endpointBase ?? ProviderRules.yahooBase))/.well-known/openid-configuration"
         case .oidc: "\(trimmed(config.issuer ?? ""))/.well-known/openid-configuration"
         }
