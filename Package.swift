@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         // Wire types shared by server and clients: Foundation, plus SHA-256 (session-id hashes) from swift-crypto.
@@ -157,13 +158,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "hearth",
             dependencies: [
-                "HearthServer", "HearthStoreSQLite", "HearthStorePostgres", "HearthDevIdP", "HearthAuth", "HearthPages", "HearthWire", "HearthCore", "HearthStore",
+                "HearthServer", "HearthStoreSQLite", "HearthStorePostgres", "HearthDevIdP", "HearthAuth", "HearthPages", "HearthWire", "HearthCore", "HearthStore", "HearthOIDC",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -254,6 +256,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: testSwiftSettings
         ),

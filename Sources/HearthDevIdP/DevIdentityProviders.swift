@@ -215,7 +215,8 @@ public final class DevIdentityProviders: Sendable {
             guard allowed else {
                 return redirect(pending.redirectUri, [
                     "error": "access_denied",
-                    "error_description": "AADSTS50020: User account '\(email)' does not exist in tenant '\(tenant)'.",
+                    // As Microsoft writes it: the trace and correlation ids and the time follow the sentence.
+                    "error_description": "AADSTS50020: User account '\(email)' does not exist in tenant '\(tenant)'. Trace ID: \(UUID().uuidString.lowercased()) Correlation ID: \(UUID().uuidString.lowercased()) Timestamp: \(clock.now().formatted(.iso8601))",
                     "state": pending.state,
                 ])
             }
@@ -236,8 +237,14 @@ public final class DevIdentityProviders: Sendable {
             clientId = String(decoded[..<colon]).removingPercentEncoding
             secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
         }
-        guard clientId == client(provider).id, secret == client(provider).secret else {
-            return tokenError("invalid_client", "AADSTS7000215: Invalid client secret provided.", codes: [7000215], status: .unauthorized)
+        guard clientId == client(provider).id else {
+            // As Microsoft answers for an application id it does not know.
+            return tokenError("unauthorized_client", "AADSTS700016: Application with identifier '\(clientId ?? "")' was not found in the directory.",
+                              codes: [700016], status: .badRequest)
+        }
+        guard secret == client(provider).secret else {
+            return tokenError("invalid_client", "AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.",
+                              codes: [7000215], status: .unauthorized)
         }
         guard form["grant_type"] == "authorization_code" else { return tokenError("unsupported_grant_type", "Only authorization_code is supported.") }
         guard let code = form["code"] else { return tokenError("invalid_request", "code is required.") }

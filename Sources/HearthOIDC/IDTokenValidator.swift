@@ -28,9 +28,21 @@ public enum IssuerRule: Sendable, Equatable {
     /// Microsoft's multi-tenant template (`…/{tenantid}/v2.0`): `{tenantid}` is replaced by the token's `tid`,
     /// which must be a GUID; `excludedTenant` (the consumer tenant, for `organizations`) is refused.
     case microsoftTemplate(String, excludedTenant: String?)
+    /// Microsoft with the administrator's tenant allow-list: the token's `tid` must be allowed, then the
+    /// wrapped rule applies. Every Microsoft ID token Hearth accepts is checked here (code exchange, link,
+    /// reauthentication, and any other path that validates with the resolved provider's rule).
+    indirect case microsoftAllowList(IssuerRule, MicrosoftTenantAllowList)
 
     func expectedIssuer(claims: [String: JSONValue]) throws -> String {
         switch self {
+        case .microsoftAllowList(let rule, let list):
+            guard let tid = claims["tid"]?.stringValue, UUID(uuidString: tid) != nil else {
+                throw RelyingPartyError.idToken("the ID token has no valid tenant id (tid)")
+            }
+            guard list.allows(tid: tid) else {
+                throw RelyingPartyError(.tenantNotAllowed, "accounts of Microsoft tenant \(tid.lowercased()) are not allowed to sign in to this app")
+            }
+            return try rule.expectedIssuer(claims: claims)
         case .exact(let issuer): return issuer
         case .microsoftTemplate(let template, let excluded):
             guard let tid = claims["tid"]?.stringValue, UUID(uuidString: tid) != nil else {

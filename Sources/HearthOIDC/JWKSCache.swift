@@ -50,6 +50,11 @@ public actor JWKSCache {
             : "the ID token is signed with a key the provider does not publish")
     }
 
+    /// How many keys at `uri` Hearth can verify with (fetched now; the configuration check).
+    func usableKeyCount(uri: String) async throws -> Int {
+        try await fetch(uri).keys.filter { $0.verifier != nil }.count
+    }
+
     private static func select(_ keys: [Key], kid: String?) -> Key? {
         guard let kid else { return keys.count == 1 ? keys[0] : nil }
         return keys.first { $0.jwk["kid"]?.stringValue == kid }

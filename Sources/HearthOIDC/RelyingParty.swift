@@ -85,14 +85,18 @@ public struct RelyingParty: Sendable {
         switch config.kind {
         case .microsoft:
             let base = Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority)
-            let tenant = try ProviderRules.microsoftTenant(tenant)
+            var tenant = try ProviderRules.microsoftTenant(tenant)
+            // The administrator's allow-list: the app's tenant may narrow it, never widen it.
+            let allowList = await microsoftAllowList(config, base: base)
+            if let allowList { tenant = try await narrowedAuthority(tenant, list: allowList, base: base) }
             let document = try await discovery.document(at: "\(base)/\(tenant)/v2.0/.well-known/openid-configuration")
             guard document.issuer.hasPrefix(base + "/") else {
                 throw RelyingPartyError(.discovery, "the Microsoft discovery document names a foreign issuer")
             }
-            let rule: IssuerRule = document.issuer.contains("{tenantid}")
+            var rule: IssuerRule = document.issuer.contains("{tenantid}")
                 ? .microsoftTemplate(document.issuer, excludedTenant: tenant == "organizations" ? ProviderRules.consumerTenant : nil)
                 : .exact(document.issuer)
+            if let allowList { rule = .microsoftAllowList(rule, allowList) }
             let graph = Self.trimmed(config.graphBase ?? ProviderRules.microsoftGraph)
             return ResolvedProvider(config: config, tenant: tenant, discovery: document, issuerRule: rule, profileURL: "\(graph)/v1.0/me")
         case .yahoo, .oidc:
@@ -152,9 +156,10 @@ public struct RelyingParty: Sendable {
         }
         let body = reply.decode(TokenResponse.self) ?? TokenResponse()
         guard reply.status == 200 else {
-            let error = body.error ?? "HTTP \(reply.status)"
-            let codes = (body.errorCodes ?? []).map { "AADSTS\($0)" }
-            throw RelyingPartyError(.tokenExchange, "the provider refused the authorization code (\(([error] + codes).joined(separator: ", ")))")
+            let fields = (try? JSONDecoder().decode(JSONValue.self, from: reply.body))?.objectValue ?? [:]
+            let info = ProviderErrorInfo.parse(providerId: provider.config.providerId, fields: fields)
+            let named = ([info.error ?? "HTTP \(reply.status)"] + info.errorCodes).joined(separator: ", ")
+            throw RelyingPartyError(.tokenExchange, "the provider refused the authorization code (\(named))", providerError: info)
         }
         guard let accessToken = body.accessToken, !accessToken.isEmpty else {
             throw RelyingPartyError(.tokenExchange, "the provider's token response has no access token")

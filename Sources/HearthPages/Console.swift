@@ -181,8 +181,23 @@ public enum ConsolePages {
             <label for="client-id">Client ID</label><input id="client-id" type="text" name="clientId" value="{{clientId}}" required autocomplete="off">
             <label for="client-secret">Client secret ({{secretState}})</label>
             <input id="client-secret" type="password" name="clientSecret" autocomplete="new-password" {{^secretSet}}required{{/secretSet}} placeholder="{{#secretSet}}Leave empty to keep the stored secret{{/secretSet}}">
+            {{#isMicrosoft}}<label for="allowed-tenants">Allowed tenants (empty: every tenant)</label>
+            <input id="allowed-tenants" type="text" name="allowedTenants" value="{{allowedTenants}}" autocomplete="off" placeholder="contoso.com, 72f988bf-86f1-41af-91ab-2d7cd011db47, consumers">
+            <p class="note">Tenant IDs, verified domains, consumers (personal accounts) or organizations, separated by commas. Checked on every Microsoft sign-in; an app's tenant parameter can only narrow this list.</p>{{/isMicrosoft}}
             <label class="check"><input type="checkbox" name="enabled" value="true" {{#enabled}}checked{{/enabled}}> Enabled</label>
             <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/console/providers">Cancel</a></div></form>
+            {{#canTest}}<form method="post" action="/console/provider/test" class="card"><input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="provider" value="{{providerId}}">
+            <p class="note">Checks the saved settings without a user: discovery, issuer, signing keys, client ID and secret, redirect URI.</p>
+            <div class="actions"><button type="submit" class="secondary">Test configuration</button></div></form>{{/canTest}}
+            """,
+        "provider-test": """
+            <section class="card {{^ok}}error{{/ok}}" role="status"><p><strong>{{providerId}}</strong>: {{summary}}</p></section>
+            <div class="table-wrap"><table><caption>Configuration checks</caption><thead><tr><th scope="col">Check</th><th scope="col">Result</th><th scope="col">Details</th></tr></thead><tbody>
+            {{#checks}}<tr><td data-label="Check">{{name}}</td><td data-label="Result"><span class="tag {{#passed}}on{{/passed}}{{#failed}}off{{/failed}}">{{status}}</span></td>
+            <td data-label="Details">{{detail}}{{#fix}}<p class="note">Fix: {{fix}}</p>{{/fix}}</td></tr>{{/checks}}
+            </tbody></table></div>
+            <div class="actions"><a class="button secondary" href="{{backHref}}">Back to the provider</a></div>
             """,
         "settings": """
             <form method="post" action="/console/settings" class="card"><input type="hidden" name="csrf" value="{{csrf}}">

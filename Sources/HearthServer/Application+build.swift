@@ -107,6 +107,7 @@ public final class HearthServer: Sendable {
         let authorizer = AdminAuthorizer(configuration: configuration, store: store, keyRing: keyRing)
         let adminService = AdminService(accounts: accounts, logger: logger)
         AdminController(service: adminService, authorizer: authorizer, maxBodySize: configuration.maxBodySize).register(on: router)
+        ProviderCheckController(federation: federation, authorizer: authorizer).register(on: router)
         ConsoleController(service: adminService, access: ConsoleAccess(store: store, configuration: configuration),
                           configuration: configuration, store: store, federation: federation).register(on: router)
         OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthOIDC
+import Metrics
 
 /// Everything `buildApplication` needs, passed explicitly (nothing here reads the environment).
 public struct HearthServerConfiguration: Sendable {
@@ -45,6 +46,8 @@ public struct HearthServerConfiguration: Sendable {
     public var consoleIdleTimeout: TimeInterval = 30 * 60
     /// How long a console login link (`hearth console login-link`, the start-up link) stays usable.
     public var consoleLoginLinkLifetime: TimeInterval = 15 * 60
+    /// Where counters go (tests pass their own); nil: swift-metrics' bootstrapped backend (a no-op until one is).
+    public var metricsFactory: (any MetricsFactory)?
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,

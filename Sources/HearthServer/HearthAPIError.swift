@@ -9,14 +9,17 @@ public struct HearthAPIError: Error, HTTPResponseError, Sendable, CustomStringCo
     /// Human-readable detail appended as `CODE : detail`. Never holds secrets.
     public let detail: String?
     public let httpStatus: Int
+    /// `error.details` (a provider's refusal in its parts).
+    public let details: [GoogleErrorEnvelope.ErrorInfo]?
 
-    public init(_ code: ServerErrorCode, _ detail: String? = nil, httpStatus: Int? = nil) {
+    public init(_ code: ServerErrorCode, _ detail: String? = nil, httpStatus: Int? = nil, details: [GoogleErrorEnvelope.ErrorInfo]? = nil) {
         self.code = code
         self.detail = detail
         self.httpStatus = httpStatus ?? code.httpStatus
+        self.details = details
     }
 
-    public var envelope: GoogleErrorEnvelope { GoogleErrorEnvelope(code, detail: detail, httpStatus: httpStatus) }
+    public var envelope: GoogleErrorEnvelope { GoogleErrorEnvelope(code, detail: detail, httpStatus: httpStatus, details: details) }
 
     public var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 

@@ -19,12 +19,43 @@ public struct GoogleErrorEnvelope: Codable, Sendable, Equatable {
         public var errors: [Item]
         /// The canonical status name (`INVALID_ARGUMENT`, `PERMISSION_DENIED`, ...); absent on plain 400s.
         public var status: String?
+        /// Google's `details` (`google.rpc.ErrorInfo`): Hearth puts a provider's refusal here, in its parts.
+        public var details: [ErrorInfo]?
 
-        public init(code: Int, message: String, errors: [Item], status: String? = nil) {
+        public init(code: Int, message: String, errors: [Item], status: String? = nil, details: [ErrorInfo]? = nil) {
             self.code = code
             self.message = message
             self.errors = errors
             self.status = status
+            self.details = details
+        }
+    }
+
+    /// A `google.rpc.ErrorInfo` entry of `error.details`.
+    public struct ErrorInfo: Codable, Sendable, Equatable {
+        public static let typeURL = "type.googleapis.com/google.rpc.ErrorInfo"
+
+        public var type: String
+        public var reason: String
+        public var domain: String
+        public var metadata: [String: String]
+
+        public init(reason: String, domain: String, metadata: [String: String]) {
+            self.type = Self.typeURL
+            self.reason = reason
+            self.domain = domain
+            self.metadata = metadata
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case type = "@type", reason, domain, metadata
+        }
+
+        /// A provider's refusal.
+        public init(_ info: ProviderErrorInfo, correlationId: String?) {
+            var metadata = info.metadata
+            if let correlationId { metadata[ProviderErrorInfo.Key.correlationId] = correlationId }
+            self.init(reason: info.reason, domain: ProviderErrorInfo.errorInfoDomain, metadata: metadata)
         }
     }
 
@@ -46,15 +77,21 @@ public struct GoogleErrorEnvelope: Codable, Sendable, Equatable {
     }
 
     /// Builds the envelope for a server error code and an optional human-readable detail.
-    public init(_ code: ServerErrorCode, detail: String? = nil, httpStatus: Int? = nil) {
+    public init(_ code: ServerErrorCode, detail: String? = nil, httpStatus: Int? = nil, details: [ErrorInfo]? = nil) {
         let status = httpStatus ?? code.httpStatus
         let message = detail.map { "\(code.rawValue) : \($0)" } ?? code.rawValue
         self.error = Body(
             code: status,
             message: code.messageOverride ?? message,
             errors: [Item(message: code.messageOverride ?? message, reason: code.reason)],
-            status: code.status
+            status: code.status,
+            details: details
         )
+    }
+
+    /// The provider refusal of `error.details`, if there is one: its metadata.
+    public var providerErrorMetadata: [String: String]? {
+        error.details?.first { $0.domain == ProviderErrorInfo.errorInfoDomain }?.metadata
     }
 
     /// The error code of `error.message`: the text before the first `:`, trimmed.

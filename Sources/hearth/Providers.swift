@@ -2,6 +2,7 @@ import HearthWire
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthOIDC
 import HearthStore
 import HearthStoreSQLite
 import Logging
@@ -11,7 +12,7 @@ struct Providers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "providers",
         abstract: "Enable, list and disable sign-in providers (microsoft.com, yahoo.com, oidc.<name>).",
-        subcommands: [Enable.self, List.self, Disable.self, Remove.self]
+        subcommands: [Enable.self, List.self, Disable.self, Remove.self, Test.self]
     )
 
     struct Enable: AsyncParsableCommand {
@@ -38,10 +39,27 @@ struct Providers: AsyncParsableCommand {
         var trustEmailVerified = false
         @Option(name: .customLong("display-name"), help: "A name for people (shown in lists).")
         var displayName: String?
+        @Option(name: .customLong("allowed-tenant"), help: ArgumentHelp(
+            "microsoft.com: a tenant whose accounts may sign in (tenant id, verified domain, consumers or organizations); repeat for several. Replaces the stored list.",
+            valueName: "tenant"))
+        var allowedTenants: [String] = []
+        @Flag(name: .customLong("any-tenant"), help: "microsoft.com: allow every tenant again (clears the allow-list).")
+        var anyTenant = false
 
         func validate() throws {
             guard IdPConfig.kind(forProviderId: providerId) != nil else {
                 throw ValidationError("\(providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
+            }
+            if !allowedTenants.isEmpty || anyTenant {
+                guard IdPConfig.kind(forProviderId: providerId) == .microsoft else {
+                    throw ValidationError("--allowed-tenant and --any-tenant apply to microsoft.com only")
+                }
+                guard !(anyTenant && !allowedTenants.isEmpty) else { throw ValidationError("give --allowed-tenant or --any-tenant, not both") }
+                do {
+                    _ = try RelyingParty.normalizedTenantAllowList(allowedTenants)
+                } catch let error as RelyingPartyError {
+                    throw ValidationError(error.message)
+                }
             }
             for url in [issuer, endpointBase, graphBase].compactMap({ $0 }) {
                 guard let components = URLComponents(string: url), ["https", "http"].contains(components.scheme ?? ""), components.host != nil else {
@@ -69,11 +87,14 @@ struct Providers: AsyncParsableCommand {
                                        graphBase: graphBase ?? stored?.graphBase, pkce: pkce ?? stored?.pkce,
                                        trustEmailVerified: trustEmailVerified || (stored?.trustEmailVerified ?? false),
                                        displayName: displayName ?? stored?.displayName)
+                config.allowedTenants = anyTenant ? nil
+                    : allowedTenants.isEmpty ? stored?.allowedTenants : try RelyingParty.normalizedTenantAllowList(allowedTenants)
                 config.enabled = true
                 try await store.saveIdPConfig(config)
                 return (config, given == nil || given?.isEmpty == true)
             }
-            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(keptSecret ? ", stored secret kept" : "")).")
+            let tenants = config.kind == .microsoft ? ", tenants: \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ", ") } ?? "any")" : ""
+            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(tenants)\(keptSecret ? ", stored secret kept" : "")).")
         }
 
     }
@@ -87,7 +108,8 @@ struct Providers: AsyncParsableCommand {
             if configs.isEmpty { print("No providers. Enable one with: hearth providers enable microsoft.com --client-id … --client-secret …") }
             for config in configs {
                 let endpoint = config.issuer ?? config.endpointBase ?? "default endpoints"
-                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")")
+                let tenants = config.kind == .microsoft ? "\ttenants \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ",") } ?? "any")" : ""
+                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\(tenants)")
             }
         }
     }
@@ -107,6 +129,37 @@ struct Providers: AsyncParsableCommand {
             }
             guard config != nil else { throw ValidationError("\(providerId) is not configured") }
             print("Disabled \(providerId).")
+        }
+    }
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a provider's configuration without a user: discovery, issuer, keys, client id and secret, redirect URI.",
+            discussion: "Exits with status 1 when a check failed; each finding says what to fix. The client check redeems a made-up authorization code, which the provider refuses as invalid_grant when the client id and secret are right and as invalid_client when they are not.")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The provider to check (microsoft.com, yahoo.com, oidc.<name>).")
+        var providerId: String
+        @Option(name: .customLong("public-url"), help: "The server's external URL (default: the configured public URL), which gives the redirect URI.")
+        var publicURL: String?
+        @Flag(help: "Print the report as JSON.")
+        var json = false
+
+        func run() async throws {
+            let (config, base) = try await storeOptions.withStoreAndSettings { store, settings in
+                (try await store.idpConfig(providerId: providerId), publicURL ?? settings.publicBaseURL)
+            }
+            guard let config else {
+                throw ValidationError("\(providerId) is not configured: hearth providers enable \(providerId) --client-id …")
+            }
+            let report = await RelyingParty().checkConfiguration(config, redirectUri: PublicBaseURL(base).authHandlerURL)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(report.text)
+            }
+            if !report.ok { throw ExitCode(1) }
         }
     }
 

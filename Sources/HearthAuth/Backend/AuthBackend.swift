@@ -52,8 +52,9 @@ public struct URLSessionAuthBackend: AuthBackend {
                 let name = envelope.errorCode
                 let code = AuthErrorUtils.code(forServerError: name, reason: envelope.error.errors.first?.reason)
                 let detail = envelope.error.message.split(separator: ":", maxSplits: 1).dropFirst().first.map { $0.trimmingCharacters(in: .whitespaces) }
-                throw AuthErrorUtils.error(code, message: detail.map { $0.isEmpty ? code.message : $0 } ?? code.message,
-                                           userInfo: [AuthErrors.userInfoNameKey: name])
+                var info: [String: any Sendable] = [AuthErrors.userInfoNameKey: name]
+                if let provider = envelope.providerErrorMetadata { info.merge(AuthErrorUtils.providerUserInfo(provider)) { first, _ in first } }
+                throw AuthErrorUtils.error(code, message: detail.map { $0.isEmpty ? code.message : $0 } ?? code.message, userInfo: info)
             }
             throw AuthErrorUtils.error(.internalError, message: "HTTP \(status) from the server")
         }

@@ -111,6 +111,13 @@ public enum AuthErrors {
     public static let userInfoCorrelationIdKey = "HearthAuthErrorUserInfoCorrelationIdKey"
     /// Hearth: the web flow's `auth/…` code.
     public static let userInfoWebErrorCodeKey = "HearthAuthErrorUserInfoWebErrorCodeKey"
+    /// Hearth: the provider's trace id (Microsoft's "Trace ID"), for the provider's support.
+    public static let userInfoProviderTraceIdKey = "HearthAuthErrorUserInfoProviderTraceIdKey"
+    /// Hearth: the provider's own correlation id (Microsoft's `correlation_id`), when it sent one.
+    public static let userInfoProviderCorrelationIdKey = "HearthAuthErrorUserInfoProviderCorrelationIdKey"
+    /// Hearth: why a federated sign-in was refused, in a few words that never change (`invalid_client`,
+    /// `invalid_grant`, `tenant_not_allowed`, `id_token`, `discovery`, …).
+    public static let userInfoProviderReasonKey = "HearthAuthErrorUserInfoProviderReasonKey"
 }
 
 /// Firebase's global names of the keys.
@@ -181,6 +188,24 @@ enum AuthErrorUtils {
         if let value = error.providerErrorCode { info[AuthErrors.userInfoProviderErrorCodeKey] = value }
         if let value = error.providerErrorDescription { info[AuthErrors.userInfoProviderErrorDescriptionKey] = value }
         if let value = error.correlationId { info[AuthErrors.userInfoCorrelationIdKey] = value }
+        if let value = error.providerTraceId { info[AuthErrors.userInfoProviderTraceIdKey] = value }
         return self.error(mapped, message: error.message.isEmpty ? mapped.message : error.message, userInfo: info)
+    }
+
+    /// The userInfo of a refused `signInWithIdp`: the provider's answer in its parts, from the error envelope's
+    /// `details` (`google.rpc.ErrorInfo` of domain `providers.hearth`).
+    static func providerUserInfo(_ metadata: [String: String]) -> [String: any Sendable] {
+        let keys: [(String, String)] = [
+            (ProviderErrorInfo.Key.providerError, AuthErrors.userInfoProviderErrorKey),
+            (ProviderErrorInfo.Key.providerErrorCode, AuthErrors.userInfoProviderErrorCodeKey),
+            (ProviderErrorInfo.Key.providerErrorDescription, AuthErrors.userInfoProviderErrorDescriptionKey),
+            (ProviderErrorInfo.Key.correlationId, AuthErrors.userInfoCorrelationIdKey),
+            (ProviderErrorInfo.Key.traceId, AuthErrors.userInfoProviderTraceIdKey),
+            (ProviderErrorInfo.Key.providerCorrelationId, AuthErrors.userInfoProviderCorrelationIdKey),
+            ("reason", AuthErrors.userInfoProviderReasonKey),
+        ]
+        var info: [String: any Sendable] = [:]
+        for (field, key) in keys { if let value = metadata[field] { info[key] = value } }
+        return info
     }
 }

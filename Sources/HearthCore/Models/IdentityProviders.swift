@@ -32,10 +32,13 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     /// For `oidc.*`: trust the provider's `email_verified` claim.
     public var trustEmailVerified: Bool
     public var displayName: String?
+    /// Microsoft only: the tenants whose accounts may sign in (tenant GUIDs, verified domains, `consumers`,
+    /// `organizations`), checked on the validated token's `tid` on every path. Nil or empty: any tenant.
+    public var allowedTenants: [String]?
 
     public init(providerId: String, kind: IdPKind, enabled: Bool = true, clientId: String, clientSecret: String,
                 issuer: String? = nil, endpointBase: String? = nil, graphBase: String? = nil, pkce: Bool? = nil,
-                trustEmailVerified: Bool = false, displayName: String? = nil) {
+                trustEmailVerified: Bool = false, displayName: String? = nil, allowedTenants: [String]? = nil) {
         self.providerId = providerId
         self.kind = kind
         self.enabled = enabled
@@ -48,6 +51,7 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
         self.pkce = pkce ?? (kind != .yahoo)
         self.trustEmailVerified = trustEmailVerified
         self.displayName = displayName
+        self.allowedTenants = allowedTenants
     }
 
     /// The provider kind a provider id implies, or nil for ids Hearth does not federate.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthOIDC
 import HearthStore
 import HearthWire
 
@@ -149,7 +150,19 @@ extension AdminService {
     func defaultIdpResource(_ config: IdPConfig) -> DefaultSupportedIdpConfig {
         DefaultSupportedIdpConfig(name: "projects/\(configuration.projectId)/defaultSupportedIdpConfigs/\(config.providerId)",
                                   enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
-                                  endpointBase: config.endpointBase, graphBase: config.graphBase)
+                                  endpointBase: config.endpointBase, graphBase: config.graphBase,
+                                  allowedTenants: config.kind == .microsoft ? config.allowedTenants.flatMap { $0.isEmpty ? nil : $0 } : nil)
+    }
+
+    /// A checked tenant allow-list (Microsoft only).
+    static func checkAllowedTenants(_ entries: [String]?, kind: IdPKind) throws -> [String]? {
+        guard let entries, !entries.isEmpty else { return nil }
+        guard kind == .microsoft else { throw HearthAPIError(.invalidConfig, "allowedTenants applies to microsoft.com only") }
+        do {
+            return try RelyingParty.normalizedTenantAllowList(entries)
+        } catch let error as RelyingPartyError {
+            throw HearthAPIError(.invalidConfig, error.message)
+        }
     }
 
     static func checkDefaultIdpId(_ idpId: String?) throws -> (String, IdPKind) {
@@ -177,7 +190,8 @@ extension AdminService {
         try Self.checkURL(body.endpointBase, "endpointBase")
         try Self.checkURL(body.graphBase, "graphBase")
         let config = IdPConfig(providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
-                               endpointBase: body.endpointBase, graphBase: body.graphBase)
+                               endpointBase: body.endpointBase, graphBase: body.graphBase,
+                               allowedTenants: try Self.checkAllowedTenants(body.allowedTenants, kind: kind))
         try await store.saveIdPConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
         return defaultIdpResource(config)
@@ -198,7 +212,7 @@ extension AdminService {
     public func updateDefaultIdpConfig(_ idpId: String, _ body: DefaultSupportedIdpConfig, updateMask: String?, by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
         guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
-        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase"])
+        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase", "allowedTenants"])
         try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
             switch field {
@@ -210,6 +224,8 @@ extension AdminService {
             case "graphBase":
                 try Self.checkURL(body.graphBase, "graphBase")
                 config.graphBase = body.graphBase
+            case "allowedTenants":
+                config.allowedTenants = try Self.checkAllowedTenants(body.allowedTenants, kind: config.kind)
             default: break
             }
         }

@@ -194,6 +194,24 @@ extension ConsoleController {
             "clientId": config?.clientId ?? "", "issuer": config?.issuer ?? "", "displayName": config?.displayName ?? "",
             "secretSet": config != nil, "secretState": config != nil ? "set; never shown" : "not set",
             "enabled": config?.enabled ?? true,
+            "isMicrosoft": id == "microsoft.com", "allowedTenants": (config?.allowedTenants ?? []).joined(separator: ", "),
+            "canTest": config != nil,
+        ])
+    }
+
+    /// The configuration check of a provider (the "Test configuration" button).
+    func providerTest(_ id: String) async throws -> (String, [String: Any]) {
+        if id.hasPrefix("oidc.") { _ = try AdminService.checkOIDCId(id) } else { _ = try AdminService.checkDefaultIdpId(id) }
+        let report = try await federation.checkProvider(id)
+        return ("provider-test", [
+            "pageTitle": "Test \(id)", "providerId": id, "ok": report.ok, "backHref": "/console/provider?id=\(id)",
+            "summary": report.ok ? "the configuration looks right." : "the configuration has problems; each failed check says what to fix.",
+            "checks": report.checks.map { check -> [String: Any] in
+                var row: [String: Any] = ["name": check.name, "status": check.status.rawValue, "detail": check.detail,
+                                          "passed": check.status == .ok, "failed": check.status == .failed]
+                if let fix = check.fix { row["fix"] = fix }
+                return row
+            },
         ])
     }
 
@@ -229,7 +247,11 @@ extension ConsoleController {
                 _ = try await service.createOAuthIdpConfig(id: id, body, by: principal)
             }
         } else {
-            let body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret)
+            var body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret)
+            if id == "microsoft.com" {
+                body.allowedTenants = (form["allowedTenants"] ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+                mask.append("allowedTenants")
+            }
             if exists {
                 _ = try await service.updateDefaultIdpConfig(id, body, updateMask: mask.joined(separator: ","), by: principal)
             } else {

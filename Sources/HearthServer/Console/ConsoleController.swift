@@ -94,6 +94,13 @@ struct ConsoleController {
                 return redirect("/console/providers?ok=toggled")
             }
         }
+        router.post("/console/provider/test") { request, _ in
+            try await action(request) { session, form in
+                let (template, context) = try await providerTest(form["provider"] ?? "")
+                return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? "Test provider", projectId: configuration.projectId,
+                                                current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken, context: context))
+            }
+        }
         router.post("/console/provider") { request, _ in
             try await action(request) { session, form in
                 try await saveProvider(form, by: principal(session))

@@ -82,6 +82,15 @@ extension FederationService {
         let provider: ResolvedProvider
         do {
             provider = try await relyingParty.resolve(config, tenant: tenant)
+        } catch let error as RelyingPartyError where error.kind == .tenantNotAllowed {
+            // The app asked for a Microsoft tenant outside the administrator's allow-list: refused before any login page.
+            let correlationId = UUID().uuidString.lowercased()
+            diagnostics.record("federated sign-in refused", error.errorInfo(providerId: config.providerId), detail: error.message,
+                               correlationId: correlationId)
+            let sentence = error.message.prefix(1).uppercased() + error.message.dropFirst()
+            return .redirect(Self.deliver(target, publicURL: configuration.publicURL.url, authType: authType, eventId: eventId, link: nil,
+                                          firebaseError: FirebaseWebError(code: .operationNotAllowed, message: "OPERATION_NOT_ALLOWED : \(sentence).",
+                                                                          correlationId: correlationId)))
         } catch let error as RelyingPartyError {
             let code: WebAuthErrorCode = error.kind == .configuration ? .argumentError : .networkRequestFailed
             return fail(code, "INVALID_ARGUMENT : \(error.message)")
@@ -151,9 +160,10 @@ extension FederationService {
         if let error = query["error"] {
             let refusal = ProviderRefusal(error: error, subcode: query["error_subcode"], description: query["error_description"],
                                           providerId: session.providerId, tenant: session.tenant, correlationId: query["correlation_id"])
-            logger.notice(refusal.cancelled ? "federated sign-in cancelled by the user" : "federated sign-in refused by the provider", metadata: [
-                "provider": "\(session.providerId)", "reason": "\(refusal.logReason)", "correlation_id": "\(refusal.correlationId)",
-            ])
+            var info = ProviderErrorInfo.parse(providerId: session.providerId, query: query)
+            if refusal.cancelled { info.reason = "cancelled" }
+            diagnostics.record(refusal.cancelled ? "federated sign-in cancelled by the user" : "federated sign-in refused by the provider",
+                               info, detail: refusal.logReason, correlationId: refusal.correlationId)
             return .redirect(Self.deliver(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
                                           link: nil, firebaseError: refusal.firebaseError))
         }
@@ -233,7 +243,11 @@ struct ProviderRefusal {
         }
         self.correlationId = correlationId.flatMap { $0.count <= 64 && $0.allSatisfy { $0.isHexDigit || $0 == "-" } ? $0 : nil }
             ?? UUID().uuidString.lowercased()
+        self.traceId = ProviderErrorInfo.parse(providerId: providerId, query: ["error": error, "error_description": description]).traceId
     }
+
+    /// The provider's trace id (Microsoft writes "Trace ID: …" into the description).
+    let traceId: String?
 
     /// The web error code the app receives.
     var webCode: WebAuthErrorCode {
@@ -249,6 +263,7 @@ struct ProviderRefusal {
         let sentence = reason.prefix(1).uppercased() + reason.dropFirst()
         return FirebaseWebError(code: webCode, message: sentence + (providerErrorCode.map { " (\($0))." } ?? "."),
                                 providerError: error, providerErrorCode: providerErrorCode,
-                                providerErrorDescription: description.isEmpty ? nil : description, correlationId: correlationId)
+                                providerErrorDescription: description.isEmpty ? nil : description, correlationId: correlationId,
+                                providerTraceId: traceId)
     }
 }

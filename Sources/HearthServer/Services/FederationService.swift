@@ -87,12 +87,13 @@ public struct FederationService: Sendable {
         guard let state = parameters["state"], !state.isEmpty else {
             throw HearthAPIError(.invalidIdpResponse, "the requestUri is not an auth handler result (no state)")
         }
-        if let error = parameters["error"] {
-            let correlationId = UUID().uuidString.lowercased()
-            logger.notice("federated sign-in refused", metadata: [
-                "reason": "the requestUri carries the provider error \(String(error.prefix(64)))", "correlation_id": "\(correlationId)",
-            ])
-            throw HearthAPIError(.invalidIdpResponse, "the provider answered \(String(error.prefix(64))) (correlation id \(correlationId))")
+        if parameters["error"] != nil {
+            // The provider the client names, only when it is one this server serves (a metrics label must stay bounded).
+            var claimed: String?
+            if let named = postBody["providerId"]?.lowercased(), (try? await enabledProvider(named)) != nil { claimed = named }
+            let info = ProviderErrorInfo.parse(providerId: claimed, query: parameters)
+            throw diagnostics.refusal(RelyingPartyError(.tokenExchange, "the provider answered \(info.error ?? "an error")", providerError: info),
+                                      providerId: claimed ?? "unknown")
         }
         guard let code = parameters["code"], !code.isEmpty else { throw HearthAPIError(.invalidIdpResponse, "the requestUri has no authorization code") }
         guard let sessionId = request.sessionId, !sessionId.isEmpty else { throw HearthAPIError(.missingSessionId) }
@@ -117,11 +118,7 @@ public struct FederationService: Sendable {
             signIn = try await relyingParty.complete(provider, code: code, redirectUri: session.redirectUri,
                                                      codeVerifier: session.codeVerifier, nonce: session.nonce)
         } catch let error as RelyingPartyError {
-            let correlationId = UUID().uuidString.lowercased()
-            logger.notice("federated sign-in refused", metadata: [
-                "provider": "\(config.providerId)", "reason": "\(error.message)", "correlation_id": "\(correlationId)",
-            ])
-            throw HearthAPIError(.invalidIdpResponse, "\(error.message) (correlation id \(correlationId))")
+            throw diagnostics.refusal(error, providerId: config.providerId)
         }
         return try await finish(signIn, request: request, returnCredential: returnCredential)
     }
@@ -134,11 +131,18 @@ public struct FederationService: Sendable {
     /// The account rules, once the provider identity is verified.
     func finish(_ signIn: FederatedSignIn, request: SignInWithIdpRequest, returnCredential: Bool) async throws -> SignInWithIdpResponse {
         let identity = signIn.identity
+        let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
         if let idToken = request.idToken, !idToken.isEmpty {
             let (_, user) = try await accounts.authenticate(idToken: idToken)
+            if request.autoCreate == false {
+                // A reauthentication of the signed-in user (the SDKs send none with an idToken, but a client that
+                // does must not link or create anything): the identity must already be that user's. Firebase's
+                // SDKs turn USER_NOT_FOUND into userMismatch.
+                guard let holder, holder.localId == user.localId else { throw HearthAPIError(.userNotFound) }
+                return try await signInExisting(holder, signIn)
+            }
             return try await link(signIn, to: user, returnCredential: returnCredential)
         }
-        let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
         if request.autoCreate == false {
             guard let holder else { throw HearthAPIError(.userNotFound) }
             return try await signInExisting(holder, signIn)

@@ -119,15 +119,19 @@ public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
     public var endpointBase: String?
     /// Hearth extension: Microsoft Graph's base URL.
     public var graphBase: String?
+    /// Hearth extension, `microsoft.com` only: the tenants whose accounts may sign in (tenant GUIDs, verified
+    /// domains, `consumers`, `organizations`); absent or empty: every tenant.
+    public var allowedTenants: [String]?
 
     public init(name: String? = nil, enabled: Bool? = nil, clientId: String? = nil, clientSecret: String? = nil,
-                endpointBase: String? = nil, graphBase: String? = nil) {
+                endpointBase: String? = nil, graphBase: String? = nil, allowedTenants: [String]? = nil) {
         self.name = name
         self.enabled = enabled
         self.clientId = clientId
         self.clientSecret = clientSecret
         self.endpointBase = endpointBase
         self.graphBase = graphBase
+        self.allowedTenants = allowedTenants
     }
 }
 

@@ -72,19 +72,22 @@ public struct FirebaseWebError: Codable, Sendable, Equatable {
     public var providerErrorDescription: String?
     /// The id under which the server logged this refusal.
     public var correlationId: String?
+    /// The provider's trace id (Microsoft's "Trace ID"), for its support.
+    public var providerTraceId: String?
 
     public init(code: WebAuthErrorCode, message: String, providerError: String? = nil, providerErrorCode: String? = nil,
-                providerErrorDescription: String? = nil, correlationId: String? = nil) {
+                providerErrorDescription: String? = nil, correlationId: String? = nil, providerTraceId: String? = nil) {
         self.code = code.rawValue
         self.message = message
         self.providerError = providerError
         self.providerErrorCode = providerErrorCode
         self.providerErrorDescription = providerErrorDescription
         self.correlationId = correlationId
+        self.providerTraceId = providerTraceId
     }
 
     private enum CodingKeys: String, CodingKey {
-        case code, message, providerError, providerErrorCode, providerErrorDescription, correlationId
+        case code, message, providerError, providerErrorCode, providerErrorDescription, correlationId, providerTraceId
     }
 
     /// Reads leniently: only `code` is required (Firebase's own handler may send no message).
@@ -96,6 +99,7 @@ public struct FirebaseWebError: Codable, Sendable, Equatable {
         providerErrorCode = try container.decodeIfPresent(String.self, forKey: .providerErrorCode)
         providerErrorDescription = try container.decodeIfPresent(String.self, forKey: .providerErrorDescription)
         correlationId = try container.decodeIfPresent(String.self, forKey: .correlationId)
+        providerTraceId = try container.decodeIfPresent(String.self, forKey: .providerTraceId)
     }
 
     /// The code as a known value, if it is one.
