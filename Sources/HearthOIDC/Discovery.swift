@@ -8,6 +8,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var tokenEndpoint: String
     public var jwksURI: String
     public var userinfoEndpoint: String?
+    /// The scopes the provider advertises (`offline_access` means it gives refresh tokens for it).
+    public var scopesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -15,6 +17,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
         case userinfoEndpoint = "userinfo_endpoint"
+        case scopesSupported = "scopes_supported"
     }
 }
 

@@ -7,6 +7,10 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
         case idToken
         case profile
         case configuration
+        /// The provider refused a stored refresh token (`invalid_grant`): it is dead, a new sign-in is needed.
+        case refreshRefused
+        /// A native ID token's nonce is not the SHA-256 of the raw nonce the app sent.
+        case nonce
     }
 
     public let kind: Kind

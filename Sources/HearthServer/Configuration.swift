@@ -45,6 +45,9 @@ public struct HearthServerConfiguration: Sendable {
     public var consoleIdleTimeout: TimeInterval = 30 * 60
     /// How long a console login link (`hearth console login-link`, the start-up link) stays usable.
     public var consoleLoginLinkLifetime: TimeInterval = 15 * 60
+    /// The provider token vault's keys (`vault.keys` / `vault.keys.file`); nil: the vault is off and no provider
+    /// refresh token is kept.
+    public var providerTokenKeys: ProviderTokenKeys?
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,

@@ -38,8 +38,21 @@ struct Providers: AsyncParsableCommand {
         var trustEmailVerified = false
         @Option(name: .customLong("display-name"), help: "A name for people (shown in lists).")
         var displayName: String?
+        @Flag(name: .customLong("token-vault"), inversion: .prefixedNo,
+              help: "Keep the provider's refresh token in the token vault (default: on when the server has vault keys; --no-token-vault deletes the kept tokens).")
+        var tokenVault: Bool?
+        @Option(name: .customLong("native-client-id"), help: ArgumentHelp(
+            "A client ID of a native app (MSAL, Yahoo's SDK) whose ID tokens signInWithIdp accepts; repeat for several. Replaces the stored list.",
+            valueName: "client-id"))
+        var nativeClientIds: [String] = []
+        @Flag(name: .customLong("clear-native-client-ids"), help: "Accept ID tokens for the provider's own client ID only.")
+        var clearNativeClientIds = false
 
         func validate() throws {
+            if clearNativeClientIds, !nativeClientIds.isEmpty { throw ValidationError("give --native-client-id or --clear-native-client-ids, not both") }
+            for id in nativeClientIds where id.isEmpty || id.count > 256 || id.contains(where: \.isWhitespace) {
+                throw ValidationError("--native-client-id must be 1 to 256 characters without spaces")
+            }
             guard IdPConfig.kind(forProviderId: providerId) != nil else {
                 throw ValidationError("\(providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
             }
@@ -70,10 +83,14 @@ struct Providers: AsyncParsableCommand {
                                        trustEmailVerified: trustEmailVerified || (stored?.trustEmailVerified ?? false),
                                        displayName: displayName ?? stored?.displayName)
                 config.enabled = true
+                config.tokenVault = tokenVault ?? stored?.tokenVault
+                config.nativeClientIds = clearNativeClientIds ? nil : (nativeClientIds.isEmpty ? stored?.nativeClientIds : nativeClientIds)
                 try await store.saveIdPConfig(config)
+                if !config.keepsProviderTokens { try await store.deleteProviderTokens(providerId: providerId) }
                 return (config, given == nil || given?.isEmpty == true)
             }
-            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(keptSecret ? ", stored secret kept" : "")).")
+            let native = config.nativeClientIds.map { ", native client ids \($0.joined(separator: ","))" } ?? ""
+            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off"), token vault \(config.keepsProviderTokens ? "on" : "off")\(native)\(keptSecret ? ", stored secret kept" : "")).")
         }
 
     }
@@ -87,7 +104,8 @@ struct Providers: AsyncParsableCommand {
             if configs.isEmpty { print("No providers. Enable one with: hearth providers enable microsoft.com --client-id … --client-secret …") }
             for config in configs {
                 let endpoint = config.issuer ?? config.endpointBase ?? "default endpoints"
-                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")")
+                let native = config.nativeClientIds.map { "\tnative clients \($0.joined(separator: ","))" } ?? ""
+                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\ttoken vault \(config.keepsProviderTokens ? "on" : "off")\(native)")
             }
         }
     }
@@ -117,7 +135,12 @@ struct Providers: AsyncParsableCommand {
         var providerId: String
 
         func run() async throws {
-            let removed = try await storeOptions.withStore { try await $0.deleteIdPConfig(providerId: providerId) }
+            let removed = try await storeOptions.withStore { store in
+                let removed = try await store.deleteIdPConfig(providerId: providerId)
+                // The provider's kept tokens (token vault) go with its settings.
+                if removed { try await store.deleteProviderTokens(providerId: providerId) }
+                return removed
+            }
             guard removed else { throw ValidationError("\(providerId) is not configured") }
             print("Removed \(providerId).")
         }

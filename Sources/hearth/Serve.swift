@@ -5,6 +5,7 @@ import HearthDevIdP
 import HearthServer
 import HearthStore
 import HearthStoreSQLite
+import HearthWire
 import Hummingbird
 import Logging
 import NIOCore
@@ -51,6 +52,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(name: .customLong("vault-keys-file"), help: "A file of provider token vault keys, one id:base64 per line, the first sealing (env HEARTH_VAULT_KEYS_FILE, config key vault.keys.file; or the keys themselves in HEARTH_VAULT_KEYS / vault.keys). Without keys no provider refresh token is kept. 'hearth vault new-key' makes a key.")
+    var vaultKeysFile: String?
+
     func run() async throws {
         var options: [Settings.Key: Any] = [:]
         if let host { options[.host] = host }
@@ -61,6 +65,7 @@ struct Serve: AsyncParsableCommand {
         if dev { options[.dev] = true }
         if let publicURL { options[.publicURL] = publicURL }
         if let logLevel { options[.logLevel] = logLevel }
+        if let vaultKeysFile { options[.vaultKeysFile] = vaultKeysFile }
         let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
@@ -85,6 +90,7 @@ struct Serve: AsyncParsableCommand {
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL) : nil))
         draft.emulatorAdminFlag = emulatorAdmin
+        draft.providerTokenKeys = settings.providerTokenKeys
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         if let consoleIdleTimeout {
             guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
@@ -163,6 +169,8 @@ struct Serve: AsyncParsableCommand {
                 ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "programs on this machine (loopback, no browser Origin)"): anyone who reaches the port is an administrator"
                 : "  admin auth:    service-account access tokens only",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
+            configuration.providerTokenKeys.map { "  token vault:   on (key \($0.activeKeyId) seals, \($0.keyIds.count) key(s)); \(base)\(WirePaths.providerAccessToken)" }
+                ?? "  token vault:   off (no vault keys: provider refresh tokens are not kept)",
         ]
         if report.providers.isEmpty {
             lines.append("  providers:     none (hearth providers enable microsoft.com --client-id … , or serve --dev)")

@@ -149,7 +149,8 @@ extension AdminService {
     func defaultIdpResource(_ config: IdPConfig) -> DefaultSupportedIdpConfig {
         DefaultSupportedIdpConfig(name: "projects/\(configuration.projectId)/defaultSupportedIdpConfigs/\(config.providerId)",
                                   enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
-                                  endpointBase: config.endpointBase, graphBase: config.graphBase)
+                                  endpointBase: config.endpointBase, graphBase: config.graphBase, tokenVault: config.keepsProviderTokens,
+                                  nativeClientIds: config.nativeClientIds ?? [])
     }
 
     static func checkDefaultIdpId(_ idpId: String?) throws -> (String, IdPKind) {
@@ -176,8 +177,9 @@ extension AdminService {
         guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
         try Self.checkURL(body.endpointBase, "endpointBase")
         try Self.checkURL(body.graphBase, "graphBase")
-        let config = IdPConfig(providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
+        var config = IdPConfig(providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
                                endpointBase: body.endpointBase, graphBase: body.graphBase)
+        try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await store.saveIdPConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
         return defaultIdpResource(config)
@@ -198,7 +200,8 @@ extension AdminService {
     public func updateDefaultIdpConfig(_ idpId: String, _ body: DefaultSupportedIdpConfig, updateMask: String?, by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
         guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
-        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase"])
+        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase",
+                                                                            "tokenVault", "nativeClientIds"])
         try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
             switch field {
@@ -210,16 +213,20 @@ extension AdminService {
             case "graphBase":
                 try Self.checkURL(body.graphBase, "graphBase")
                 config.graphBase = body.graphBase
+            case "tokenVault": config.tokenVault = body.tokenVault ?? true
+            case "nativeClientIds": try Self.applyVaultFields(tokenVault: nil, nativeClientIds: body.nativeClientIds ?? [], to: &config)
             default: break
             }
         }
-        try await store.saveIdPConfig(config)
+        try await saveProviderConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
         return defaultIdpResource(config)
     }
 
     public func deleteIdpConfig(_ providerId: String, action: String, by principal: AdminPrincipal) async throws -> EmptyResponse {
         guard try await store.deleteIdPConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        // The provider's kept tokens go with its settings.
+        try await store.deleteProviderTokens(providerId: providerId)
         try await audit(principal, action, target: providerId)
         return EmptyResponse()
     }
@@ -229,7 +236,8 @@ extension AdminService {
     func oauthResource(_ config: IdPConfig) -> OAuthIdpConfig {
         OAuthIdpConfig(name: "projects/\(configuration.projectId)/oauthIdpConfigs/\(config.providerId)", clientId: config.clientId,
                        clientSecret: nil, issuer: config.issuer, displayName: config.displayName, enabled: config.enabled,
-                       responseType: .init(code: true, idToken: false))
+                       responseType: .init(code: true, idToken: false), tokenVault: config.keepsProviderTokens,
+                       nativeClientIds: config.nativeClientIds ?? [])
     }
 
     static func checkOIDCId(_ id: String?) throws -> String {
@@ -251,8 +259,9 @@ extension AdminService {
         guard let secret = body.clientSecret, !secret.isEmpty else {
             throw HearthAPIError(.missingOAuthClientSecret, "Hearth signs in with the authorization code flow, which needs the client secret")
         }
-        let config = IdPConfig(providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
+        var config = IdPConfig(providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
                                issuer: issuer, displayName: body.displayName)
+        try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await store.saveIdPConfig(config)
         try await audit(principal, "oauthIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
         return oauthResource(config)
@@ -275,6 +284,7 @@ extension AdminService {
         guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         let fields = try Self.maskFields(updateMask, body: body, allowed: [
             "enabled", "clientId", "clientSecret", "issuer", "displayName", "responseType", "responseType.code", "responseType.idToken",
+            "tokenVault", "nativeClientIds",
         ])
         try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
@@ -286,6 +296,8 @@ extension AdminService {
                 try Self.checkURL(issuer, "issuer")
                 config.issuer = issuer
             case "displayName": config.displayName = body.displayName
+            case "tokenVault": config.tokenVault = body.tokenVault ?? true
+            case "nativeClientIds": try Self.applyVaultFields(tokenVault: nil, nativeClientIds: body.nativeClientIds ?? [], to: &config)
             default:
                 // responseType: Hearth always uses the code flow.
                 if body.responseType?.code == false {
@@ -293,12 +305,31 @@ extension AdminService {
                 }
             }
         }
-        try await store.saveIdPConfig(config)
+        try await saveProviderConfig(config)
         try await audit(principal, "oauthIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
         return oauthResource(config)
     }
 
     // MARK: Helpers
+
+    /// Saves a provider's settings; with the token vault turned off, the tokens it kept for the provider go too.
+    func saveProviderConfig(_ config: IdPConfig) async throws {
+        try await store.saveIdPConfig(config)
+        if !config.keepsProviderTokens { try await store.deleteProviderTokens(providerId: config.providerId) }
+    }
+
+    /// The token vault setting and the allowed native client IDs (at most 20, each 1 to 256 characters without spaces).
+    static func applyVaultFields(tokenVault: Bool?, nativeClientIds: [String]?, to config: inout IdPConfig) throws {
+        if let tokenVault { config.tokenVault = tokenVault }
+        guard let nativeClientIds else { return }
+        guard nativeClientIds.count <= 20 else { throw HearthAPIError(.invalidConfig, "nativeClientIds holds at most 20 client IDs") }
+        for id in nativeClientIds where id.isEmpty || id.count > 256 || id.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw HearthAPIError(.invalidConfig, "nativeClientIds: each client ID is 1 to 256 characters without spaces")
+        }
+        var unique: [String] = []
+        for id in nativeClientIds where !unique.contains(id) { unique.append(id) }
+        config.nativeClientIds = unique.isEmpty ? nil : unique
+    }
 
     /// The stored secret goes to the token endpoint: moving that endpoint (issuer, endpointBase, graphBase) without
     /// giving the secret again would let a caller send the write-only secret to a server of their choice.
