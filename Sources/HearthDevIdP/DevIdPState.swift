@@ -61,7 +61,7 @@ actor DevIdPState {
     private var pending: [String: PendingRequest] = [:]
     private var codes: [String: IssuedCode] = [:]
     private var grants: [String: Grant] = [:]
-    /// Refresh tokens issued before this are refused.
+    /// Refresh tokens issued at or before this are refused.
     private var refreshTokensRevokedBefore: TimeInterval = 0
     /// Refresh grants answered.
     private(set) var refreshGrants = 0
@@ -145,7 +145,7 @@ actor DevIdPState {
 
     func revokeRefreshTokens(before moment: Date) { refreshTokensRevokedBefore = moment.timeIntervalSince1970 }
 
-    func refreshTokenUsable(issuedAt: TimeInterval) -> Bool { issuedAt >= refreshTokensRevokedBefore }
+    func refreshTokenUsable(issuedAt: TimeInterval) -> Bool { issuedAt > refreshTokensRevokedBefore }
 
     func countRefreshGrant() { refreshGrants += 1 }
 

@@ -81,7 +81,7 @@ public final class DevIdentityProviders: Sendable {
 
     func state(_ provider: Provider) -> DevIdPState { provider == .microsoft ? microsoft : yahoo }
 
-    /// Refuses every refresh token a provider issued before now (as when a user revokes the app's consent).
+    /// Refuses every refresh token a provider issued until now (as when a user revokes the app's consent).
     public func revokeRefreshTokens(_ provider: Provider) async {
         await state(provider).revokeRefreshTokens(before: clock.now())
     }
