@@ -205,7 +205,7 @@ struct DevRefreshGrant: Codable, Sendable {
     var expiresAt: TimeInterval
 
     static func key(secret: String) -> SymmetricKey {
-        SymmetricKey(data: SHA256.hash(data: Data("hearth.dev-idp.refresh-token\u{0}\(secret)".utf8)))
+        SymmetricKey(data: WireDigest.sha256("hearth.dev-idp.refresh-token\u{0}\(secret)"))
     }
 
     func seal(secret: String) throws -> String {

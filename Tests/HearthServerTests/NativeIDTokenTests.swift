@@ -12,29 +12,9 @@ import Testing
 @Suite struct NativeIDTokenTests {
     static func sha256Hex(_ text: String) -> String { Data(SHA256.hash(data: Data(text.utf8))).hexString }
 
-    /// An ID token obtained the way a native app does: the authorization code flow straight at the dev provider
-    /// (its own login form), with the app's nonce, then the code redeemed at the provider's token endpoint.
     static func nativeTokens(_ h: HearthHarness, _ provider: DevIdentityProviders.Provider, email: String, nonce: String?,
-                             tenant: String = "common", scope: String = "openid email profile") async throws -> (idToken: String, accessToken: String) {
-        let dev = try #require(h.devIdPs)
-        let client = provider == .microsoft ? dev.microsoftClient : dev.yahooClient
-        let authorize = provider == .microsoft ? "\(dev.microsoftBase)/\(tenant)/oauth2/v2.0/authorize" : "\(dev.yahooBase)/oauth2/request_auth"
-        let tokenURL = provider == .microsoft ? "\(dev.microsoftBase)/\(tenant)/oauth2/v2.0/token" : "\(dev.yahooBase)/oauth2/get_token"
-        let redirect = h.baseURL + "/__/auth/handler"
-        var query: [(String, String)] = [("client_id", client.id), ("redirect_uri", redirect), ("response_type", "code"),
-                                         ("scope", scope), ("state", "native-state")]
-        query.append(("nonce", nonce ?? RandomID.token(byteCount: 12)))
-        let form = try await Browser.get(authorize + "?" + FormEncoding.encode(query))
-        let requestId = try #require(HearthHarness.capture(#"name="request_id" value="([^"]+)""#, in: form.body), "\(form.body.prefix(300))")
-        let action = try #require(HearthHarness.capture(#"action="([^"]+)""#, in: form.body))
-        let submitted = try await Browser.post(action.hasPrefix("http") ? action : h.baseURL + action,
-                                               form: [("request_id", requestId), ("email", email), ("name", "Native User"), ("action", "login")])
-        let code = try #require(submitted.location.flatMap { Browser.query($0, "code") }, "\(submitted.body.prefix(300))")
-        let token = try await Browser.post(tokenURL, form: [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect),
-                                                            ("client_id", client.id), ("client_secret", client.secret)])
-        let parsed = try JSONSerialization.jsonObject(with: Data(token.body.utf8))
-        let json = try #require(parsed as? [String: Any], "\(token.body)")
-        return (try #require(json["id_token"] as? String), try #require(json["access_token"] as? String))
+                             tenant: String = "common") async throws -> (idToken: String, accessToken: String) {
+        try await h.nativeProviderTokens(provider, email: email, nonce: nonce, tenant: tenant)
     }
 
     static func signIn(_ h: HearthHarness, providerId: String, postBody: [(String, String)], idToken: String? = nil,
