@@ -10,6 +10,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var userinfoEndpoint: String?
     /// The scopes the provider advertises (`offline_access` means it gives refresh tokens for it).
     public var scopesSupported: [String]?
+    /// How the token endpoint authenticates clients (absent: `client_secret_basic`, OpenID Connect Discovery's default).
+    public var tokenEndpointAuthMethodsSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -18,6 +20,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case jwksURI = "jwks_uri"
         case userinfoEndpoint = "userinfo_endpoint"
         case scopesSupported = "scopes_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
     }
 }
 

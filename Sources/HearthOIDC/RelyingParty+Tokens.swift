@@ -30,18 +30,27 @@ extension RelyingParty {
         return signIn
     }
 
+    /// POSTs `fields` to the provider's token endpoint with the client's credentials: HTTP Basic (RFC 6749
+    /// §2.3.1, which every server must support) when the provider advertises `client_secret_basic` or advertises
+    /// nothing (OpenID Connect Discovery's default), in the form body when it advertises only `client_secret_post`.
+    func postToTokenEndpoint(_ provider: ResolvedProvider, _ fields: [(String, String)]) async throws -> UpstreamHTTP.Reply {
+        let methods = provider.discovery.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
+        let config = provider.config
+        if methods.contains("client_secret_basic") || !methods.contains("client_secret_post") {
+            let credentials = FormEncoding.escape(config.clientId) + ":" + FormEncoding.escape(config.clientSecret)
+            return try await http.postForm(provider.discovery.tokenEndpoint, fields, basicAuthorization: Data(credentials.utf8).base64EncodedString())
+        }
+        return try await http.postForm(provider.discovery.tokenEndpoint, fields + [("client_id", config.clientId), ("client_secret", config.clientSecret)])
+    }
+
     /// Renews the provider's access token with `refreshToken` (RFC 6749 §6) at the provider's token endpoint.
     /// Throws ``RelyingPartyError`` `.refreshRefused` when the provider refuses the token (`invalid_grant`: revoked
     /// or expired, a new sign-in is needed), `.tokenExchange` when it cannot be reached or answers otherwise.
     /// The message never holds a token.
     public func refresh(_ provider: ResolvedProvider, refreshToken: String) async throws -> RefreshedProviderTokens {
-        let fields: [(String, String)] = [
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
-            ("client_id", provider.config.clientId), ("client_secret", provider.config.clientSecret),
-        ]
         let reply: UpstreamHTTP.Reply
         do {
-            reply = try await http.postForm(provider.discovery.tokenEndpoint, fields)
+            reply = try await postToTokenEndpoint(provider, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
         } catch {
             throw RelyingPartyError(.tokenExchange, "the provider's token endpoint could not be reached")
         }

@@ -143,14 +143,11 @@ public struct RelyingParty: Sendable {
     /// Exchanges `code` at the token endpoint (client secret, PKCE verifier), validates the ID token and fetches
     /// the profile.
     public func complete(_ provider: ResolvedProvider, code: String, redirectUri: String, codeVerifier: String?, nonce: String) async throws -> FederatedSignIn {
-        var fields: [(String, String)] = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri),
-            ("client_id", provider.config.clientId), ("client_secret", provider.config.clientSecret),
-        ]
+        var fields: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri)]
         if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
         let reply: UpstreamHTTP.Reply
         do {
-            reply = try await http.postForm(provider.discovery.tokenEndpoint, fields)
+            reply = try await postToTokenEndpoint(provider, fields)
         } catch {
             throw RelyingPartyError(.tokenExchange, "the provider's token endpoint could not be reached")
         }
