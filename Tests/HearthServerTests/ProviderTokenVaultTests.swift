@@ -94,9 +94,12 @@ import Testing
             #expect(rotated.refreshToken != nil && rotated.refreshToken != firstRefreshToken)
             #expect(rotated.accessToken == renewedToken)
 
-            // Again at once: the renewed token, no second refresh; forceRefresh renews.
+            // Again at once: the renewed token, no second refresh; forceRefresh renews, but not twice in 30 seconds.
             #expect(try await Self.providerToken(h, idToken: idToken).decode(ProviderAccessTokenResponse.self).accessToken == renewedToken)
             #expect(await h.devIdPs!.refreshGrantCount(.microsoft) == 1)
+            #expect(try await Self.providerToken(h, idToken: idToken, force: true).decode(ProviderAccessTokenResponse.self).accessToken == renewedToken)
+            #expect(await h.devIdPs!.refreshGrantCount(.microsoft) == 1)
+            h.clock.advance(by: 30)
             let forced = try await Self.providerToken(h, idToken: idToken, force: true).decode(ProviderAccessTokenResponse.self)
             #expect(forced.accessToken != renewedToken)
             #expect(await h.devIdPs!.refreshGrantCount(.microsoft) == 2)

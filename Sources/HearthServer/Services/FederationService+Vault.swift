@@ -49,7 +49,7 @@ extension FederationService {
     }
 
     /// `POST /hearth/v1/providerAccessToken`: a provider access token for the user of `idToken`, from the vault,
-    /// renewed at the provider when it expires within a minute (or when `forceRefresh`).
+    /// renewed at the provider when it expires within a minute (or when `forceRefresh`, at most every 30 seconds).
     public func providerAccessToken(idToken: String?, request: ProviderAccessTokenRequest) async throws -> ProviderAccessTokenResponse {
         let (_, user) = try await accounts.authenticate(idToken: idToken)
         guard let providerId = request.providerId?.lowercased(), !providerId.isEmpty else {
@@ -98,7 +98,10 @@ extension FederationService {
             throw HearthAPIError(.noProviderToken, "the kept \(providerId) token was issued to the provider's previous client ID: \(signInAgain)")
         }
         let moment = now
-        if !force, let accessToken = tokens.accessToken, let expiresAt = tokens.accessTokenExpiresAt, expiresAt > moment.addingTimeInterval(60) {
+        // `forceRefresh` renews at most every 30 seconds per user and provider: a client cannot make Hearth hammer
+        // the provider's token endpoint (and get the app throttled there).
+        let forced = force && moment.timeIntervalSince(record.updatedAt) >= 30
+        if !forced, let accessToken = tokens.accessToken, let expiresAt = tokens.accessTokenExpiresAt, expiresAt > moment.addingTimeInterval(60) {
             if record.keyId != keys.activeKeyId {
                 // Re-encrypt on use: the record moves to the active key.
                 _ = try? await reseal(record, tokens: tokens, keys: keys, at: moment)

@@ -7,7 +7,7 @@ public struct ProviderAccessTokenRequest: Codable, Sendable, Equatable {
     public var providerId: String?
     /// The user's Hearth ID token, when not sent as a bearer token.
     public var idToken: String?
-    /// Renew at the provider even when the kept access token is still valid (e.g. after consent to new scopes).
+    /// Renew at the provider even when the kept access token is still valid (at most every 30 seconds).
     public var forceRefresh: Bool?
 
     public init(providerId: String?, idToken: String? = nil, forceRefresh: Bool? = nil) {
