@@ -182,6 +182,10 @@ public enum ConsolePages {
             <label for="client-secret">Client secret ({{secretState}})</label>
             <input id="client-secret" type="password" name="clientSecret" autocomplete="new-password" {{^secretSet}}required{{/secretSet}} placeholder="{{#secretSet}}Leave empty to keep the stored secret{{/secretSet}}">
             <label class="check"><input type="checkbox" name="enabled" value="true" {{#enabled}}checked{{/enabled}}> Enabled</label>
+            <input type="hidden" name="vaultFields" value="1">
+            <label class="check"><input type="checkbox" name="tokenVault" value="true" {{#tokenVault}}checked{{/tokenVault}}> Keep the provider's refresh token in the token vault, so apps get fresh provider access tokens{{^vaultKeys}} (this server has no vault keys yet){{/vaultKeys}}</label>
+            <label for="native-client-ids">Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)</label>
+            <input id="native-client-ids" type="text" name="nativeClientIds" value="{{nativeClientIds}}" autocomplete="off">
             <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/console/providers">Cancel</a></div></form>
             """,
         "settings": """
