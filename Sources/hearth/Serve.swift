@@ -77,6 +77,10 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "hearth")
         var standardError = StandardError()
         for warning in Settings.unknownEnvironmentVariables() { print("warning: \(warning)", to: &standardError) }
+        if let path = settings.providerTokenKeysFile,
+           let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, permissions & 0o077 != 0 {
+            print("warning: the vault key file \(path) can be read by other users (mode \(String(permissions & 0o777, radix: 8))): chmod 600 it", to: &standardError)
+        }
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
             print("warning: listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)", to: &standardError)
         }

@@ -22,6 +22,8 @@ struct Settings {
     var database: PostgresStoreConfiguration?
     /// The provider token vault's keys (`vault.keys` or `vault.keys.file`); nil: the vault is off.
     var providerTokenKeys: ProviderTokenKeys?
+    /// The file the vault keys came from, if any.
+    var providerTokenKeysFile: String?
 
     /// Where the data lives, safe to print: the SQLite file, or the PostgreSQL URL with its password masked.
     var storeDescription: String {
@@ -215,6 +217,7 @@ struct Settings {
             }
         }
         settings.providerTokenKeys = try loadVaultKeys(inline: source(.vaultKeys), file: source(.vaultKeysFile))
+        settings.providerTokenKeysFile = source(.vaultKeysFile)?.value as? String
         return settings
     }
 

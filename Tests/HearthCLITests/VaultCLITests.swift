@@ -17,9 +17,15 @@ import Testing
         let file = directory + "/vault-keys"
         try (line + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let data = directory + "/data"
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let readable = try RunningServer.start(["--vault-keys-file", file], dataDir: data)
+        readable.stop()
+        #expect(readable.log.contains("can be read by other users (mode 644): chmod 600 it"), "\(readable.log)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         let on = try RunningServer.start(["--vault-keys-file", file], dataDir: data)
         on.stop()
         #expect(on.banner.contains("token vault:   on (key k1 seals, 1 key(s))"), "\(on.banner)")
+        #expect(!on.log.contains("can be read by other users"))
         #expect(!on.banner.contains(String(line.dropFirst(3))) && !on.log.contains(String(line.dropFirst(3))))
         let off = try RunningServer.start([], dataDir: data)
         off.stop()
