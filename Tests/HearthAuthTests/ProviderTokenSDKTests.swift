@@ -67,7 +67,7 @@ import Testing
             }
             // Yahoo too, without a nonce.
             let yahoo = try await h.nativeProviderTokens(.yahoo, email: "sdk@yahoo.com", nonce: nil)
-            let second = try await auth.signIn(with: OAuthProvider.credential(providerID: "yahoo.com", idToken: yahoo.idToken))
+            let second = try await auth.signIn(with: OAuthProvider.credential(withProviderID: "yahoo.com", idToken: yahoo.idToken, rawNonce: nil))
             #expect(second.user.email == "sdk@yahoo.com")
         }
     }

@@ -58,6 +58,11 @@ public final class OAuthProvider: Sendable {
         OAuthCredential(providerID: providerID, idToken: idToken, rawNonce: rawNonce)
     }
 
+    /// Firebase's older spelling of ``credential(providerID:idToken:rawNonce:)``.
+    public static func credential(withProviderID providerID: String, idToken: String, rawNonce: String?) -> OAuthCredential {
+        credential(providerID: providerID, idToken: idToken, rawNonce: rawNonce)
+    }
+
     /// Completion-handler form of `credential(with:)`.
     public func getCredentialWith(_ uiDelegate: (any AuthUIDelegate)?, completion: (@Sendable (AuthCredential?, (any Error)?) -> Void)? = nil) {
         Task {
