@@ -30,13 +30,14 @@ extension RelyingParty {
         return signIn
     }
 
-    /// POSTs `fields` to the provider's token endpoint with the client's credentials: HTTP Basic (RFC 6749
-    /// §2.3.1, which every server must support) when the provider advertises `client_secret_basic` or advertises
-    /// nothing (OpenID Connect Discovery's default), in the form body when it advertises only `client_secret_post`.
+    /// POSTs `fields` to the provider's token endpoint with the client's credentials: in the form body
+    /// (`client_secret_post`) when the provider advertises it (Microsoft, Yahoo and most do), else HTTP Basic
+    /// (RFC 6749 §2.3.1; OpenID Connect Discovery's default when a provider advertises nothing, as
+    /// oidc-provider-mock, whose refresh grant accepts nothing else).
     func postToTokenEndpoint(_ provider: ResolvedProvider, _ fields: [(String, String)]) async throws -> UpstreamHTTP.Reply {
         let methods = provider.discovery.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
         let config = provider.config
-        if methods.contains("client_secret_basic") || !methods.contains("client_secret_post") {
+        if !methods.contains("client_secret_post") {
             let credentials = FormEncoding.escape(config.clientId) + ":" + FormEncoding.escape(config.clientSecret)
             return try await http.postForm(provider.discovery.tokenEndpoint, fields, basicAuthorization: Data(credentials.utf8).base64EncodedString())
         }
