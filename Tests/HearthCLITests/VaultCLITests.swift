@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthStoreSQLite
 import Testing
 
 /// The provider token vault's settings and commands, through the real `hearth` binary.
@@ -64,7 +65,7 @@ import Testing
 
     @Test func providersEnableSetsNativeClientIdsAndTheVault() throws {
         let data = CLI.temporaryDirectory() + "/data"
-        _ = try RunningServer.start([], dataDir: data).stop()
+        RunningServer.startAndStop(dataDir: data)
         let enable = try CLI.run(["providers", "enable", "microsoft.com", "--data-dir", data, "--client-id", "WEB-ID", "--client-secret", "s3cret",
                                   "--native-client-id", "MSAL-IOS", "--native-client-id", "MSAL-ANDROID", "--no-token-vault"])
         #expect(enable.status == 0, "\(enable.output)")
@@ -79,5 +80,58 @@ import Testing
         let conflicting = try CLI.run(["providers", "enable", "microsoft.com", "--data-dir", data, "--clear-native-client-ids", "--native-client-id", "X"])
         #expect(conflicting.status != 0)
         #expect(conflicting.output.contains("not both"))
+    }
+
+    /// A user linked to microsoft.com with a vault record sealed by `keys`, written straight into the SQLite store.
+    static func seedRecord(data: String, keys: ProviderTokenKeys, localId: String) async throws {
+        let store = try await SQLiteStore.open(path: data + "/hearth.sqlite")
+        try await store.createUser(UserRecord(localId: localId, createdAt: Date(), validSince: Date(),
+                                              identities: [ProviderIdentity(providerId: "microsoft.com", federatedId: "oid-\(localId)")]))
+        let (keyId, sealed) = try keys.seal(ProviderTokens(refreshToken: "rt-\(localId)", accessToken: nil, accessTokenExpiresAt: nil, clientId: "WEB-ID"),
+                                            localId: localId, providerId: "microsoft.com")
+        _ = try await store.saveProviderTokens(ProviderTokenRecord(localId: localId, providerId: "microsoft.com", federatedId: "oid-\(localId)",
+                                                                   keyId: keyId, sealed: sealed, accessTokenExpiresAt: nil, updatedAt: Date()))
+        try await store.close()
+    }
+
+    static func recordCount(data: String) async throws -> Int {
+        let store = try await SQLiteStore.open(path: data + "/hearth.sqlite")
+        let count = try await store.providerTokenRecords(after: nil, limit: 100).count
+        try await store.close()
+        return count
+    }
+
+    @Test func rekeyMovesRecordsAndTurningTheVaultOffDeletesThem() async throws {
+        let directory = CLI.temporaryDirectory()
+        let data = directory + "/data"
+        RunningServer.startAndStop(dataDir: data)
+        let old = ProviderTokenKeys.generate(id: "old")
+        let new = ProviderTokenKeys.generate(id: "new")
+        for id in ["u1", "u2"] { try await Self.seedRecord(data: data, keys: try ProviderTokenKeys.parse(old), localId: id) }
+        let file = directory + "/keys"
+        try "\(new)\n\(old)\n".write(toFile: file, atomically: true, encoding: .utf8)
+
+        let before = try CLI.run(["vault", "status", "--data-dir", data, "--vault-keys-file", file])
+        #expect(before.stdout.contains("key old: 2 (older key)"), "\(before.output)")
+        let rekey = try CLI.run(["vault", "rekey", "--data-dir", data, "--vault-keys-file", file])
+        #expect(rekey.status == 0, "\(rekey.output)")
+        #expect(rekey.stdout.contains("Sealed 2 record(s) again with key new."), "\(rekey.output)")
+        #expect(!rekey.output.contains("rt-u1"))
+        let after = try CLI.run(["vault", "status", "--data-dir", data, "--vault-keys-file", file])
+        #expect(after.stdout.contains("key new: 2 (active)") && !after.stdout.contains("key old"), "\(after.output)")
+        // Without the key that sealed them: said, and a failing exit.
+        try "\(ProviderTokenKeys.generate(id: "other"))\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let lost = try CLI.run(["vault", "rekey", "--data-dir", data, "--vault-keys-file", file])
+        #expect(lost.status != 0)
+        #expect(lost.stdout.contains("key new: 2 (key NOT configured") && lost.stdout.contains("2 record(s) do not open"), "\(lost.output)")
+
+        // Turning the vault off for microsoft.com deletes its records; so does removing the provider.
+        #expect(try CLI.run(["providers", "enable", "microsoft.com", "--data-dir", data, "--client-id", "WEB-ID", "--client-secret", "s"]).status == 0)
+        #expect(try await Self.recordCount(data: data) == 2)
+        #expect(try CLI.run(["providers", "enable", "microsoft.com", "--data-dir", data, "--no-token-vault"]).status == 0)
+        #expect(try await Self.recordCount(data: data) == 0)
+        try await Self.seedRecord(data: data, keys: try ProviderTokenKeys.parse(new), localId: "u3")
+        #expect(try CLI.run(["providers", "remove", "microsoft.com", "--data-dir", data]).status == 0)
+        #expect(try await Self.recordCount(data: data) == 0)
     }
 }
