@@ -61,6 +61,10 @@ actor DevIdPState {
     private var pending: [String: PendingRequest] = [:]
     private var codes: [String: IssuedCode] = [:]
     private var grants: [String: Grant] = [:]
+    /// Refresh tokens issued at or before this are refused.
+    private var refreshTokensRevokedBefore: TimeInterval = 0
+    /// Refresh grants answered.
+    private(set) var refreshGrants = 0
     var misbehavior = DevMisbehavior()
 
     init(algorithm: String) async throws {
@@ -133,11 +137,17 @@ actor DevIdPState {
         return issued.expiresAt > now ? .ok(issued) : .expired
     }
 
-    func grant(email: String, name: String, clientId: String, now: Date) -> String {
+    func grant(email: String, name: String, clientId: String, now: Date, lifetime: TimeInterval) -> String {
         let token = "devat." + RandomID.token(byteCount: 24)
-        grants[token] = Grant(email: email, name: name, clientId: clientId, expiresAt: now.addingTimeInterval(3600))
+        grants[token] = Grant(email: email, name: name, clientId: clientId, expiresAt: now.addingTimeInterval(lifetime))
         return token
     }
+
+    func revokeRefreshTokens(before moment: Date) { refreshTokensRevokedBefore = moment.timeIntervalSince1970 }
+
+    func refreshTokenUsable(issuedAt: TimeInterval) -> Bool { issuedAt > refreshTokensRevokedBefore }
+
+    func countRefreshGrant() { refreshGrants += 1 }
 
     func grant(for token: String, now: Date) -> Grant? {
         guard let grant = grants[token], grant.expiresAt > now else { return nil }
@@ -183,3 +193,33 @@ struct DevClaims: JWTPayload {
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
+
+/// What a dev refresh token carries, sealed (AES-GCM) under a key derived from the client secret: no state on the
+/// provider, so a refresh token outlives a restart of the server as the real providers' do.
+struct DevRefreshGrant: Codable, Sendable {
+    var email: String
+    var name: String
+    var clientId: String
+    var scope: String
+    var issuedAt: TimeInterval
+    var expiresAt: TimeInterval
+
+    static func key(secret: String) -> SymmetricKey {
+        SymmetricKey(data: WireDigest.sha256("hearth.dev-idp.refresh-token\u{0}\(secret)"))
+    }
+
+    func seal(secret: String) throws -> String {
+        let box = try AES.GCM.seal(try JSONEncoder().encode(self), using: Self.key(secret: secret))
+        guard let combined = box.combined else { throw DevRefreshGrantError() }
+        return "devrt." + combined.base64URLEncodedString()
+    }
+
+    static func open(_ token: String, secret: String) -> DevRefreshGrant? {
+        guard token.hasPrefix("devrt."), let data = Data(base64URLEncoded: token.dropFirst(6)),
+              let box = try? AES.GCM.SealedBox(combined: data), let plaintext = try? AES.GCM.open(box, using: key(secret: secret))
+        else { return nil }
+        return try? JSONDecoder().decode(DevRefreshGrant.self, from: plaintext)
+    }
+}
+
+struct DevRefreshGrantError: Error {}

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HearthCore
 import HearthWire
@@ -9,6 +10,11 @@ import NIOCore
 /// OpenID provider with real keys and real checks (registered client and secret, exact `redirect_uri`,
 /// single-use codes, PKCE, nonce). They live on the same server under `/__dev/microsoft` and `/__dev/yahoo`, and
 /// Hearth's relying party reaches them over HTTP through the same configuration fields as the real providers.
+///
+/// Access tokens are short-lived (`accessTokenLifetime`, ten minutes by default). Refresh tokens come as the real
+/// providers give them: Microsoft with the `offline_access` scope, Yahoo always; the `refresh_token` grant renews
+/// the access token, and Microsoft rotates the refresh token on every use. Refresh tokens are sealed with a key
+/// derived from the client secret, so they survive a restart of the server (the dev clients are kept on disk).
 public final class DevIdentityProviders: Sendable {
     /// Which dev provider.
     public enum Provider: Sendable {
@@ -37,6 +43,8 @@ public final class DevIdentityProviders: Sendable {
 
     public let microsoftClient: Client
     public let yahooClient: Client
+    /// How long an access token works.
+    public let accessTokenLifetime: TimeInterval
     let publicURL: PublicBaseURL
     let clock: WallClock
     let microsoft: DevIdPState
@@ -44,8 +52,10 @@ public final class DevIdentityProviders: Sendable {
     let logger: Logger
 
     public init(publicURL: PublicBaseURL, clock: WallClock = .system, microsoftClient: Client = .random(prefix: "dev-ms"),
-                yahooClient: Client = .random(prefix: "dev-yahoo"), logger: Logger = Logger(label: "hearth.devidp")) async throws {
+                yahooClient: Client = .random(prefix: "dev-yahoo"), accessTokenLifetime: TimeInterval = 600,
+                logger: Logger = Logger(label: "hearth.devidp")) async throws {
         self.publicURL = publicURL
+        self.accessTokenLifetime = accessTokenLifetime
         self.clock = clock
         self.microsoftClient = microsoftClient
         self.yahooClient = yahooClient
@@ -70,6 +80,16 @@ public final class DevIdentityProviders: Sendable {
     }
 
     func state(_ provider: Provider) -> DevIdPState { provider == .microsoft ? microsoft : yahoo }
+
+    /// Refuses every refresh token a provider issued until now (as when a user revokes the app's consent).
+    public func revokeRefreshTokens(_ provider: Provider) async {
+        await state(provider).revokeRefreshTokens(before: clock.now())
+    }
+
+    /// How many refresh grants a provider has answered (tests show the vault refreshing only when needed).
+    public func refreshGrantCount(_ provider: Provider) async -> Int {
+        await state(provider).refreshGrants
+    }
 
     /// Adds the providers' routes.
     public func register<Context: RequestContext>(on router: Router<Context>) {
@@ -246,7 +266,12 @@ public final class DevIdentityProviders: Sendable {
             return tokenError("invalid_client", "AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.",
                               codes: [7000215], status: .unauthorized)
         }
-        guard form["grant_type"] == "authorization_code" else { return tokenError("unsupported_grant_type", "Only authorization_code is supported.") }
+        if form["grant_type"] == "refresh_token" {
+            return try await refresh(provider, form: form, clientId: clientId!)
+        }
+        guard form["grant_type"] == "authorization_code" else {
+            return tokenError("unsupported_grant_type", "Only authorization_code and refresh_token are supported.")
+        }
         guard let code = form["code"] else { return tokenError("invalid_request", "code is required.") }
         let issued: DevIdPState.IssuedCode
         switch await state(provider).redeem(code, now: clock.now()) {
@@ -268,14 +293,54 @@ public final class DevIdentityProviders: Sendable {
             return tokenError("invalid_grant", "A code_verifier was sent but the authorization request had no code_challenge.")
         }
         let now = clock.now()
-        let accessToken = await state(provider).grant(email: issued.email, name: issued.name, clientId: clientId!, now: now)
+        let accessToken = await state(provider).grant(email: issued.email, name: issued.name, clientId: clientId!, now: now,
+                                                      lifetime: accessTokenLifetime)
         let idToken = try await state(provider).sign(idTokenClaims(provider, issued: issued, now: now))
         var body: [String: JSONValue] = [
-            "token_type": .string("Bearer"), "scope": .string(issued.request.scope), "expires_in": .number(3600),
+            "token_type": .string("Bearer"), "scope": .string(issued.request.scope), "expires_in": .number(accessTokenLifetime),
             "access_token": .string(accessToken), "id_token": .string(idToken),
         ]
+        // Microsoft gives a refresh token only for `offline_access`; Yahoo always does.
+        if provider == .yahoo || issued.request.scope.split(separator: " ").contains("offline_access") {
+            let grant = DevRefreshGrant(email: issued.email, name: issued.name, clientId: clientId!, scope: issued.request.scope,
+                                        issuedAt: now.timeIntervalSince1970, expiresAt: now.timeIntervalSince1970 + 90 * 86_400)
+            body["refresh_token"] = .string(try grant.seal(secret: client(provider).secret))
+        }
         if provider == .yahoo { body["xoauth_yahoo_guid"] = .string(DevUsers.yahooGuid(email: issued.email)) }
         return json(body)
+    }
+
+    /// The `refresh_token` grant: a new access token (and ID token); Microsoft also rotates the refresh token,
+    /// Yahoo hands the same one back.
+    func refresh(_ provider: Provider, form: [String: String], clientId: String) async throws -> Response {
+        guard let presented = form["refresh_token"], !presented.isEmpty else { return tokenError("invalid_request", "refresh_token is required.") }
+        let now = clock.now()
+        guard let grant = DevRefreshGrant.open(presented, secret: client(provider).secret), grant.clientId == clientId else {
+            return tokenError("invalid_grant", "AADSTS9002313: Invalid request. Malformed or invalid refresh token.", codes: [9002313])
+        }
+        guard grant.expiresAt > now.timeIntervalSince1970 else {
+            return tokenError("invalid_grant", "AADSTS700082: The refresh token has expired due to inactivity.", codes: [700082])
+        }
+        guard await state(provider).refreshTokenUsable(issuedAt: grant.issuedAt) else {
+            return tokenError("invalid_grant", "AADSTS50173: The provided grant has expired due to it being revoked.", codes: [50173])
+        }
+        await state(provider).countRefreshGrant()
+        let accessToken = await state(provider).grant(email: grant.email, name: grant.name, clientId: clientId, now: now,
+                                                      lifetime: accessTokenLifetime)
+        let request = DevIdPState.PendingRequest(clientId: clientId, redirectUri: "", state: nil, nonce: nil, codeChallenge: nil,
+                                                 scope: grant.scope, tenant: nil, createdAt: now)
+        let issued = DevIdPState.IssuedCode(request: request, email: grant.email, name: grant.name, expiresAt: now, used: true)
+        let idToken = try await state(provider).sign(idTokenClaims(provider, issued: issued, now: now))
+        var next = grant
+        if provider == .microsoft {
+            next.issuedAt = now.timeIntervalSince1970
+            next.expiresAt = now.timeIntervalSince1970 + 90 * 86_400
+        }
+        return json([
+            "token_type": .string("Bearer"), "scope": .string(grant.scope), "expires_in": .number(accessTokenLifetime),
+            "access_token": .string(accessToken), "id_token": .string(idToken),
+            "refresh_token": .string(provider == .microsoft ? try next.seal(secret: client(provider).secret) : presented),
+        ])
     }
 
     func idTokenClaims(_ provider: Provider, issued: DevIdPState.IssuedCode, now: Date) -> [String: JSONValue] {

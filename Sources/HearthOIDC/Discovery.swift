@@ -8,6 +8,10 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var tokenEndpoint: String
     public var jwksURI: String
     public var userinfoEndpoint: String?
+    /// The scopes the provider advertises (`offline_access` means it gives refresh tokens for it).
+    public var scopesSupported: [String]?
+    /// How the token endpoint authenticates clients (absent: `client_secret_basic`, OpenID Connect Discovery's default).
+    public var tokenEndpointAuthMethodsSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -15,6 +19,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
         case userinfoEndpoint = "userinfo_endpoint"
+        case scopesSupported = "scopes_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
     }
 }
 

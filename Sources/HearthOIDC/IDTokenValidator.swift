@@ -56,6 +56,15 @@ public enum IssuerRule: Sendable, Equatable {
     }
 }
 
+/// How an ID token's `nonce` is checked.
+enum NonceRule: Sendable, Equatable {
+    /// The relying party's own sign-in: the token's nonce must be this one.
+    case exact(String)
+    /// A natively obtained token: when the app sent a raw nonce, the token's nonce must be its SHA-256 (hex);
+    /// when it sent none, the token's nonce (e.g. one MSAL chose) is not checked.
+    case rawNonce(String?)
+}
+
 /// Validates an upstream provider's ID token: signature from the provider's JWKS (RS256/ES256 only, never
 /// `none` or HMAC), exact issuer, audience (and `azp` with several audiences), `exp`/`iat` with a small skew,
 /// `sub`, and `nonce`.
@@ -68,6 +77,15 @@ struct IDTokenValidator: Sendable {
     static let allowedAlgorithms: [String: String] = ["RS256": "RSA", "ES256": "EC"]
 
     func validate(_ token: String, jwksURI: String, issuer rule: IssuerRule, clientId: String, nonce: String) async throws -> [String: JSONValue] {
+        try await validate(token, jwksURI: jwksURI, issuer: rule, audiences: [clientId], nonce: .exact(nonce))
+    }
+
+    /// Validates `token` for any of `audiences` (the provider's client ID first, then allowed native client IDs),
+    /// with the nonce checked by `nonce`.
+    func validate(_ token: String, jwksURI: String, issuer rule: IssuerRule, audiences allowed: [String], nonce: NonceRule) async throws -> [String: JSONValue] {
+        guard token.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+            throw RelyingPartyError.idToken("the ID token is not a JWT")
+        }
         guard let header = JWTHeaderFields(token: token), let alg = header.alg else {
             throw RelyingPartyError.idToken("the ID token is not a JWT")
         }
@@ -98,7 +116,9 @@ struct IDTokenValidator: Sendable {
         case .array(let list)?: list.compactMap(\.stringValue)
         default: []
         }
-        guard audiences.contains(clientId) else { throw RelyingPartyError.idToken("the ID token was issued to another client") }
+        guard let clientId = allowed.first(where: { audiences.contains($0) }) else {
+            throw RelyingPartyError.idToken("the ID token was issued to another client")
+        }
         if audiences.count > 1, claims["azp"]?.stringValue != clientId {
             throw RelyingPartyError.idToken("the ID token's authorized party is another client")
         }
@@ -110,8 +130,18 @@ struct IDTokenValidator: Sendable {
         guard iat - skew <= now, now - iat <= maximumAge else { throw RelyingPartyError.idToken("the ID token's issue time is not plausible") }
         if case .number(let nbf)? = claims["nbf"], nbf - skew > now { throw RelyingPartyError.idToken("the ID token is not valid yet") }
         guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw RelyingPartyError.idToken("the ID token has no subject") }
-        guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == nonce else {
-            throw RelyingPartyError.idToken("the ID token's nonce does not match the sign-in request")
+        switch nonce {
+        case .exact(let expected):
+            guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == expected else {
+                throw RelyingPartyError.idToken("the ID token's nonce does not match the sign-in request")
+            }
+        case .rawNonce(let raw?):
+            // Firebase's rule: the token carries the SHA-256 (lower-case hex) of the raw nonce the app sent.
+            guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == WireDigest.sha256Hex(raw) else {
+                throw RelyingPartyError(.nonce, "the ID token's nonce is not the SHA-256 of the nonce the app sent")
+            }
+        case .rawNonce(nil):
+            break
         }
         return claims
     }

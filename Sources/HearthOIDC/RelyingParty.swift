@@ -26,6 +26,8 @@ public struct FederatedSignIn: Sendable {
     public var oauthIdToken: String?
     public var oauthExpiresIn: Int?
     public var oauthRefreshToken: String?
+    /// The scopes the provider granted (`scope` of its token response), when it said.
+    public var grantedScope: String?
 
     public init(identity: ProviderIdentity, emailVerified: Bool, firstName: String? = nil, lastName: String? = nil,
                 rawUserInfo: [String: JSONValue] = [:], oauthAccessToken: String = "", oauthIdToken: String? = nil,
@@ -113,10 +115,12 @@ public struct RelyingParty: Sendable {
         }
     }
 
-    /// The scopes requested: `openid email profile` plus the app's (and `User.Read` for Microsoft Graph).
-    public static func scopes(for kind: IdPKind, requested: [String]) -> [String] {
+    /// The scopes requested: `openid email profile` plus the app's (and `User.Read` for Microsoft Graph), and
+    /// `offline_access` when `offlineAccess` (the token vault keeps the refresh token it brings).
+    public static func scopes(for kind: IdPKind, requested: [String], offlineAccess: Bool = false) -> [String] {
         var scopes = ["openid", "email", "profile"]
         if kind == .microsoft { scopes.append("User.Read") }
+        if offlineAccess { scopes.append("offline_access") }
         for scope in requested.flatMap({ $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) })
         where !scope.isEmpty && !scopes.contains(scope) {
             scopes.append(scope)
@@ -143,14 +147,11 @@ public struct RelyingParty: Sendable {
     /// Exchanges `code` at the token endpoint (client secret, PKCE verifier), validates the ID token and fetches
     /// the profile.
     public func complete(_ provider: ResolvedProvider, code: String, redirectUri: String, codeVerifier: String?, nonce: String) async throws -> FederatedSignIn {
-        var fields: [(String, String)] = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri),
-            ("client_id", provider.config.clientId), ("client_secret", provider.config.clientSecret),
-        ]
+        var fields: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri)]
         if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
         let reply: UpstreamHTTP.Reply
         do {
-            reply = try await http.postForm(provider.discovery.tokenEndpoint, fields)
+            reply = try await postToTokenEndpoint(provider, fields)
         } catch {
             throw RelyingPartyError(.tokenExchange, "the provider's token endpoint could not be reached")
         }
@@ -167,14 +168,14 @@ public struct RelyingParty: Sendable {
         guard let idToken = body.idToken else {
             throw RelyingPartyError(.tokenExchange, "the provider's token response has no ID token")
         }
-        let claims = try await validator.validate(idToken, jwksURI: provider.discovery.jwksURI, issuer: provider.issuerRule,
-                                                  clientId: provider.config.clientId, nonce: nonce)
+        let claims = try await validateIDToken(idToken, provider: provider, audiences: [provider.config.clientId], nonce: .exact(nonce))
         let profile = try await fetchProfile(provider, accessToken: accessToken, claims: claims)
         var signIn = try Self.identity(provider.config, claims: claims, profile: profile)
         signIn.oauthAccessToken = accessToken
         signIn.oauthIdToken = idToken
         signIn.oauthExpiresIn = body.expiresIn
         signIn.oauthRefreshToken = body.refreshToken
+        signIn.grantedScope = body.scope
         return signIn
     }
 
@@ -251,6 +252,7 @@ struct TokenResponse: Decodable {
     var idToken: String?
     var refreshToken: String?
     var expiresIn: Int?
+    var scope: String?
     var error: String?
     var errorCodes: [Int]?
 
@@ -258,7 +260,7 @@ struct TokenResponse: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token", idToken = "id_token", refreshToken = "refresh_token", expiresIn = "expires_in"
-        case error, errorCodes = "error_codes"
+        case scope, error, errorCodes = "error_codes"
     }
 
     init(from decoder: any Decoder) throws {
@@ -268,6 +270,7 @@ struct TokenResponse: Decodable {
         refreshToken = try? container.decodeIfPresent(String.self, forKey: .refreshToken)
         expiresIn = (try? container.decodeIfPresent(Int.self, forKey: .expiresIn))
             ?? (try? container.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap { $0.flatMap(Int.init) }
+        scope = try? container.decodeIfPresent(String.self, forKey: .scope)
         error = try? container.decodeIfPresent(String.self, forKey: .error)
         errorCodes = try? container.decodeIfPresent([Int].self, forKey: .errorCodes)
     }

@@ -11,6 +11,10 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
         case configuration
         /// The token's Microsoft tenant (or the tenant the app asked for) is not on the administrator's allow-list.
         case tenantNotAllowed
+        /// The provider refused a stored refresh token (`invalid_grant`): it is dead, a new sign-in is needed.
+        case refreshRefused
+        /// A native ID token's nonce is not the SHA-256 of the raw nonce the app sent.
+        case nonce
     }
 
     public let kind: Kind

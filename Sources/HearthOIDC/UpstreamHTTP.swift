@@ -37,10 +37,11 @@ public struct UpstreamHTTP: Sendable {
         return try await send(request)
     }
 
-    func postForm(_ url: String, _ fields: [(String, String)]) async throws -> Reply {
+    func postForm(_ url: String, _ fields: [(String, String)], basicAuthorization: String? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Accept", value: "application/json")
+        if let basicAuthorization { request.headers.add(name: "Authorization", value: "Basic \(basicAuthorization)") }
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
         return try await send(request)

@@ -185,6 +185,10 @@ public enum ConsolePages {
             <input id="allowed-tenants" type="text" name="allowedTenants" value="{{allowedTenants}}" autocomplete="off" placeholder="contoso.com, 72f988bf-86f1-41af-91ab-2d7cd011db47, consumers">
             <p class="note">Tenant IDs, verified domains, consumers (personal accounts) or organizations, separated by commas. Checked on every Microsoft sign-in; an app's tenant parameter can only narrow this list.</p>{{/isMicrosoft}}
             <label class="check"><input type="checkbox" name="enabled" value="true" {{#enabled}}checked{{/enabled}}> Enabled</label>
+            <input type="hidden" name="vaultFields" value="1">
+            <label class="check"><input type="checkbox" name="tokenVault" value="true" {{#tokenVault}}checked{{/tokenVault}}> Keep the provider's refresh token in the token vault, so apps get fresh provider access tokens{{^vaultKeys}} (this server has no vault keys yet){{/vaultKeys}}</label>
+            <label for="native-client-ids">Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)</label>
+            <input id="native-client-ids" type="text" name="nativeClientIds" value="{{nativeClientIds}}" autocomplete="off">
             <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/console/providers">Cancel</a></div></form>
             {{#canTest}}<form method="post" action="/console/provider/test" class="card"><input type="hidden" name="csrf" value="{{csrf}}">
             <input type="hidden" name="provider" value="{{providerId}}">

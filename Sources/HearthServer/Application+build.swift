@@ -116,6 +116,7 @@ public final class HearthServer: Sendable {
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
         AccountsController(service: accounts, federation: federation).register(on: api)
         SecureTokenController(service: accounts).register(on: api)
+        ProviderTokenController(federation: federation).register(on: api)
         return router
     }
 }

@@ -48,6 +48,9 @@ public struct HearthServerConfiguration: Sendable {
     public var consoleLoginLinkLifetime: TimeInterval = 15 * 60
     /// Where counters go (tests pass their own); nil: swift-metrics' bootstrapped backend (a no-op until one is).
     public var metricsFactory: (any MetricsFactory)?
+    /// The provider token vault's keys (`vault.keys` / `vault.keys.file`); nil: the vault is off and no provider
+    /// refresh token is kept.
+    public var providerTokenKeys: ProviderTokenKeys?
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,

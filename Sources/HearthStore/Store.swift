@@ -60,6 +60,7 @@ public protocol UserStore: Sendable {
     /// Replaces the user (and its identities) if its stored `version` still equals `user.version`; returns the
     /// stored record with the bumped version. Throws ``StoreError/conflict`` when it changed meanwhile,
     /// ``StoreError/notFound``, ``StoreError/emailExists`` or ``StoreError/federatedIdTaken(providerId:)``.
+    /// Provider tokens (token vault) of identities the update unlinks are deleted in the same write.
     @discardableResult
     func updateUser(_ user: UserRecord) async throws -> UserRecord
     /// A sign-in, in one write that touches only what changes: sets `lastLoginAt`, refreshes the profile of the
@@ -69,7 +70,7 @@ public protocol UserStore: Sendable {
     /// Returns the updated user; nil when it does not exist. A disabled user is returned unchanged (nothing written).
     func recordSignIn(localId: String, at: Date, identity: ProviderIdentity?, passwordRehash: PasswordRehash?,
                       refreshToken: RefreshTokenRecord?) async throws -> UserRecord?
-    /// Deletes the user, its identities and its refresh tokens. Returns whether it existed.
+    /// Deletes the user, its identities, its refresh tokens and its provider tokens. Returns whether it existed.
     @discardableResult
     func deleteUser(localId: String) async throws -> Bool
     /// Number of users (for status output and tests).
@@ -89,7 +90,7 @@ public protocol RefreshTokenStore: Sendable {
     /// enabled and the session must not predate the user's `validSince` (whole seconds). Only then the token is
     /// rotated and the user's `lastRefreshAt` set to `now`; returns the presented record and the updated user.
     func refreshSession(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshSessionOutcome
-    /// Revokes every refresh token of a user.
+    /// Revokes every refresh token of a user and deletes the user's provider tokens (token vault).
     func revokeRefreshTokens(localId: String) async throws
     func refreshToken(hash: String) async throws -> RefreshTokenRecord?
     /// Deletes tokens that can never be used again and were rotated or revoked before `cutoff` (a replay of one
@@ -149,7 +150,7 @@ public protocol FlowStore: Sendable {
 
 /// Everything the server keeps: one database, any replica can serve any step.
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
-    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore {
+    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

@@ -149,5 +149,21 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        (5, [
+            // The provider token vault: sealed upstream tokens, one row per user and provider (see the SQLite store).
+            """
+            CREATE TABLE provider_tokens (
+                local_id TEXT COLLATE "C" NOT NULL REFERENCES users(local_id) ON DELETE CASCADE,
+                provider_id TEXT COLLATE "C" NOT NULL,
+                federated_id TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                sealed TEXT NOT NULL,
+                access_expires_at DOUBLE PRECISION,
+                updated_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (local_id, provider_id)
+            )
+            """,
+            "CREATE INDEX provider_tokens_provider ON provider_tokens(provider_id)",
+        ]),
     ]
 }

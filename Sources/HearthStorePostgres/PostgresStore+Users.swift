@@ -71,6 +71,7 @@ extension PostgresStore {
             }
             try await db.execute("DELETE FROM provider_identities WHERE local_id = ?", [.text(user.localId)])
             try await Self.writeIdentities(user, db: db)
+            try await Self.deleteUnlinkedProviderTokens(localId: user.localId, db: db)
             var stored = user
             stored.version = version ?? user.version + 1
             return stored
@@ -117,7 +118,7 @@ extension PostgresStore {
     public func deleteUser(localId: String) async throws -> Bool {
         try await transaction { db in
             try await db.execute("DELETE FROM refresh_tokens WHERE local_id = ?", [.text(localId)])
-            // Identities go with the user (ON DELETE CASCADE).
+            // Identities and provider tokens go with the user (ON DELETE CASCADE).
             return try await db.execute("DELETE FROM users WHERE local_id = ? RETURNING 1", [.text(localId)]) > 0
         }
     }
@@ -279,8 +280,9 @@ extension PostgresStore {
     }
 
     public func revokeRefreshTokens(localId: String) async throws {
-        try await single { db in
+        try await transaction { db in
             try await db.execute("UPDATE refresh_tokens SET revoked = TRUE WHERE local_id = ?", [.text(localId)])
+            try await db.execute("DELETE FROM provider_tokens WHERE local_id = ?", [.text(localId)])
         }
     }
 

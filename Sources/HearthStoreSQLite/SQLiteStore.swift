@@ -217,6 +217,7 @@ public final class SQLiteStore: HearthStore {
                 """, binds)
             try db.execute("DELETE FROM provider_identities WHERE local_id = ?", [.text(user.localId)])
             try Self.writeIdentities(user, db: db)
+            try Self.deleteUnlinkedProviderTokens(localId: user.localId, db: db)
             var stored = user
             stored.version += 1
             return stored
@@ -260,6 +261,7 @@ public final class SQLiteStore: HearthStore {
     public func deleteUser(localId: String) async throws -> Bool {
         try await transaction { db in
             try db.execute("DELETE FROM refresh_tokens WHERE local_id = ?", [.text(localId)])
+            try db.execute("DELETE FROM provider_tokens WHERE local_id = ?", [.text(localId)])
             try db.execute("DELETE FROM provider_identities WHERE local_id = ?", [.text(localId)])
             try db.execute("DELETE FROM users WHERE local_id = ?", [.text(localId)])
             return db.changes() > 0
@@ -394,6 +396,7 @@ public final class SQLiteStore: HearthStore {
     public func revokeRefreshTokens(localId: String) async throws {
         try await transaction { db in
             try db.execute("UPDATE refresh_tokens SET revoked = 1 WHERE local_id = ?", [.text(localId)])
+            try db.execute("DELETE FROM provider_tokens WHERE local_id = ?", [.text(localId)])
         }
     }
 

@@ -13,6 +13,10 @@ public enum WirePaths {
     /// A short alias of the JWK set.
     public static let wellKnownJWKS = "/.well-known/jwks.json"
 
+    /// Hearth's provider token vault: a fresh provider access token for the signed-in user (`POST`, the Hearth ID
+    /// token as `Authorization: Bearer` or `idToken` in the body).
+    public static let providerAccessToken = "/hearth/v1/providerAccessToken"
+
     /// The v1 path of an `accounts:*` method, e.g. `accounts(“signUp”)`.
     public static func accounts(_ method: String) -> String { "\(identityToolkitV1)/accounts:\(method)" }
     /// The v3 path of a relying-party method, e.g. `v3(“verifyPassword”)`.

@@ -79,6 +79,16 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case missingSessionId = "MISSING_SESSION_ID"
     case invalidSessionId = "INVALID_SESSION_ID"
     case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
+    /// Hearth: a nonce was sent with a native ID token that does not carry its SHA-256 (Firebase's string).
+    case missingOrInvalidNonce = "MISSING_OR_INVALID_NONCE"
+    // Provider token vault (Hearth)
+    /// The vault keeps no token for this user and provider (never kept, refused by the provider, or deleted):
+    /// a new sign-in with the provider stores one.
+    case noProviderToken = "NO_PROVIDER_TOKEN"
+    /// The vault is off: no vault keys configured, or turned off for the provider.
+    case providerTokenVaultDisabled = "PROVIDER_TOKEN_VAULT_DISABLED"
+    /// The provider could not be reached or failed while renewing its access token; try again later.
+    case providerUnavailable = "PROVIDER_UNAVAILABLE"
     // Request shape and access
     case invalidArgument = "INVALID_ARGUMENT"
     case invalidJSONPayload = "INVALID_JSON_PAYLOAD"
@@ -100,6 +110,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
+        case .providerUnavailable: 502
         case .internalError: 500
         default: 400
         }
@@ -128,6 +139,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .notFound: "NOT_FOUND"
         case .methodNotAllowed: "UNIMPLEMENTED"
         case .internalError: "INTERNAL"
+        case .providerUnavailable: "UNAVAILABLE"
         default: nil
         }
     }

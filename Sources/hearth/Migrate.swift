@@ -186,6 +186,23 @@ struct Migrate: AsyncParsableCommand {
         }
         tallies.append(("refresh tokens", tokens))
 
+        // The provider token vault's sealed records, unchanged (the same vault keys open them on the target).
+        var vault = Tally()
+        var afterKey: ProviderTokenKey?
+        while true {
+            let page = try await source.providerTokenRecords(after: afterKey, limit: 1000)
+            guard let last = page.last else { break }
+            for record in page {
+                if allowNonEmpty, try await target.providerTokens(localId: record.localId, providerId: record.providerId) != nil {
+                    vault.kept += 1
+                    continue
+                }
+                if try await target.saveProviderTokens(record) { vault.copied += 1 }
+            }
+            afterKey = ProviderTokenKey(localId: last.localId, providerId: last.providerId)
+        }
+        tallies.append(("provider tokens", vault))
+
         // The audit log, oldest first so the target's ids keep the order (the ids themselves are renumbered).
         var entries: [AuditEntry] = []
         var before: Int64?
@@ -230,6 +247,14 @@ struct Migrate: AsyncParsableCommand {
             tokens += page.count
             afterHash = last.tokenHash
         }
+        var vault = 0
+        var afterKey: ProviderTokenKey?
+        while true {
+            let page = try await store.providerTokenRecords(after: afterKey, limit: 5000)
+            guard let last = page.last else { break }
+            vault += page.count
+            afterKey = ProviderTokenKey(localId: last.localId, providerId: last.providerId)
+        }
         var audit = 0
         var before: Int64?
         while true {
@@ -246,6 +271,7 @@ struct Migrate: AsyncParsableCommand {
             "apps": try await store.apps().count,
             "users": try await store.userCount(),
             "refresh tokens": tokens,
+            "provider tokens": vault,
             "audit entries": audit,
         ]
     }

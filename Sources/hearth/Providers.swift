@@ -45,8 +45,21 @@ struct Providers: AsyncParsableCommand {
         var allowedTenants: [String] = []
         @Flag(name: .customLong("any-tenant"), help: "microsoft.com: allow every tenant again (clears the allow-list).")
         var anyTenant = false
+        @Flag(name: .customLong("token-vault"), inversion: .prefixedNo,
+              help: "Keep the provider's refresh token in the token vault (default: on when the server has vault keys; --no-token-vault deletes the kept tokens).")
+        var tokenVault: Bool?
+        @Option(name: .customLong("native-client-id"), help: ArgumentHelp(
+            "A client ID of a native app (MSAL, Yahoo's SDK) whose ID tokens signInWithIdp accepts; repeat for several. Replaces the stored list.",
+            valueName: "client-id"))
+        var nativeClientIds: [String] = []
+        @Flag(name: .customLong("clear-native-client-ids"), help: "Accept ID tokens for the provider's own client ID only.")
+        var clearNativeClientIds = false
 
         func validate() throws {
+            if clearNativeClientIds, !nativeClientIds.isEmpty { throw ValidationError("give --native-client-id or --clear-native-client-ids, not both") }
+            for id in nativeClientIds where id.isEmpty || id.count > 256 || id.contains(where: \.isWhitespace) {
+                throw ValidationError("--native-client-id must be 1 to 256 characters without spaces")
+            }
             guard IdPConfig.kind(forProviderId: providerId) != nil else {
                 throw ValidationError("\(providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
             }
@@ -90,11 +103,15 @@ struct Providers: AsyncParsableCommand {
                 config.allowedTenants = anyTenant ? nil
                     : allowedTenants.isEmpty ? stored?.allowedTenants : try RelyingParty.normalizedTenantAllowList(allowedTenants)
                 config.enabled = true
+                config.tokenVault = tokenVault ?? stored?.tokenVault
+                config.nativeClientIds = clearNativeClientIds ? nil : (nativeClientIds.isEmpty ? stored?.nativeClientIds : nativeClientIds)
                 try await store.saveIdPConfig(config)
+                if !config.keepsProviderTokens { try await store.deleteProviderTokens(providerId: providerId) }
                 return (config, given == nil || given?.isEmpty == true)
             }
             let tenants = config.kind == .microsoft ? ", tenants: \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ", ") } ?? "any")" : ""
-            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(tenants)\(keptSecret ? ", stored secret kept" : "")).")
+            let native = config.nativeClientIds.map { ", native client ids \($0.joined(separator: ","))" } ?? ""
+            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(tenants), token vault \(config.keepsProviderTokens ? "on" : "off")\(native)\(keptSecret ? ", stored secret kept" : "")).")
         }
 
     }
@@ -109,7 +126,8 @@ struct Providers: AsyncParsableCommand {
             for config in configs {
                 let endpoint = config.issuer ?? config.endpointBase ?? "default endpoints"
                 let tenants = config.kind == .microsoft ? "\ttenants \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ",") } ?? "any")" : ""
-                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\(tenants)")
+                let native = config.nativeClientIds.map { "\tnative clients \($0.joined(separator: ","))" } ?? ""
+                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\(tenants)\ttoken vault \(config.keepsProviderTokens ? "on" : "off")\(native)")
             }
         }
     }
@@ -170,7 +188,12 @@ struct Providers: AsyncParsableCommand {
         var providerId: String
 
         func run() async throws {
-            let removed = try await storeOptions.withStore { try await $0.deleteIdPConfig(providerId: providerId) }
+            let removed = try await storeOptions.withStore { store in
+                let removed = try await store.deleteIdPConfig(providerId: providerId)
+                // The provider's kept tokens (token vault) go with its settings.
+                if removed { try await store.deleteProviderTokens(providerId: providerId) }
+                return removed
+            }
             guard removed else { throw ValidationError("\(providerId) is not configured") }
             print("Removed \(providerId).")
         }

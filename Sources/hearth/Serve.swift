@@ -5,6 +5,7 @@ import HearthDevIdP
 import HearthServer
 import HearthStore
 import HearthStoreSQLite
+import HearthWire
 import Hummingbird
 import Logging
 import NIOCore
@@ -51,6 +52,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(name: .customLong("vault-keys-file"), help: "A file of provider token vault keys, one id:base64 per line, the first sealing (env HEARTH_VAULT_KEYS_FILE, config key vault.keys.file; or the keys themselves in HEARTH_VAULT_KEYS / vault.keys). Without keys no provider refresh token is kept. 'hearth vault new-key' makes a key.")
+    var vaultKeysFile: String?
+
     func run() async throws {
         var options: [Settings.Key: Any] = [:]
         if let host { options[.host] = host }
@@ -61,6 +65,7 @@ struct Serve: AsyncParsableCommand {
         if dev { options[.dev] = true }
         if let publicURL { options[.publicURL] = publicURL }
         if let logLevel { options[.logLevel] = logLevel }
+        if let vaultKeysFile { options[.vaultKeysFile] = vaultKeysFile }
         let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
@@ -72,6 +77,10 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "hearth")
         var standardError = StandardError()
         for warning in Settings.unknownEnvironmentVariables() { print("warning: \(warning)", to: &standardError) }
+        if let path = settings.providerTokenKeysFile,
+           let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, permissions & 0o077 != 0 {
+            print("warning: the vault key file \(path) can be read by other users (mode \(String(permissions & 0o777, radix: 8))): chmod 600 it", to: &standardError)
+        }
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
             print("warning: listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)", to: &standardError)
         }
@@ -85,6 +94,7 @@ struct Serve: AsyncParsableCommand {
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL, derived: true) : nil))
         draft.emulatorAdminFlag = emulatorAdmin
+        draft.providerTokenKeys = settings.providerTokenKeys
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         if let consoleIdleTimeout {
             guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
@@ -163,6 +173,8 @@ struct Serve: AsyncParsableCommand {
                 ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "programs on this machine (loopback, no browser Origin)"): anyone who reaches the port is an administrator"
                 : "  admin auth:    service-account access tokens only",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
+            configuration.providerTokenKeys.map { "  token vault:   on (key \($0.activeKeyId) seals, \($0.keyIds.count) key(s)); \(base)\(WirePaths.providerAccessToken)" }
+                ?? "  token vault:   off (no vault keys: provider refresh tokens are not kept)",
         ]
         if report.providers.isEmpty {
             lines.append("  providers:     none (hearth providers enable microsoft.com --client-id … , or serve --dev)")

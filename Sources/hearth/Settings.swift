@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthStorePostgres
 import HearthStoreSQLite
 import HearthWire
@@ -19,6 +20,10 @@ struct Settings {
     var sqliteDurability: SQLiteStore.Durability
     /// The PostgreSQL database (`database.url`); nil: SQLite in `dataDir`.
     var database: PostgresStoreConfiguration?
+    /// The provider token vault's keys (`vault.keys` or `vault.keys.file`); nil: the vault is off.
+    var providerTokenKeys: ProviderTokenKeys?
+    /// The file the vault keys came from, if any.
+    var providerTokenKeysFile: String?
 
     /// Where the data lives, safe to print: the SQLite file, or the PostgreSQL URL with its password masked.
     var storeDescription: String {
@@ -44,6 +49,8 @@ struct Settings {
         case databaseTLS = "database.tls"
         case databaseCAFile = "database.ca.file"
         case databaseMaxConnections = "database.max.connections"
+        case vaultKeys = "vault.keys"
+        case vaultKeysFile = "vault.keys.file"
 
         var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
         var optionName: String {
@@ -59,6 +66,9 @@ struct Settings {
             case .databaseTLS: "--database-tls"
             case .databaseCAFile: "--database-ca-file"
             case .databaseMaxConnections: "database.max.connections"
+            // Keys on a command line are visible to other users of the machine: environment or file only.
+            case .vaultKeys: "vault.keys"
+            case .vaultKeysFile: "--vault-keys-file"
             default: "--\(rawValue)"
             }
         }
@@ -206,7 +216,39 @@ struct Settings {
                 throw SettingsError(description: "\(source(key).map { $0.describe(key) } ?? key.rawValue) applies to a PostgreSQL database: give --database-url (env HEARTH_DATABASE_URL) too")
             }
         }
+        settings.providerTokenKeys = try loadVaultKeys(inline: source(.vaultKeys), file: source(.vaultKeysFile))
+        settings.providerTokenKeysFile = source(.vaultKeysFile)?.value as? String
         return settings
+    }
+
+    /// The provider token vault's keys from `vault.keys` (the text form) or `vault.keys.file` (a file holding it).
+    /// Messages name the key and the problem, never key material.
+    static func loadVaultKeys(inline: Source?, file: Source?) throws -> ProviderTokenKeys? {
+        if let inline, let file {
+            throw SettingsError(description: "give \(inline.describe(.vaultKeys)) or \(file.describe(.vaultKeysFile)), not both")
+        }
+        if let inline {
+            guard let text = inline.value as? String else {
+                throw SettingsError(description: "\(inline.describe(.vaultKeys)) must be a string of id:base64 keys (comma-separated)")
+            }
+            do {
+                return try ProviderTokenKeys.parse(text)
+            } catch {
+                throw SettingsError(description: "\(inline.describe(.vaultKeys)): \(error) (hearth vault new-key makes one)")
+            }
+        }
+        guard let file else { return nil }
+        guard let path = file.value as? String, !path.isEmpty else {
+            throw SettingsError(description: "\(file.describe(.vaultKeysFile)) must be the path of a key file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SettingsError(description: "\(file.describe(.vaultKeysFile)): \(path) cannot be read (does it exist, and may this user read it?)")
+        }
+        do {
+            return try ProviderTokenKeys.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw SettingsError(description: "\(file.describe(.vaultKeysFile)): \(path): \(error) (hearth vault new-key makes one)")
+        }
     }
 
     /// `HEARTH_*` variables the CLI does not know (a typo such as `HEARTH_PROT`), each with a suggestion.
@@ -246,7 +288,8 @@ struct Settings {
                 let name = prefix.isEmpty ? key : "\(prefix).\(key)"
                 // `hearth.` prefixes are accepted, as older files used them.
                 let trimmed = name.hasPrefix("hearth.") ? String(name.dropFirst(7)) : name
-                if case .object(let nested) = value, Key(rawValue: trimmed) == nil { flatten(nested, prefix: name) } else { flat[trimmed] = value }
+                // No key takes an object, so an object always nests (`{"vault": {"keys": {"file": …}}}` too).
+                if case .object(let nested) = value { flatten(nested, prefix: name) } else { flat[trimmed] = value }
             }
         }
         flatten(root, prefix: "")

@@ -305,7 +305,8 @@ import Testing
             .invalidCustomToken: .invalidCustomToken, .credentialMismatch: .customTokenMismatch, .invalidIdpResponse: .invalidCredential,
             .invalidPendingToken: .invalidCredential, .federatedUserIdAlreadyLinked: .credentialAlreadyInUse,
             .providerAlreadyLinked: .providerAlreadyLinked, .invalidProviderId: .invalidProviderID, .unauthorizedDomain: .unauthorizedDomain,
-            .missingEmail: .missingEmail,
+            .missingEmail: .missingEmail, .missingOrInvalidNonce: .missingOrInvalidNonce, .noProviderToken: .providerTokenUnavailable,
+            .providerTokenVaultDisabled: .providerTokenVaultDisabled, .providerUnavailable: .providerUnavailable,
         ]
         for code in ServerErrorCode.allCases {
             let mapped = AuthErrorUtils.code(forServerError: code.rawValue, reason: code.reason)

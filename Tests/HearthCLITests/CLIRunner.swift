@@ -119,6 +119,11 @@ final class RunningServer: Sendable {
         throw CLIFailure("the server did not start: \(output.value) \(errors.value)")
     }
 
+    /// Starts a server once (creating the database and keys) and stops it.
+    static func startAndStop(dataDir: String) {
+        (try? start([], dataDir: dataDir))?.stop()
+    }
+
     var banner: String { output.value }
     var log: String { errors.value }
 

@@ -2,7 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HearthCore
 import HearthStorePostgres
+import HearthStoreSQLite
 import HearthTesting
 import HearthWire
 import Testing
@@ -292,10 +294,22 @@ struct ReplicaTests {
             #expect(signUp.status == 200, "\(signUp.json)")
             let kids = try await Self.kids(sqlite.url)
             sqlite.stop()
+            // A federated user with a provider token vault record (sealed; copied as it is).
+            let vaultRecord = ProviderTokenRecord(localId: "vault-user", providerId: "microsoft.com", federatedId: "oid-v", keyId: "k1",
+                                                  sealed: "c2VhbGVkLWJveA==", accessTokenExpiresAt: nil, updatedAt: Date(timeIntervalSince1970: 1_800_000_000))
+            let local = try await SQLiteStore.open(path: dataDir + "/hearth.sqlite")
+            try await local.createUser(UserRecord(localId: "vault-user", createdAt: Date(), validSince: Date(),
+                                                  identities: [ProviderIdentity(providerId: "microsoft.com", federatedId: "oid-v", email: nil, displayName: nil)]))
+            #expect(try await local.saveProviderTokens(vaultRecord))
+            try await local.close()
 
             let copy = try CLI.run(["migrate", "--from", dataDir, "--to", databaseURL])
             #expect(copy.status == 0, "\(copy.output)")
             #expect(copy.stdout.contains("count check: ok"), "\(copy.output)")
+            #expect(copy.stdout.contains("provider tokens             1        1        1"), "\(copy.output)")
+            let copied = try await PostgresStore.open(configuration)
+            #expect(try await copied.providerTokens(localId: "vault-user", providerId: "microsoft.com") == vaultRecord)
+            try await copied.close()
             #expect(!copy.output.contains(configuration.password ?? "-"))
             // A second copy into the now non-empty database is refused unless told.
             let again = try CLI.run(["migrate", "--from", dataDir, "--to", databaseURL])

@@ -196,6 +196,29 @@ import Testing
         }
     }
 
+    @Test func providerDialogSetsTheTokenVaultAndNativeClientIds() async throws {
+        try await HearthHarness.run { h in
+            let session = try await signIn(h)
+            let fields: [(String, String)] = [("csrf", session.csrf), ("provider", "microsoft.com"), ("clientId", "client-123"),
+                                              ("clientSecret", "s"), ("enabled", "true"), ("vaultFields", "1"),
+                                              ("nativeClientIds", "msal-ios, msal-android")]
+            #expect(try await post(h, "/console/provider", session, fields).status == 303)
+            var stored = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
+            #expect(stored.keepsProviderTokens == false, "the unchecked box turns the vault off")
+            #expect(stored.nativeClientIds == ["msal-ios", "msal-android"])
+            let page = try await h.send(.get, "/console/provider?id=microsoft.com", headers: session.headers)
+            #expect(page.text.contains("value=\"msal-ios, msal-android\""))
+            #expect(page.text.contains("this server has no vault keys yet"))
+            _ = try await post(h, "/console/provider", session, [("csrf", session.csrf), ("provider", "microsoft.com"), ("clientId", "client-123"),
+                                                                 ("enabled", "true"), ("vaultFields", "1"), ("tokenVault", "true"), ("nativeClientIds", "")])
+            stored = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
+            #expect(stored.keepsProviderTokens && stored.nativeClientIds == nil)
+            // A form without the vault fields changes neither.
+            _ = try await post(h, "/console/provider", session, [("csrf", session.csrf), ("provider", "microsoft.com"), ("clientId", "client-9"), ("enabled", "true")])
+            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.keepsProviderTokens == true)
+        }
+    }
+
     @Test func namedAdministratorsSignInWithPasswordAndLogOut() async throws {
         try await HearthHarness.run { h in
             let hash = try PasswordHasher(parameters: HearthHarness.fastPasswords).hash("a long console password")

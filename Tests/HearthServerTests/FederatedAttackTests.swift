@@ -279,7 +279,6 @@ import Testing
         try await HearthHarness.run(devIdPs: true) { h in
             let cases: [SignInWithIdpRequest] = [
                 SignInWithIdpRequest(requestUri: "http://localhost", postBody: "providerId=microsoft.com&access_token=eyJ0eXAi.stolen.token", sessionId: nil),
-                SignInWithIdpRequest(requestUri: "http://localhost", postBody: "providerId=yahoo.com&id_token=eyJhbGciOi.stolen.token", sessionId: nil),
                 SignInWithIdpRequest(requestUri: "http://localhost#access_token=abc&state=x", postBody: "providerId=microsoft.com", sessionId: "ABCDEFGHIJ"),
                 SignInWithIdpRequest(requestUri: "http://localhost?id_token=abc", postBody: "providerId=yahoo.com", sessionId: "ABCDEFGHIJ"),
             ]
@@ -289,6 +288,12 @@ import Testing
                 #expect(reply.errorCode == "INVALID_IDP_RESPONSE")
                 #expect(reply.envelope?.error.message.contains("not accepted as a credential") == true)
             }
+            // An id_token in postBody is a native ID-token sign-in (NativeIDTokenTests): a made-up one fails its checks.
+            let forged = try await h.post(WirePaths.accounts("signInWithIdp"), SignInWithIdpRequest(
+                requestUri: "http://localhost", postBody: "providerId=yahoo.com&id_token=eyJhbGciOi.stolen.token", sessionId: nil))
+            #expect(forged.status == 400)
+            #expect(forged.errorCode == "INVALID_IDP_RESPONSE")
+            #expect(forged.envelope?.error.message.contains("the ID token is not a JWT") == true)
             #expect(try await h.store.userCount() == 0)
         }
     }

@@ -33,7 +33,7 @@ import Testing
             #expect(federatedId.allSatisfy { $0.isHexDigit })
             #expect(body.oauthAccessToken?.isEmpty == false)
             #expect(body.oauthIdToken?.isEmpty == false)
-            #expect(body.oauthExpireIn == 3600)
+            #expect(body.oauthExpireIn == 600)  // the dev IdPs' access tokens live ten minutes
             #expect(body.expiresIn == "3600")
             let raw = try #require(body.rawUserInfo?.data(using: .utf8))
             let profile = try #require(try JSONSerialization.jsonObject(with: raw) as? [String: Any])

@@ -17,7 +17,7 @@ struct GenericOIDCTests {
         var request = HTTPClientRequest(url: issuer + "/oauth2/clients")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        let body = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_post"])
+        let body = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_basic"])
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let data = try await response.body.collect(upTo: 1 << 16)

@@ -35,10 +35,12 @@ public struct HearthHarness: Sendable {
         configure: (inout HearthServerConfiguration) -> Void = { _ in },
         databasePath: String? = nil,
         devIdPs withDevIdPs: Bool = false,
+        devClients: (microsoft: DevIdentityProviders.Client, yahoo: DevIdentityProviders.Client)? = nil,
+        startingAt start: Date? = nil,
         logger customLogger: Logger? = nil,
         _ body: @Sendable (HearthHarness) async throws -> T
     ) async throws -> T {
-        let clock = TestClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let clock = TestClock(start ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         var configuration = HearthServerConfiguration(host: "127.0.0.1", port: 0, passwordParameters: fastPasswords, clock: clock.wallClock,
                                                       relyingParty: .init(minimumJWKSRefetchInterval: 0))
         configure(&configuration)
@@ -49,7 +51,16 @@ public struct HearthHarness: Sendable {
         }
         var logger = customLogger ?? Logger(label: "hearth.test")
         if customLogger == nil { logger.logLevel = .warning }
-        let devIdPs = withDevIdPs ? try await DevIdentityProviders(publicURL: configuration.publicURL, clock: clock.wallClock) : nil
+        let devIdPs: DevIdentityProviders? = if withDevIdPs {
+            if let devClients {
+                try await DevIdentityProviders(publicURL: configuration.publicURL, clock: clock.wallClock,
+                                               microsoftClient: devClients.microsoft, yahooClient: devClients.yahoo)
+            } else {
+                try await DevIdentityProviders(publicURL: configuration.publicURL, clock: clock.wallClock)
+            }
+        } else {
+            nil
+        }
         let server = try await HearthServer(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger)
         let app = Application(
             router: server.router(),

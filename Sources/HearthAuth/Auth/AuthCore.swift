@@ -148,8 +148,14 @@ final class AuthCore: Sendable {
             sessionId: credential.sessionID, pendingToken: credential.pendingToken, idToken: idToken,
             returnSecureToken: true, returnIdpCredential: true, autoCreate: autoCreate)
         if credential.requestURI == nil, credential.pendingToken == nil {
-            // A credential with only provider tokens cannot sign in: Hearth accepts only its own code exchange.
-            throw AuthErrorUtils.error(.invalidCredential, message: "This credential holds no sign-in result. Use OAuthProvider.credential(with:) to sign in.")
+            // A provider ID token the app obtained natively: the server checks it (signature, audience, nonce).
+            // A credential with only an access token cannot sign in.
+            guard let providerIdToken = credential.idToken, !providerIdToken.isEmpty else {
+                throw AuthErrorUtils.error(.invalidCredential, message: "This credential holds no sign-in result. Use OAuthProvider.credential(with:) or OAuthProvider.credential(providerID:idToken:rawNonce:) to sign in.")
+            }
+            var fields = [("id_token", providerIdToken), ("providerId", credential.provider)]
+            if let rawNonce = credential.rawNonce, !rawNonce.isEmpty { fields.append(("nonce", rawNonce)) }
+            request.postBody = FormEncoding.encode(fields)
         }
         request.tenantId = nil
         let answer: SignInWithIdpResponse

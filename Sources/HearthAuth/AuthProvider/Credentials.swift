@@ -20,7 +20,7 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
     public let accessToken: String?
     /// The provider's OpenID Connect ID token.
     public let idToken: String?
-    /// The raw nonce (not used by the headful flow).
+    /// The raw nonce whose SHA-256 the provider ID token carries (native ID-token credentials).
     public let rawNonce: String?
     /// The raw session id whose hash went to the auth handler.
     let sessionID: String?
@@ -29,11 +29,11 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
     /// A `needConfirmation` pending credential.
     let pendingToken: String?
 
-    init(providerID: String, accessToken: String? = nil, idToken: String? = nil, sessionID: String? = nil,
+    init(providerID: String, accessToken: String? = nil, idToken: String? = nil, rawNonce: String? = nil, sessionID: String? = nil,
          requestURI: String? = nil, pendingToken: String? = nil) {
         self.accessToken = accessToken
         self.idToken = idToken
-        self.rawNonce = nil
+        self.rawNonce = rawNonce
         self.sessionID = sessionID
         self.requestURI = requestURI
         self.pendingToken = pendingToken

@@ -50,6 +50,19 @@ public final class OAuthProvider: Sendable {
                                            outcome: { .signedIn(providerID: providerID, email: $0.user.email) })
     }
 
+    /// A credential from a provider ID token the app obtained itself (MSAL, Yahoo's SDK, an OpenID library), for
+    /// `microsoft.com`, `yahoo.com` and `oidc.<name>`. The server accepts it only if the token verifies against the
+    /// provider's keys, was issued to the provider's client ID or an allowed native client ID, is fresh, and —
+    /// when `rawNonce` is given — carries the SHA-256 (hex) of `rawNonce` as its `nonce`.
+    public static func credential(providerID: String, idToken: String, rawNonce: String? = nil) -> OAuthCredential {
+        OAuthCredential(providerID: providerID, idToken: idToken, rawNonce: rawNonce)
+    }
+
+    /// Firebase's older spelling of ``credential(providerID:idToken:rawNonce:)``.
+    public static func credential(withProviderID providerID: String, idToken: String, rawNonce: String?) -> OAuthCredential {
+        credential(providerID: providerID, idToken: idToken, rawNonce: rawNonce)
+    }
+
     /// Completion-handler form of `credential(with:)`.
     public func getCredentialWith(_ uiDelegate: (any AuthUIDelegate)?, completion: (@Sendable (AuthCredential?, (any Error)?) -> Void)? = nil) {
         Task {

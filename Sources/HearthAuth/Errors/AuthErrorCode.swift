@@ -39,9 +39,16 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case nullUser = 17067
     case invalidProviderID = 17071
     case tenantIDMismatch = 17072
+    case missingOrInvalidNonce = 17094
     case keychainError = 17995
     case internalError = 17999
     case malformedJWT = 18000
+    /// Hearth: the provider token vault keeps no token for this user and provider; sign in with the provider again.
+    case providerTokenUnavailable = 19001
+    /// Hearth: the server keeps no provider tokens (no vault keys) or not for this provider.
+    case providerTokenVaultDisabled = 19002
+    /// Hearth: the provider could not renew its access token right now.
+    case providerUnavailable = 19003
 
     /// A short description, as Firebase words it.
     public var message: String {
@@ -84,6 +91,10 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .keychainError: "An error occurred when accessing the keychain."
         case .internalError: "An internal error has occurred, print and inspect the error details for more information."
         case .malformedJWT: "Failed to parse JWT. Check the userInfo dictionary for the full token."
+        case .missingOrInvalidNonce: "The request does not contain a valid nonce. This can occur if the SHA-256 hash of the provided raw nonce does not match the hashed nonce in the ID token payload."
+        case .providerTokenUnavailable: "No provider access token is available for this user. Sign in with the provider again."
+        case .providerTokenVaultDisabled: "The server does not keep provider tokens for this provider."
+        case .providerUnavailable: "The provider could not renew its access token. Try again later."
         }
     }
 }
@@ -167,6 +178,10 @@ enum AuthErrorUtils {
         case .missingContinueUri: .missingContinueURI
         case .invalidProviderId: .invalidProviderID
         case .invalidApiKey: .invalidAPIKey
+        case .missingOrInvalidNonce: .missingOrInvalidNonce
+        case .noProviderToken: .providerTokenUnavailable
+        case .providerTokenVaultDisabled: .providerTokenVaultDisabled
+        case .providerUnavailable: .providerUnavailable
         default: .internalError
         }
     }

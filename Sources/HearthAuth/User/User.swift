@@ -61,6 +61,33 @@ public final class User: UserInfo, Sendable {
         }
     }
 
+    /// A fresh access token of a linked provider (e.g. for Microsoft Graph with `"microsoft.com"`), from the
+    /// server's provider token vault: Hearth keeps the provider's refresh token and renews the access token when it
+    /// expired (or when `forcingRefresh`), so the app keeps working past the provider token's hour without a new
+    /// sign-in. Fails with `providerTokenUnavailable` when nothing is kept (sign in with the provider again) and
+    /// `providerTokenVaultDisabled` when the server keeps no tokens for the provider. Treat the token as a secret.
+    public func providerAccessToken(for providerID: String, forcingRefresh: Bool = false) async throws -> String {
+        let idToken = try await getIDToken()
+        do {
+            let answer = try await auth.backend.post(WirePaths.providerAccessToken,
+                                                     ProviderAccessTokenRequest(providerId: providerID, idToken: idToken,
+                                                                                forceRefresh: forcingRefresh ? true : nil),
+                                                     as: ProviderAccessTokenResponse.self)
+            return answer.accessToken
+        } catch {
+            auth.signOutIfTokenIsInvalid(error, user: self)
+            throw error
+        }
+    }
+
+    /// Completion-handler form of `providerAccessToken(for:forcingRefresh:)`.
+    public func providerAccessToken(for providerID: String, forcingRefresh: Bool = false,
+                                    completion: (@Sendable (String?, (any Error)?) -> Void)?) {
+        Task {
+            do { completion?(try await providerAccessToken(for: providerID, forcingRefresh: forcingRefresh), nil) } catch { completion?(nil, error) }
+        }
+    }
+
     /// Completion-handler form of `getIDToken(forcingRefresh:)`.
     public func getIDTokenForcingRefresh(_ forceRefresh: Bool, completion: (@Sendable (String?, (any Error)?) -> Void)? = nil) {
         Task { do { completion?(try await getIDToken(forcingRefresh: forceRefresh), nil) } catch { completion?(nil, error) } }

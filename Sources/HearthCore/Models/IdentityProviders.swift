@@ -35,6 +35,15 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Microsoft only: the tenants whose accounts may sign in (tenant GUIDs, verified domains, `consumers`,
     /// `organizations`), checked on the validated token's `tid` on every path. Nil or empty: any tenant.
     public var allowedTenants: [String]?
+    /// Hearth extension: keep this provider's refresh token in the provider token vault (nil: on; the vault also
+    /// needs vault keys in the server's configuration). Turning it off deletes the tokens kept.
+    public var tokenVault: Bool? = nil
+    /// Hearth extension: client IDs of the apps' own registrations at the provider (MSAL, Yahoo's SDK) whose ID
+    /// tokens `signInWithIdp` accepts besides `clientId`'s. Empty or nil: only `clientId`.
+    public var nativeClientIds: [String]? = nil
+
+    /// Whether the token vault keeps this provider's tokens (when the server has vault keys).
+    public var keepsProviderTokens: Bool { tokenVault ?? true }
 
     public init(providerId: String, kind: IdPKind, enabled: Bool = true, clientId: String, clientSecret: String,
                 issuer: String? = nil, endpointBase: String? = nil, graphBase: String? = nil, pkce: Bool? = nil,

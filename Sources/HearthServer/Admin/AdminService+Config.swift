@@ -151,7 +151,8 @@ extension AdminService {
         DefaultSupportedIdpConfig(name: "projects/\(configuration.projectId)/defaultSupportedIdpConfigs/\(config.providerId)",
                                   enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
                                   endpointBase: config.endpointBase, graphBase: config.graphBase,
-                                  allowedTenants: config.kind == .microsoft ? config.allowedTenants.flatMap { $0.isEmpty ? nil : $0 } : nil)
+                                  allowedTenants: config.kind == .microsoft ? config.allowedTenants.flatMap { $0.isEmpty ? nil : $0 } : nil,
+                                  tokenVault: config.keepsProviderTokens, nativeClientIds: config.nativeClientIds ?? [])
     }
 
     /// A checked tenant allow-list (Microsoft only).
@@ -189,9 +190,10 @@ extension AdminService {
         guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
         try Self.checkURL(body.endpointBase, "endpointBase")
         try Self.checkURL(body.graphBase, "graphBase")
-        let config = IdPConfig(providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
+        var config = IdPConfig(providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
                                endpointBase: body.endpointBase, graphBase: body.graphBase,
                                allowedTenants: try Self.checkAllowedTenants(body.allowedTenants, kind: kind))
+        try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await store.saveIdPConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
         return defaultIdpResource(config)
@@ -212,7 +214,8 @@ extension AdminService {
     public func updateDefaultIdpConfig(_ idpId: String, _ body: DefaultSupportedIdpConfig, updateMask: String?, by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
         guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
-        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase", "allowedTenants"])
+        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase",
+                                                                            "allowedTenants", "tokenVault", "nativeClientIds"])
         try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
             switch field {
@@ -226,16 +229,20 @@ extension AdminService {
                 config.graphBase = body.graphBase
             case "allowedTenants":
                 config.allowedTenants = try Self.checkAllowedTenants(body.allowedTenants, kind: config.kind)
+            case "tokenVault": config.tokenVault = body.tokenVault ?? true
+            case "nativeClientIds": try Self.applyVaultFields(tokenVault: nil, nativeClientIds: body.nativeClientIds ?? [], to: &config)
             default: break
             }
         }
-        try await store.saveIdPConfig(config)
+        try await saveProviderConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
         return defaultIdpResource(config)
     }
 
     public func deleteIdpConfig(_ providerId: String, action: String, by principal: AdminPrincipal) async throws -> EmptyResponse {
         guard try await store.deleteIdPConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        // The provider's kept tokens go with its settings.
+        try await store.deleteProviderTokens(providerId: providerId)
         try await audit(principal, action, target: providerId)
         return EmptyResponse()
     }
@@ -245,7 +252,8 @@ extension AdminService {
     func oauthResource(_ config: IdPConfig) -> OAuthIdpConfig {
         OAuthIdpConfig(name: "projects/\(configuration.projectId)/oauthIdpConfigs/\(config.providerId)", clientId: config.clientId,
                        clientSecret: nil, issuer: config.issuer, displayName: config.displayName, enabled: config.enabled,
-                       responseType: .init(code: true, idToken: false))
+                       responseType: .init(code: true, idToken: false), tokenVault: config.keepsProviderTokens,
+                       nativeClientIds: config.nativeClientIds ?? [])
     }
 
     static func checkOIDCId(_ id: String?) throws -> String {
@@ -267,8 +275,9 @@ extension AdminService {
         guard let secret = body.clientSecret, !secret.isEmpty else {
             throw HearthAPIError(.missingOAuthClientSecret, "Hearth signs in with the authorization code flow, which needs the client secret")
         }
-        let config = IdPConfig(providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
+        var config = IdPConfig(providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
                                issuer: issuer, displayName: body.displayName)
+        try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await store.saveIdPConfig(config)
         try await audit(principal, "oauthIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
         return oauthResource(config)
@@ -291,6 +300,7 @@ extension AdminService {
         guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         let fields = try Self.maskFields(updateMask, body: body, allowed: [
             "enabled", "clientId", "clientSecret", "issuer", "displayName", "responseType", "responseType.code", "responseType.idToken",
+            "tokenVault", "nativeClientIds",
         ])
         try Self.requireSecretWhenEndpointMoves(fields)
         for field in fields {
@@ -302,6 +312,8 @@ extension AdminService {
                 try Self.checkURL(issuer, "issuer")
                 config.issuer = issuer
             case "displayName": config.displayName = body.displayName
+            case "tokenVault": config.tokenVault = body.tokenVault ?? true
+            case "nativeClientIds": try Self.applyVaultFields(tokenVault: nil, nativeClientIds: body.nativeClientIds ?? [], to: &config)
             default:
                 // responseType: Hearth always uses the code flow.
                 if body.responseType?.code == false {
@@ -309,12 +321,31 @@ extension AdminService {
                 }
             }
         }
-        try await store.saveIdPConfig(config)
+        try await saveProviderConfig(config)
         try await audit(principal, "oauthIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
         return oauthResource(config)
     }
 
     // MARK: Helpers
+
+    /// Saves a provider's settings; with the token vault turned off, the tokens it kept for the provider go too.
+    func saveProviderConfig(_ config: IdPConfig) async throws {
+        try await store.saveIdPConfig(config)
+        if !config.keepsProviderTokens { try await store.deleteProviderTokens(providerId: config.providerId) }
+    }
+
+    /// The token vault setting and the allowed native client IDs (at most 20, each 1 to 256 characters without spaces).
+    static func applyVaultFields(tokenVault: Bool?, nativeClientIds: [String]?, to config: inout IdPConfig) throws {
+        if let tokenVault { config.tokenVault = tokenVault }
+        guard let nativeClientIds else { return }
+        guard nativeClientIds.count <= 20 else { throw HearthAPIError(.invalidConfig, "nativeClientIds holds at most 20 client IDs") }
+        for id in nativeClientIds where id.isEmpty || id.count > 256 || id.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw HearthAPIError(.invalidConfig, "nativeClientIds: each client ID is 1 to 256 characters without spaces")
+        }
+        var unique: [String] = []
+        for id in nativeClientIds where !unique.contains(id) { unique.append(id) }
+        config.nativeClientIds = unique.isEmpty ? nil : unique
+    }
 
     /// The stored secret goes to the token endpoint: moving that endpoint (issuer, endpointBase, graphBase) without
     /// giving the secret again would let a caller send the write-only secret to a server of their choice.

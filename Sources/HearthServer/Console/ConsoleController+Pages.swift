@@ -193,7 +193,8 @@ extension ConsoleController {
             "redirectURI": configuration.publicURL.authHandlerURL, "hint": hint,
             "clientId": config?.clientId ?? "", "issuer": config?.issuer ?? "", "displayName": config?.displayName ?? "",
             "secretSet": config != nil, "secretState": config != nil ? "set; never shown" : "not set",
-            "enabled": config?.enabled ?? true,
+            "enabled": config?.enabled ?? true, "tokenVault": config?.keepsProviderTokens ?? true,
+            "vaultKeys": configuration.providerTokenKeys != nil, "nativeClientIds": (config?.nativeClientIds ?? []).joined(separator: ", "),
             "isMicrosoft": id == "microsoft.com", "allowedTenants": (config?.allowedTenants ?? []).joined(separator: ", "),
             "canTest": config != nil,
         ])
@@ -238,16 +239,24 @@ extension ConsoleController {
         let exists = try await store.idpConfig(providerId: id) != nil
         var mask = ["enabled", "clientId"]
         if secret != nil { mask.append("clientSecret") }
+        // The vault fields only when the form had them (a form without them changes neither).
+        let vaultFields = form["vaultFields"] == "1"
+        let tokenVault = vaultFields ? form.flag("tokenVault") : nil
+        let nativeClientIds = vaultFields
+            ? (form["nativeClientIds"] ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init) : nil
+        if vaultFields { mask += ["tokenVault", "nativeClientIds"] }
         if id.hasPrefix("oidc.") {
             let body = OAuthIdpConfig(clientId: form.text("clientId"), clientSecret: secret, issuer: form.text("issuer"),
-                                      displayName: form.text("displayName"), enabled: enabled)
+                                      displayName: form.text("displayName"), enabled: enabled, tokenVault: tokenVault,
+                                      nativeClientIds: nativeClientIds)
             if exists {
                 _ = try await service.updateOAuthIdpConfig(id, body, updateMask: (mask + ["issuer", "displayName"]).joined(separator: ","), by: principal)
             } else {
                 _ = try await service.createOAuthIdpConfig(id: id, body, by: principal)
             }
         } else {
-            var body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret)
+            var body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret,
+                                                 tokenVault: tokenVault, nativeClientIds: nativeClientIds)
             if id == "microsoft.com" {
                 body.allowedTenants = (form["allowedTenants"] ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
                 mask.append("allowedTenants")

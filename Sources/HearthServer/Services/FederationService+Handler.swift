@@ -99,7 +99,7 @@ extension FederationService {
         let state = RandomID.token(byteCount: 32)
         let nonce = RandomID.token(byteCount: 24)
         let pkce = config.pkce ? RelyingParty.pkcePair() : nil
-        let scopes = RelyingParty.scopes(for: config.kind, requested: requested)
+        let scopes = RelyingParty.scopes(for: config.kind, requested: requested, offlineAccess: wantsOfflineAccess(provider))
         let redirectUri = configuration.publicURL.authHandlerURL
         try await store.insertAuthorizationSession(AuthorizationSession(
             state: state, providerId: providerId, nonce: nonce, codeVerifier: pkce?.verifier, sessionIdHash: sessionIdHash,

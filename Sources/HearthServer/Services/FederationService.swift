@@ -13,6 +13,8 @@ public struct FederationService: Sendable {
     let logger: Logger
     /// Providers the dev IdPs serve for this process (`--dev`), never stored.
     let devProviders: DevProviderOverlay?
+    /// Provider refreshes in flight (token vault), one per user and provider.
+    let refreshes = ProviderTokenRefreshes()
 
     var store: any HearthStore { accounts.store }
     var configuration: HearthServerConfiguration { accounts.configuration }
@@ -78,8 +80,13 @@ public struct FederationService: Sendable {
         var postBody: [String: String] = [:]
         for (key, value) in FormEncoding.decode(request.postBody ?? "") { postBody[key] = value }
 
-        // Only the server's own code exchange counts: a bare token's audience cannot be checked, so a token
-        // issued to another application would sign into this one.
+        // A natively obtained provider ID token (MSAL, Yahoo's SDK): accepted only after the checks of
+        // `signInWithNativeIDToken` (signature, issuer, audience, times, nonce).
+        if let nativeToken = postBody["id_token"], !nativeToken.isEmpty, parameters["code"] == nil {
+            return try await signInWithNativeIDToken(nativeToken, postBody: postBody, request: request, returnCredential: returnCredential)
+        }
+        // Otherwise only the server's own code exchange counts: a bare access token's audience cannot be checked,
+        // so a token issued to another application would sign into this one.
         let bareToken = ["id_token", "access_token", "oauth_token"].first { parameters[$0] != nil || postBody[$0] != nil }
         if let bareToken {
             throw HearthAPIError(.invalidIdpResponse, "a bare \(bareToken) is not accepted as a credential: sign in through the auth handler, Hearth exchanges the authorization code itself")
@@ -120,7 +127,9 @@ public struct FederationService: Sendable {
         } catch let error as RelyingPartyError {
             throw diagnostics.refusal(error, providerId: config.providerId)
         }
-        return try await finish(signIn, request: request, returnCredential: returnCredential)
+        let answer = try await finish(signIn, request: request, returnCredential: returnCredential)
+        await keepProviderTokens(signIn, answer: answer, config: config, tenant: session.tenant)
+        return answer
     }
 
     static func hasCode(_ requestUri: String?) -> Bool {

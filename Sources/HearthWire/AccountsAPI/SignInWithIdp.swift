@@ -2,7 +2,8 @@
 public struct SignInWithIdpRequest: Codable, Sendable, Equatable {
     /// The `link` the auth handler delivered (the provider's callback URL with `code` and `state`).
     public var requestUri: String?
-    /// Form text; `providerId=…` (bare `id_token` / `access_token` values are refused).
+    /// Form text; `providerId=…`, or `id_token=…&providerId=…[&nonce=<raw nonce>]` for a provider ID token the app
+    /// obtained natively (checked as Hearth's own; a bare `access_token` is refused).
     public var postBody: String?
     /// The raw session id whose SHA-256 went to the auth handler.
     public var sessionId: String?

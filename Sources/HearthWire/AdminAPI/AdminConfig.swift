@@ -122,9 +122,15 @@ public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
     /// Hearth extension, `microsoft.com` only: the tenants whose accounts may sign in (tenant GUIDs, verified
     /// domains, `consumers`, `organizations`); absent or empty: every tenant.
     public var allowedTenants: [String]?
+    /// Hearth extension: keep the provider's refresh token in the token vault (default true; false deletes the
+    /// tokens kept).
+    public var tokenVault: Bool?
+    /// Hearth extension: client IDs of native apps whose ID tokens `signInWithIdp` accepts besides `clientId`'s.
+    public var nativeClientIds: [String]?
 
     public init(name: String? = nil, enabled: Bool? = nil, clientId: String? = nil, clientSecret: String? = nil,
-                endpointBase: String? = nil, graphBase: String? = nil, allowedTenants: [String]? = nil) {
+                endpointBase: String? = nil, graphBase: String? = nil, allowedTenants: [String]? = nil,
+                tokenVault: Bool? = nil, nativeClientIds: [String]? = nil) {
         self.name = name
         self.enabled = enabled
         self.clientId = clientId
@@ -132,6 +138,8 @@ public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
         self.endpointBase = endpointBase
         self.graphBase = graphBase
         self.allowedTenants = allowedTenants
+        self.tokenVault = tokenVault
+        self.nativeClientIds = nativeClientIds
     }
 }
 
@@ -155,6 +163,10 @@ public struct OAuthIdpConfig: Codable, Sendable, Equatable {
     public var displayName: String?
     public var enabled: Bool?
     public var responseType: ResponseType?
+    /// Hearth extension: keep the provider's refresh token in the token vault (default true).
+    public var tokenVault: Bool?
+    /// Hearth extension: client IDs of native apps whose ID tokens `signInWithIdp` accepts besides `clientId`'s.
+    public var nativeClientIds: [String]?
 
     /// `responseType`: Hearth signs in with the authorization code flow.
     public struct ResponseType: Codable, Sendable, Equatable {
@@ -169,7 +181,8 @@ public struct OAuthIdpConfig: Codable, Sendable, Equatable {
     }
 
     public init(name: String? = nil, clientId: String? = nil, clientSecret: String? = nil, issuer: String? = nil,
-                displayName: String? = nil, enabled: Bool? = nil, responseType: ResponseType? = nil) {
+                displayName: String? = nil, enabled: Bool? = nil, responseType: ResponseType? = nil, tokenVault: Bool? = nil,
+                nativeClientIds: [String]? = nil) {
         self.name = name
         self.clientId = clientId
         self.clientSecret = clientSecret
@@ -177,6 +190,8 @@ public struct OAuthIdpConfig: Codable, Sendable, Equatable {
         self.displayName = displayName
         self.enabled = enabled
         self.responseType = responseType
+        self.tokenVault = tokenVault
+        self.nativeClientIds = nativeClientIds
     }
 }
 

@@ -1,0 +1,40 @@
+import Foundation
+import HearthCore
+import HearthOIDC
+import HearthWire
+import Logging
+
+extension FederationService {
+    /// `signInWithIdp` with `id_token` in `postBody`: a provider ID token the app obtained natively (MSAL, Yahoo's
+    /// SDK, an OpenID library). Accepted for microsoft.com, yahoo.com and oidc.* only when it verifies against the
+    /// provider's published keys, its issuer is the provider's (Microsoft's tenant template), its audience is the
+    /// provider's client ID or one of its allowed native client IDs, it is fresh, and — when the app sent `nonce`
+    /// (the raw nonce) — it carries that nonce's SHA-256, as Firebase requires. Then sign-in, link (with the
+    /// user's `idToken`) and reauthentication (`autoCreate: false`) follow the usual account rules.
+    func signInWithNativeIDToken(_ token: String, postBody: [String: String], request: SignInWithIdpRequest,
+                                 returnCredential: Bool) async throws -> SignInWithIdpResponse {
+        guard let claimed = postBody["providerId"]?.lowercased(), !claimed.isEmpty else {
+            throw HearthAPIError(.invalidCredentialOrProviderId, "an id_token needs providerId in postBody")
+        }
+        guard IdPConfig.kind(forProviderId: claimed) != nil else {
+            throw HearthAPIError(.invalidProviderId, "\(String(claimed.prefix(64))) ID tokens are not accepted: microsoft.com, yahoo.com and oidc.<name> are")
+        }
+        let config = try await enabledProvider(claimed)
+        let rawNonce = postBody["nonce"].flatMap { $0.isEmpty ? nil : $0 }
+        // Microsoft: the app may narrow the accepted tenant (a GUID, a verified domain, organizations, consumers).
+        let tenant = config.kind == .microsoft ? postBody["tenant"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        let signIn: FederatedSignIn
+        do {
+            let provider = try await relyingParty.resolve(config, tenant: tenant)
+            signIn = try await relyingParty.signIn(nativeIDToken: token, provider: provider, rawNonce: rawNonce)
+        } catch let error as RelyingPartyError {
+            let correlationId = UUID().uuidString.lowercased()
+            logger.notice("native ID-token sign-in refused", metadata: [
+                "provider": "\(config.providerId)", "reason": "\(error.message)", "correlation_id": "\(correlationId)",
+            ])
+            let code: ServerErrorCode = error.kind == .nonce ? .missingOrInvalidNonce : .invalidIdpResponse
+            throw HearthAPIError(code, "\(error.message) (correlation id \(correlationId))")
+        }
+        return try await finish(signIn, request: request, returnCredential: returnCredential)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HearthCore
+import HearthDevIdP
+import HearthServer
+import HearthWire
+
+extension HearthHarness {
+    /// A `configure` closure that gives the server provider token vault keys (the text form, `id:base64` lines).
+    public static func vault(_ lines: String...) -> @Sendable (inout HearthServerConfiguration) -> Void {
+        let keys = try! ProviderTokenKeys.parse(lines.joined(separator: "\n"))
+        return { $0.providerTokenKeys = keys }
+    }
+
+    /// An ID token obtained the way a native app does: the authorization code flow straight at the dev provider
+    /// (its own login form), with the app's nonce, then the code redeemed at the provider's token endpoint.
+    public func nativeProviderTokens(_ provider: DevIdentityProviders.Provider, email: String, nonce: String?, tenant: String = "common",
+                                     scope: String = "openid email profile") async throws -> (idToken: String, accessToken: String) {
+        let h = self
+        guard let dev = h.devIdPs else { throw HarnessError("the harness runs no dev IdPs") }
+        let client = provider == .microsoft ? dev.microsoftClient : dev.yahooClient
+        let authorize = provider == .microsoft ? "\(dev.microsoftBase)/\(tenant)/oauth2/v2.0/authorize" : "\(dev.yahooBase)/oauth2/request_auth"
+        let tokenURL = provider == .microsoft ? "\(dev.microsoftBase)/\(tenant)/oauth2/v2.0/token" : "\(dev.yahooBase)/oauth2/get_token"
+        let redirect = h.baseURL + "/__/auth/handler"
+        var query: [(String, String)] = [("client_id", client.id), ("redirect_uri", redirect), ("response_type", "code"),
+                                         ("scope", scope), ("state", "native-state")]
+        query.append(("nonce", nonce ?? RandomID.token(byteCount: 12)))
+        let form = try await Browser.get(authorize + "?" + FormEncoding.encode(query))
+        guard let requestId = HearthHarness.capture(#"name="request_id" value="([^"]+)""#, in: form.body) else { throw HarnessError("no login form: \(form.body.prefix(300))") }
+        guard let action = HearthHarness.capture(#"action="([^"]+)""#, in: form.body) else { throw HarnessError("no form action") }
+        let submitted = try await Browser.post(action.hasPrefix("http") ? action : h.baseURL + action,
+                                               form: [("request_id", requestId), ("email", email), ("name", "Native User"), ("action", "login")])
+        guard let code = submitted.location.flatMap({ Browser.query($0, "code") }) else { throw HarnessError("no code: \(submitted.body.prefix(300))") }
+        let token = try await Browser.post(tokenURL, form: [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect),
+                                                            ("client_id", client.id), ("client_secret", client.secret)])
+        let parsed = try JSONSerialization.jsonObject(with: Data(token.body.utf8))
+        guard let json = parsed as? [String: Any], let idToken = json["id_token"] as? String, let accessToken = json["access_token"] as? String else {
+            throw HarnessError("no tokens: \(token.body.prefix(300))")
+        }
+        return (idToken, accessToken)
+    }
+}
