@@ -32,7 +32,7 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
 
     /// A short, bounded reason for logs and metrics: the provider's OAuth error when it gave a known one,
     /// otherwise the failure class (`discovery`, `token_exchange`, `id_token`, `profile`, `configuration`,
-    /// `tenant_not_allowed`).
+    /// `tenant_not_allowed`, `refresh_refused`, `nonce`).
     public var reason: String {
         if let providerError { return providerError.reason }
         return switch kind {
@@ -42,6 +42,8 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
         case .profile: "profile"
         case .configuration: "configuration"
         case .tenantNotAllowed: "tenant_not_allowed"
+        case .refreshRefused: "refresh_refused"
+        case .nonce: "nonce"
         }
     }
 

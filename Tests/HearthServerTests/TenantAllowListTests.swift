@@ -93,6 +93,24 @@ import Testing
         }
     }
 
+    /// A natively obtained Microsoft ID token (MSAL) goes through the same tenant check: a token of a tenant not on
+    /// the list is refused and creates nothing; the app's `tenant` in postBody cannot widen the list either.
+    @Test func nativeIDTokenOfATenantNotAllowedIsRefused() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            try await Self.allow(h, ["contoso.com"])
+            func native(_ email: String, extra: [(String, String)] = []) async throws -> HearthHarness.Reply {
+                let tokens = try await h.nativeProviderTokens(.microsoft, email: email, nonce: nil)
+                return try await NativeIDTokenTests.signIn(h, providerId: "microsoft.com", postBody: [("id_token", tokens.idToken)] + extra)
+            }
+            let allowed = try await native("alice@contoso.com")
+            #expect(allowed.status == 200, "\(allowed.text)")
+            expectTenantRefused(try await native("mallory@fabrikam.com"))
+            let widened = try await native("mallory@fabrikam.com", extra: [("tenant", "fabrikam.com")])
+            #expect(widened.status == 400 && widened.text.contains("fabrikam.com"), "\(widened.text)")
+            #expect(try await h.store.userCount() == 1)
+        }
+    }
+
     @Test func appTenantParameterNarrowsButNeverWidens() async throws {
         let metrics = TestMetrics()
         try await HearthHarness.run(configure: { $0.metricsFactory = metrics }, devIdPs: true) { h in

@@ -28,12 +28,8 @@ extension FederationService {
             let provider = try await relyingParty.resolve(config, tenant: tenant)
             signIn = try await relyingParty.signIn(nativeIDToken: token, provider: provider, rawNonce: rawNonce)
         } catch let error as RelyingPartyError {
-            let correlationId = UUID().uuidString.lowercased()
-            logger.notice("native ID-token sign-in refused", metadata: [
-                "provider": "\(config.providerId)", "reason": "\(error.message)", "correlation_id": "\(correlationId)",
-            ])
-            let code: ServerErrorCode = error.kind == .nonce ? .missingOrInvalidNonce : .invalidIdpResponse
-            throw HearthAPIError(code, "\(error.message) (correlation id \(correlationId))")
+            throw diagnostics.refusal(error, providerId: config.providerId, code: error.kind == .nonce ? .missingOrInvalidNonce : .invalidIdpResponse,
+                                      message: "native ID-token sign-in refused")
         }
         return try await finish(signIn, request: request, returnCredential: returnCredential)
     }

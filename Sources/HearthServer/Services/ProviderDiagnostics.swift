@@ -37,13 +37,14 @@ struct ProviderDiagnostics: Sendable {
         }
     }
 
-    /// A relying-party failure for `signInWithIdp`: logged, counted, and answered as `INVALID_IDP_RESPONSE`
-    /// with the refusal in `error.details`.
-    func refusal(_ error: RelyingPartyError, providerId: String) -> HearthAPIError {
+    /// A relying-party failure for `signInWithIdp`: logged, counted, and answered as `code` (by default
+    /// `INVALID_IDP_RESPONSE`) with the refusal in `error.details`.
+    func refusal(_ error: RelyingPartyError, providerId: String, code: ServerErrorCode = .invalidIdpResponse,
+                 message: Logger.Message = "federated sign-in refused") -> HearthAPIError {
         let correlationId = UUID().uuidString.lowercased()
         let info = error.errorInfo(providerId: providerId)
-        record("federated sign-in refused", info, detail: error.message, correlationId: correlationId)
-        return HearthAPIError(.invalidIdpResponse, "\(error.message) (correlation id \(correlationId))",
+        record(message, info, detail: error.message, correlationId: correlationId)
+        return HearthAPIError(code, "\(error.message) (correlation id \(correlationId))",
                               details: [GoogleErrorEnvelope.ErrorInfo(info, correlationId: correlationId)])
     }
 }
