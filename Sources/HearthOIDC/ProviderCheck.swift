@@ -95,11 +95,12 @@ extension RelyingParty {
     func clientCheck(_ provider: ResolvedProvider, redirectUri: String) async -> ProviderCheckReport.Check {
         let fields: [(String, String)] = [
             ("grant_type", "authorization_code"), ("code", "hearth-configuration-check-" + RandomID.alphanumeric(count: 16)),
-            ("redirect_uri", redirectUri), ("client_id", provider.config.clientId), ("client_secret", provider.config.clientSecret),
+            ("redirect_uri", redirectUri),
         ]
         let reply: UpstreamHTTP.Reply
         do {
-            reply = try await http.postForm(provider.discovery.tokenEndpoint, fields)
+            // The client authenticates exactly as a sign-in's code exchange does (form body or HTTP Basic).
+            reply = try await postToTokenEndpoint(provider, fields)
         } catch {
             return .init(name: "client", status: .failed, detail: "the token endpoint \(provider.discovery.tokenEndpoint) could not be reached",
                          fix: "check that this server can reach the provider's token endpoint")

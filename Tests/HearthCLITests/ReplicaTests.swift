@@ -157,7 +157,7 @@ struct ReplicaTests {
         var request = URLRequest(url: URL(string: issuer + "/oauth2/clients")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_post"])
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_basic"])
         let (data, _) = try await URLSession.shared.data(for: request)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return (try #require(object["client_id"] as? String), try #require(object["client_secret"] as? String))
