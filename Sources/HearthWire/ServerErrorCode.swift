@@ -88,6 +88,8 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case notFound = "NOT_FOUND"
     case methodNotAllowed = "METHOD_NOT_ALLOWED"
     case internalError = "INTERNAL_ERROR"
+    /// `GET /readyz`: the store is unreachable or no signing key is loaded yet (503).
+    case notReady = "NOT_READY"
 
     /// The HTTP status this error is sent with.
     public var httpStatus: Int {
@@ -101,6 +103,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
         case .internalError: 500
+        case .notReady: 503
         default: 400
         }
     }
@@ -112,7 +115,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .permissionDenied, .insufficientPermission: "forbidden"
         case .unauthenticated: "authError"
         case .notFound: "notFound"
-        case .internalError: "backendError"
+        case .internalError, .notReady: "backendError"
         default: "invalid"
         }
     }
@@ -128,6 +131,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .notFound: "NOT_FOUND"
         case .methodNotAllowed: "UNIMPLEMENTED"
         case .internalError: "INTERNAL"
+        case .notReady: "UNAVAILABLE"
         default: nil
         }
     }

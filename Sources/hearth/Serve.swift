@@ -51,6 +51,17 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(name: .customLong("log-format"), help: "text or json: one JSON object per line, for log collectors (default text, env HEARTH_LOG_FORMAT, config key log.format).")
+    var logFormat: String?
+
+    @Option(name: .customLong("metrics-access"), help: "Who may read /metrics: local (programs on this machine, the default), public, token (Authorization: Bearer <metrics token>) or off (env HEARTH_METRICS_ACCESS, config key metrics.access).")
+    var metricsAccess: String?
+
+    @Option(name: .customLong("metrics-token"), help: ArgumentHelp(
+        "The bearer token /metrics wants; implies --metrics-access token (env HEARTH_METRICS_TOKEN, config key metrics.token).",
+        discussion: "Prefer the environment or the config file: a command line is visible to other users of the machine."))
+    var metricsToken: String?
+
     func run() async throws {
         var options: [Settings.Key: Any] = [:]
         if let host { options[.host] = host }
@@ -61,14 +72,14 @@ struct Serve: AsyncParsableCommand {
         if dev { options[.dev] = true }
         if let publicURL { options[.publicURL] = publicURL }
         if let logLevel { options[.logLevel] = logLevel }
+        if let logFormat { options[.logFormat] = logFormat }
+        if let metricsAccess { options[.metricsAccess] = metricsAccess }
+        if let metricsToken { options[.metricsToken] = metricsToken }
         let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let format = settings.logFormat
+        LoggingSystem.bootstrap { label in HearthLogHandler(label: label, format: format, level: level) }
         let logger = Logger(label: "hearth")
         var standardError = StandardError()
         for warning in Settings.unknownEnvironmentVariables() { print("warning: \(warning)", to: &standardError) }
@@ -85,6 +96,8 @@ struct Serve: AsyncParsableCommand {
             keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL) : nil))
         draft.emulatorAdminFlag = emulatorAdmin
+        draft.metricsAccess = settings.metricsAccess
+        draft.metricsToken = settings.metricsToken
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         if let consoleIdleTimeout {
             guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
@@ -137,6 +150,15 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    static func describe(_ access: MetricsAccess) -> String {
+        switch access {
+        case .local: "programs on this machine; see --metrics-access"
+        case .public: "anyone who reaches the port"
+        case .token: "bearer token"
+        case .off: "off"
+        }
+    }
+
     static func isLoopbackHost(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
@@ -163,6 +185,7 @@ struct Serve: AsyncParsableCommand {
                 ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "programs on this machine (loopback, no browser Origin)"): anyone who reaches the port is an administrator"
                 : "  admin auth:    service-account access tokens only",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
+            "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
         ]
         if report.providers.isEmpty {
             lines.append("  providers:     none (hearth providers enable microsoft.com --client-id … , or serve --dev)")
