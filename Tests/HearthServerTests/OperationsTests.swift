@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HearthServer
+import HearthStorePostgres
 import HearthStoreSQLite
 import HearthTesting
 import HearthWire
@@ -67,6 +68,35 @@ import Testing
             try await client.execute(uri: "/healthz", method: .get) { response in #expect(response.status.code == 200) }
         }
         try await store.close()
+    }
+
+    /// A real outage: the server's PostgreSQL database stops accepting connections and drops the open ones.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, Comment(rawValue: PostgresTestDatabase.skipNotice)))
+    func notReadyWhenTheDatabaseIsGone() async throws {
+        try await PostgresTestDatabase.withDatabase { configuration in
+            let store = try await PostgresStore.open(configuration)
+            let server = try await HearthServer(configuration: HearthServerConfiguration(port: 0, passwordParameters: HearthHarness.fastPasswords),
+                                                store: store)
+            try await server.start()
+            let app = Application(router: server.router())
+            try await app.test(.router) { client in
+                try await client.execute(uri: "/readyz", method: .get) { response in #expect(response.status.code == 200) }
+                var admin = configuration
+                admin.database = "postgres"
+                try await PostgresTestDatabase.execute("ALTER DATABASE \(configuration.database) ALLOW_CONNECTIONS false", on: admin)
+                try await PostgresTestDatabase.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(configuration.database)'", on: admin)
+                try await client.execute(uri: "/readyz", method: .get) { response in
+                    #expect(response.status.code == 503)
+                    let envelope = try JSONDecoder().decode(GoogleErrorEnvelope.self, from: Data(response.body.readableBytesView))
+                    #expect(envelope.errorCode == "NOT_READY")
+                    #expect(envelope.error.message.contains("store"), "\(envelope.error.message)")
+                    #expect(!envelope.error.message.contains(configuration.password ?? "-"))
+                }
+                try await client.execute(uri: "/healthz", method: .get) { response in #expect(response.status.code == 200) }
+            }
+            try? await store.close()
+        }
     }
 
     @Test func metricsCountRequestsSignInsRefusalsReuseRotationsAndStoreLatency() async throws {
