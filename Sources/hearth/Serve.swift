@@ -82,9 +82,13 @@ struct Serve: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in HearthLogHandler(label: label, format: format, level: level) }
         let logger = Logger(label: "hearth")
         var standardError = StandardError()
-        for warning in Settings.unknownEnvironmentVariables() { print("warning: \(warning)", to: &standardError) }
+        // Start-up warnings: plain lines, or log entries when the log is JSON (a collector reads every line).
+        func warn(_ text: String) {
+            if format == .json { logger.warning("\(text)") } else { print("warning: \(text)", to: &standardError) }
+        }
+        for warning in Settings.unknownEnvironmentVariables() { warn(warning) }
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
-            print("warning: listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)", to: &standardError)
+            warn("listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)")
         }
         if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
             throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")

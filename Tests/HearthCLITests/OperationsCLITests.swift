@@ -25,7 +25,7 @@ import Testing
 
     @Test func jsonLogsCarryTheRequestIdAndNoSecret() async throws {
         let server = try RunningServer.start(["--log-format", "json", "--log-level", "debug"],
-                                             environment: ["HEARTH_METRICS_ACCESS": "public"])
+                                             environment: ["HEARTH_METRICS_ACCESS": "public", "HEARTH_LOG_FORMATT": "x"])
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         let email = "katherine.johnson@example.com", password = "orbital mechanics 1962"
@@ -40,7 +40,8 @@ import Testing
         #expect(metrics.status == 200)
         #expect(String(decoding: metrics.body, as: UTF8.self).contains("hearth_sign_ins_total"))
         try await Task.sleep(for: .milliseconds(300))
-        let lines = server.log.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("warning:") }
+        // Every line is JSON, start-up warnings included.
+        let lines = server.log.split(separator: "\n").map(String.init)
         var objects: [[String: String]] = []
         for line in lines {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String] else {
@@ -49,6 +50,7 @@ import Testing
             }
             objects.append(object)
         }
+        #expect(objects.contains { $0["level"] == "warning" && $0["message"]?.contains("did you mean HEARTH_LOG_FORMAT?") == true })
         let userCreated = try #require(objects.first { $0["message"] == "user created" }, "\(server.log)")
         #expect(userCreated["request_id"] == "cli-signup-1")
         let everything = server.log + server.banner
