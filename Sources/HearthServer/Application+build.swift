@@ -29,7 +29,7 @@ public final class HearthServer: Sendable {
         self.logger = logger
         self.devIdPs = devIdPs
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
-                               logger: Logger(label: "hearth.keys"))
+                               logger: Logger(label: "hearth.keys"), metrics: configuration.metrics)
         self.accounts = AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger)
         let overlay = devIdPs.map { dev in
             DevProviderOverlay {
@@ -82,13 +82,19 @@ public final class HearthServer: Sendable {
     /// The router with every endpoint and middleware.
     public func router() -> Router<HearthRequestContext> {
         let router = Router(context: HearthRequestContext.self)
-        // CORS outermost, the envelope inside it: every error becomes a response (status, envelope) before CORS
+        // The request id outermost (every response carries it, every log line below has it), then the request
+        // metrics (they see the final status of every answer, errors included).
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: HTTPMetricsMiddleware(metrics: configuration.metrics))
+        // CORS next, the envelope inside it: every error becomes a response (status, envelope) before CORS
         // adds its headers, for any origin.
         router.add(middleware: CORSMiddleware(
             allowOrigin: .originBased,
             allowHeaders: [.contentType, .authorization, HTTPField.Name("X-Goog-Api-Key")!, HTTPField.Name("X-Client-Version")!,
-                           HTTPField.Name("X-Firebase-GMPID")!, HTTPField.Name("X-Firebase-Client")!, HTTPField.Name("X-Firebase-Locale")!],
-            allowMethods: [.get, .post, .patch, .delete, .options]))
+                           HTTPField.Name("X-Firebase-GMPID")!, HTTPField.Name("X-Firebase-Client")!, HTTPField.Name("X-Firebase-Locale")!,
+                           HearthRequestID.headerName],
+            allowMethods: [.get, .post, .patch, .delete, .options],
+            exposedHeaders: [HearthRequestID.headerName.canonicalName]))
         router.add(middleware: ErrorEnvelopeMiddleware())
         router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
         let devMode = devIdPs != nil
@@ -97,7 +103,7 @@ public final class HearthServer: Sendable {
             if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode) }
             return try JSONResponse(["service": "hearth", "projectId": configuration.projectId]).response(from: request, context: context)
         }
-        router.get("/healthz") { _, _ in JSONResponse(["status": "ok"]) }
+        OperationsController(store: store, keyRing: keyRing, configuration: configuration).register(on: router)
         PublicKeysController(keyRing: keyRing).register(on: router)
         AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize).register(on: router)
         if let devIdPs {
@@ -112,7 +118,7 @@ public final class HearthServer: Sendable {
                           configuration: configuration, store: store, federation: federation).register(on: router)
         OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)
         let api = router.group()
-            .add(middleware: SignInStatsMiddleware(store: store, clock: configuration.clock))
+            .add(middleware: SignInStatsMiddleware(store: store, clock: configuration.clock, metrics: configuration.metrics))
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
         AccountsController(service: accounts, federation: federation).register(on: api)
         SecureTokenController(service: accounts).register(on: api)

@@ -46,11 +46,15 @@ public struct HearthServerConfiguration: Sendable {
     public var consoleIdleTimeout: TimeInterval = 30 * 60
     /// How long a console login link (`hearth console login-link`, the start-up link) stays usable.
     public var consoleLoginLinkLifetime: TimeInterval = 15 * 60
-    /// Where counters go (tests pass their own); nil: swift-metrics' bootstrapped backend (a no-op until one is).
-    public var metricsFactory: (any MetricsFactory)?
     /// The provider token vault's keys (`vault.keys` / `vault.keys.file`); nil: the vault is off and no provider
     /// refresh token is kept.
     public var providerTokenKeys: ProviderTokenKeys?
+    /// This server's metrics (`GET /metrics`); each configuration gets its own registry.
+    public var metrics = HearthMetrics()
+    /// Who may read `GET /metrics` (default: programs on this machine).
+    public var metricsAccess: MetricsAccess = .local
+    /// The bearer token `GET /metrics` wants when ``metricsAccess`` is `.token`.
+    public var metricsToken: String?
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,

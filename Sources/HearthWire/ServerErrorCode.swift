@@ -98,6 +98,8 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case notFound = "NOT_FOUND"
     case methodNotAllowed = "METHOD_NOT_ALLOWED"
     case internalError = "INTERNAL_ERROR"
+    /// `GET /readyz`: the store is unreachable or no signing key is loaded yet (503).
+    case notReady = "NOT_READY"
 
     /// The HTTP status this error is sent with.
     public var httpStatus: Int {
@@ -112,6 +114,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .payloadTooLarge: 413
         case .providerUnavailable: 502
         case .internalError: 500
+        case .notReady: 503
         default: 400
         }
     }
@@ -123,7 +126,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .permissionDenied, .insufficientPermission: "forbidden"
         case .unauthenticated: "authError"
         case .notFound: "notFound"
-        case .internalError: "backendError"
+        case .internalError, .notReady: "backendError"
         default: "invalid"
         }
     }
@@ -140,6 +143,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .methodNotAllowed: "UNIMPLEMENTED"
         case .internalError: "INTERNAL"
         case .providerUnavailable: "UNAVAILABLE"
+        case .notReady: "UNAVAILABLE"
         default: nil
         }
     }

@@ -54,6 +54,16 @@ struct Serve: AsyncParsableCommand {
 
     @Option(name: .customLong("vault-keys-file"), help: "A file of provider token vault keys, one id:base64 per line, the first sealing (env HEARTH_VAULT_KEYS_FILE, config key vault.keys.file; or the keys themselves in HEARTH_VAULT_KEYS / vault.keys). Without keys no provider refresh token is kept. 'hearth vault new-key' makes a key.")
     var vaultKeysFile: String?
+    @Option(name: .customLong("log-format"), help: "text or json: one JSON object per line, for log collectors (default text, env HEARTH_LOG_FORMAT, config key log.format).")
+    var logFormat: String?
+
+    @Option(name: .customLong("metrics-access"), help: "Who may read /metrics: local (programs on this machine, the default), public, token (Authorization: Bearer <metrics token>) or off (env HEARTH_METRICS_ACCESS, config key metrics.access).")
+    var metricsAccess: String?
+
+    @Option(name: .customLong("metrics-token"), help: ArgumentHelp(
+        "The bearer token /metrics wants; implies --metrics-access token (env HEARTH_METRICS_TOKEN, config key metrics.token).",
+        discussion: "Prefer the environment or the config file: a command line is visible to other users of the machine."))
+    var metricsToken: String?
 
     func run() async throws {
         var options: [Settings.Key: Any] = [:]
@@ -66,23 +76,27 @@ struct Serve: AsyncParsableCommand {
         if let publicURL { options[.publicURL] = publicURL }
         if let logLevel { options[.logLevel] = logLevel }
         if let vaultKeysFile { options[.vaultKeysFile] = vaultKeysFile }
+        if let logFormat { options[.logFormat] = logFormat }
+        if let metricsAccess { options[.metricsAccess] = metricsAccess }
+        if let metricsToken { options[.metricsToken] = metricsToken }
         let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let format = settings.logFormat
+        LoggingSystem.bootstrap { label in HearthLogHandler(label: label, format: format, level: level) }
         let logger = Logger(label: "hearth")
         var standardError = StandardError()
-        for warning in Settings.unknownEnvironmentVariables() { print("warning: \(warning)", to: &standardError) }
+        // Start-up warnings: plain lines, or log entries when the log is JSON (a collector reads every line).
+        func warn(_ text: String) {
+            if format == .json { logger.warning("\(text)") } else { print("warning: \(text)", to: &standardError) }
+        }
+        for warning in Settings.unknownEnvironmentVariables() { warn(warning) }
         if let path = settings.providerTokenKeysFile,
            let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, permissions & 0o077 != 0 {
-            print("warning: the vault key file \(path) can be read by other users (mode \(String(permissions & 0o777, radix: 8))): chmod 600 it", to: &standardError)
+            warn("the vault key file \(path) can be read by other users (mode \(String(permissions & 0o777, radix: 8))): chmod 600 it")
         }
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
-            print("warning: listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)", to: &standardError)
+            warn("listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)")
         }
         if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
             throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
@@ -95,6 +109,8 @@ struct Serve: AsyncParsableCommand {
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL, derived: true) : nil))
         draft.emulatorAdminFlag = emulatorAdmin
         draft.providerTokenKeys = settings.providerTokenKeys
+        draft.metricsAccess = settings.metricsAccess
+        draft.metricsToken = settings.metricsToken
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         if let consoleIdleTimeout {
             guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
@@ -147,6 +163,15 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    static func describe(_ access: MetricsAccess) -> String {
+        switch access {
+        case .local: "programs on this machine; see --metrics-access"
+        case .public: "anyone who reaches the port"
+        case .token: "bearer token"
+        case .off: "off"
+        }
+    }
+
     static func isLoopbackHost(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
@@ -175,6 +200,7 @@ struct Serve: AsyncParsableCommand {
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
             configuration.providerTokenKeys.map { "  token vault:   on (key \($0.activeKeyId) seals, \($0.keyIds.count) key(s)); \(base)\(WirePaths.providerAccessToken)" }
                 ?? "  token vault:   off (no vault keys: provider refresh tokens are not kept)",
+            "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
         ]
         if report.providers.isEmpty {
             lines.append("  providers:     none (hearth providers enable microsoft.com --client-id … , or serve --dev)")

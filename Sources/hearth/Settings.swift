@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthServer
 import HearthStorePostgres
 import HearthStoreSQLite
 import HearthWire
@@ -15,6 +16,12 @@ struct Settings {
     var apiKeys: [String]
     var dev: Bool
     var logLevel: String
+    /// `log.format`: text (the default) or json, one object per line.
+    var logFormat: HearthLogHandler.Format = .text
+    /// `metrics.access`: who may read `GET /metrics`.
+    var metricsAccess: MetricsAccess = .local
+    /// `metrics.token`: the bearer token `GET /metrics` wants when `metrics.access` is token.
+    var metricsToken: String?
     var keyRotationHours: Double
     var publicURL: String?
     var sqliteDurability: SQLiteStore.Durability
@@ -42,6 +49,9 @@ struct Settings {
         case apiKeys = "api.keys"
         case dev
         case logLevel = "log.level"
+        case logFormat = "log.format"
+        case metricsAccess = "metrics.access"
+        case metricsToken = "metrics.token"
         case keyRotationHours = "keys.rotation.hours"
         case publicURL = "public.url"
         case sqliteSynchronous = "sqlite.synchronous"
@@ -59,6 +69,9 @@ struct Settings {
             case .projectId: "--project-id"
             case .apiKeys: "--api-key"
             case .logLevel: "--log-level"
+            case .logFormat: "--log-format"
+            case .metricsAccess: "--metrics-access"
+            case .metricsToken: "--metrics-token"
             case .publicURL: "--public-url"
             case .keyRotationHours: "keys.rotation.hours"
             case .sqliteSynchronous: "sqlite.synchronous"
@@ -156,6 +169,32 @@ struct Settings {
                 throw fail(.logLevel, source, "must be one of \(logLevels.joined(separator: ", "))")
             }
             settings.logLevel = level.lowercased()
+        }
+        if let source = source(.logFormat) {
+            guard let text = source.value as? String, let format = HearthLogHandler.Format(rawValue: text.lowercased()) else {
+                throw fail(.logFormat, source, "must be text or json")
+            }
+            settings.logFormat = format
+        }
+        // The token is a secret: no message repeats it.
+        if let tokenSource = source(.metricsToken) {
+            guard let token = tokenSource.value as? String, token.utf8.count >= 16, !token.contains(where: \.isWhitespace) else {
+                throw SettingsError(description: "\(tokenSource.describe(.metricsToken)) must be a string of at least 16 characters without spaces (a random value, e.g. from openssl rand -hex 32)")
+            }
+            settings.metricsToken = token
+            settings.metricsAccess = .token
+        }
+        if let accessSource = source(.metricsAccess) {
+            guard let text = accessSource.value as? String, let access = MetricsAccess(rawValue: text.lowercased()) else {
+                throw fail(.metricsAccess, accessSource, "must be local, public, token or off")
+            }
+            if access == .token, settings.metricsToken == nil {
+                throw SettingsError(description: "\(accessSource.describe(.metricsAccess)) is token: give the token too with --metrics-token (env HEARTH_METRICS_TOKEN, config key metrics.token)")
+            }
+            if access != .token, let tokenSource = source(.metricsToken) {
+                throw SettingsError(description: "\(tokenSource.describe(.metricsToken)) is set but \(accessSource.describe(.metricsAccess)) is \(access.rawValue): the token applies only to metrics.access token (drop one of them)")
+            }
+            settings.metricsAccess = access
         }
         if let source = source(.keyRotationHours) {
             let hours: Double? = switch source.value {

@@ -284,7 +284,9 @@ struct LogCapture: LogHandler {
             #expect(!text.contains("SHA256.hash(data: Data(") || name.hasSuffix("WireEncoding.swift"), "\(name) hashes by itself")
             #expect(!text.contains("func base64URLEncodedString"), "\(name) has its own base64url")
             #expect(!text.contains("func callbackScheme"), "\(name) has its own callback scheme")
-            for literal in ["\"firebaseError\"", "\"deep_link_id\"", "\"auth/web-context-cancelled\"", "\"auth/operation-not-allowed\""] {
+            // The OpenAPI document names the parameters as they travel (it is JSON, not code).
+            for literal in ["\"firebaseError\"", "\"deep_link_id\"", "\"auth/web-context-cancelled\"", "\"auth/operation-not-allowed\""]
+            where !name.hasSuffix("OpenAPIDocument.swift") {
                 #expect(!text.contains(literal), "\(name) spells \(literal) itself")
             }
         }

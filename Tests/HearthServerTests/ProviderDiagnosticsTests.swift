@@ -6,7 +6,6 @@ import HearthServer
 import HearthTesting
 import HearthWire
 import Logging
-import MetricsTestKit
 import Testing
 
 /// Issue 13 item 5: provider errors keep their structure (logged, counted, passed to the app), and a provider's
@@ -63,8 +62,7 @@ import Testing
         let records = LogCapture.Records()
         var logger = Logger(label: "hearth.test") { _ in LogCapture(records: records) }
         logger.logLevel = .notice
-        let metrics = TestMetrics()
-        try await HearthHarness.run(configure: { $0.metricsFactory = metrics }, devIdPs: true, logger: logger) { h in
+        try await HearthHarness.run(devIdPs: true, logger: logger) { h in
             // The administrator pasted the wrong secret: the browser part works, the code exchange is refused.
             try await h.storeDevProviderConfig("microsoft.com")
             var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
@@ -96,8 +94,8 @@ import Testing
             #expect(line.metadata["correlation_id"] == correlationId)
             #expect(!records.all.contains { "\($0.message) \($0.metadata)".contains("the-secret-id-not-its-value") })
 
-            let counter = try metrics.expectCounter(ProviderMetricNames.providerErrors, [("provider", "microsoft.com"), ("reason", "invalid_client")])
-            #expect(counter.totalValue == 1)
+            let counter = h.server.configuration.metrics.counterValue(.providerErrors, ["microsoft.com", "invalid_client"])
+            #expect(counter == 1)
 
             // The provider's own refusal at the authorization endpoint (a personal account on `organizations`)
             // carries Microsoft's trace id to the app and is counted under its OAuth error.
@@ -105,10 +103,10 @@ import Testing
             let web = try #require(flow.webError)
             #expect(web.providerErrorCode == "AADSTS50020")
             #expect(web.providerTraceId?.count == 36)
-            #expect(try metrics.expectCounter(ProviderMetricNames.providerErrors, [("provider", "microsoft.com"), ("reason", "access_denied")]).totalValue == 1)
+            #expect(h.server.configuration.metrics.counterValue(.providerErrors, ["microsoft.com", "access_denied"]) == 1)
             // A cancel is counted as one.
             _ = try await h.browserSignIn(providerId: "microsoft.com", email: "eve@outlook.com", cancel: true)
-            #expect(try metrics.expectCounter(ProviderMetricNames.providerErrors, [("provider", "microsoft.com"), ("reason", "cancelled")]).totalValue == 1)
+            #expect(h.server.configuration.metrics.counterValue(.providerErrors, ["microsoft.com", "cancelled"]) == 1)
         }
     }
 

@@ -81,6 +81,7 @@ extension AdminService {
                                           validUntil: policy.certificateExpiry(activatesAt: activation))
         do {
             try await store.insertSigningKey(key)
+            accounts.configuration.metrics.count(.keyRotations)
         } catch StoreError.duplicateKeyGeneration {
             throw HearthAPIError(.invalidArgument, "another server rotated the keys at the same moment; reload to see its key")
         }

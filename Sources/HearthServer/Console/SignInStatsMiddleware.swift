@@ -10,10 +10,19 @@ struct SignInStatsMiddleware: RouterMiddleware {
     typealias Context = HearthRequestContext
     let store: any HearthStore
     let clock: WallClock
+    let metrics: HearthMetrics
 
     static let signInPaths = ["accounts:signInWithPassword", "accounts:signInWithIdp", "accounts:signInWithCustomToken", "accounts:signUp",
                               "relyingparty/verifyPassword", "relyingparty/verifyAssertion", "relyingparty/verifyCustomToken",
                               "relyingparty/signupNewUser"]
+
+    /// The kind of sign-in a refused request was (its provider is not known before the request is read).
+    static func kind(_ path: String) -> String {
+        if path.hasSuffix("signInWithPassword") || path.hasSuffix("verifyPassword") { return "password" }
+        if path.hasSuffix("signInWithIdp") || path.hasSuffix("verifyAssertion") { return "idp" }
+        if path.hasSuffix("signInWithCustomToken") || path.hasSuffix("verifyCustomToken") { return "custom" }
+        return "signUp"
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -22,6 +31,8 @@ struct SignInStatsMiddleware: RouterMiddleware {
             let path = request.uri.path
             if Self.signInPaths.contains(where: { path.hasSuffix($0) }) {
                 await AdminService.countRefusal(store: store, reason: error.code.rawValue, at: clock.now())
+                metrics.count(.refusedSignIns, [error.code.rawValue])
+                metrics.count(.signIns, [Self.kind(path), "refused"])
             }
             throw error
         }

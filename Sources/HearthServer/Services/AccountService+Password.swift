@@ -53,7 +53,7 @@ extension AccountService {
             provider = "anonymous"
         }
         do {
-            try await store.createUser(user)
+            try await metrics.timeStore("createUser") { try await store.createUser(user) }
         } catch StoreError.emailExists {
             throw HearthAPIError(.emailExists)
         }
@@ -73,7 +73,7 @@ extension AccountService {
             logger.notice("sign-in throttled", metadata: ["client": "\(clientAddress)"])
             throw HearthAPIError(.tooManyAttempts, "Access to this account has been temporarily disabled due to many failed login attempts. Try again later.")
         }
-        let user = try await store.user(email: email)
+        let user = try await metrics.timeStore("userByEmail") { try await store.user(email: email) }
         var matches = false
         if password.utf8.count <= PasswordHasher.maximumByteCount {
             matches = try await verifyPassword(password, against: user?.passwordHash)

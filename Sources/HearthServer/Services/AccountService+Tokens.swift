@@ -17,15 +17,17 @@ extension AccountService {
         let moment = now
         let (newToken, replacement) = RefreshTokenRecord.issue(localId: "", authTime: moment, signInProvider: "", now: moment)
         // One write transaction: checks (token, reuse, user disabled, validSince), rotation, lastRefreshAt.
-        let outcome = try await store.refreshSession(
-            presentedHash: RefreshTokenRecord.hash(token), replacement: replacement, now: moment,
-            graceWindow: configuration.refreshGraceWindow)
+        let outcome = try await metrics.timeStore("refreshSession") {
+            try await store.refreshSession(presentedHash: RefreshTokenRecord.hash(token), replacement: replacement, now: moment,
+                                           graceWindow: configuration.refreshGraceWindow)
+        }
         let previous: RefreshTokenRecord
         let user: UserRecord
         switch outcome {
         case .unknown: throw HearthAPIError(.invalidRefreshToken)
         case .revoked, .sessionExpired: throw HearthAPIError(.tokenExpired)
         case .reuseDetected:
+            metrics.count(.refreshReuseDetections)
             logger.warning("refresh token reuse detected; session family revoked")
             throw HearthAPIError(.tokenExpired)
         case .userNotFound: throw HearthAPIError(.userNotFound)

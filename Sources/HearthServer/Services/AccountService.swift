@@ -28,6 +28,8 @@ public struct AccountService: Sendable {
     }
 
     var now: Date { configuration.clock.now() }
+    /// This server's metrics (``HearthServerConfiguration/metrics``).
+    var metrics: HearthMetrics { configuration.metrics }
     var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
 
     /// The project's settings (the stored ones, else the initial ones).
@@ -45,9 +47,10 @@ public struct AccountService: Sendable {
         let authTime = authTime ?? issuedAt
         let (refreshToken, record) = RefreshTokenRecord.issue(
             localId: user.localId, authTime: authTime, signInProvider: signInProvider, sessionClaims: sessionClaims, now: issuedAt)
-        try await store.insertRefreshToken(record)
+        try await metrics.timeStore("insertRefreshToken") { try await store.insertRefreshToken(record) }
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
         await AdminService.countSignIn(store: store, provider: signInProvider, at: issuedAt)
+        metrics.count(.signIns, [signInProvider, "success"])
         return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
     }
 
@@ -59,11 +62,13 @@ public struct AccountService: Sendable {
         let moment = now
         let (refreshToken, record) = RefreshTokenRecord.issue(
             localId: localId, authTime: moment, signInProvider: signInProvider, sessionClaims: sessionClaims, now: moment)
-        guard let user = try await store.recordSignIn(localId: localId, at: moment, identity: identity, passwordRehash: passwordRehash,
-                                                      refreshToken: record)
-        else { throw HearthAPIError(.userNotFound) }
+        let recorded = try await metrics.timeStore("recordSignIn") {
+            try await store.recordSignIn(localId: localId, at: moment, identity: identity, passwordRehash: passwordRehash, refreshToken: record)
+        }
+        guard let user = recorded else { throw HearthAPIError(.userNotFound) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: moment, sessionClaims: sessionClaims)
+        metrics.count(.signIns, [signInProvider, "success"])
         return (user, SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn))
     }
 
@@ -87,7 +92,9 @@ public struct AccountService: Sendable {
         } catch {
             throw HearthAPIError(.invalidIdToken)
         }
-        guard let user = try await store.user(localId: claims.subject) else { throw HearthAPIError(.userNotFound) }
+        guard let user = try await metrics.timeStore("userById", { try await store.user(localId: claims.subject) }) else {
+            throw HearthAPIError(.userNotFound)
+        }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         if claims.issuedAt < Int64(user.validSince.timeIntervalSince1970) { throw HearthAPIError(.tokenExpired) }
         return (claims, user)
@@ -107,7 +114,8 @@ public struct AccountService: Sendable {
             guard var user = try await store.user(localId: localId) else { throw HearthAPIError(.userNotFound) }
             try await change(&user)
             do {
-                return try await store.updateUser(user)
+                let changed = user
+                return try await metrics.timeStore("updateUser") { try await store.updateUser(changed) }
             } catch StoreError.conflict {
                 continue
             } catch StoreError.emailExists {

@@ -16,6 +16,7 @@ public final class KeyRing: Sendable {
     private let policy: KeyRotationPolicy
     private let clock: WallClock
     private let logger: Logger
+    private let metrics: HearthMetrics?
     /// At most one reload per this interval for tokens naming an unknown `kid` (forged kids cannot hammer the store).
     private let unknownKidReloadInterval: Duration
     private let snapshot = Mutex(Snapshot())
@@ -31,8 +32,9 @@ public final class KeyRing: Sendable {
     }
 
     public init(store: any SigningKeyStore, policy: KeyRotationPolicy, clock: WallClock, logger: Logger,
-                unknownKidReloadInterval: Duration = .seconds(1)) {
+                unknownKidReloadInterval: Duration = .seconds(1), metrics: HearthMetrics? = nil) {
         self.store = store
+        self.metrics = metrics
         self.policy = policy
         self.clock = clock
         self.logger = logger
@@ -59,6 +61,7 @@ public final class KeyRing: Sendable {
                                                   validUntil: policy.certificateExpiry(activatesAt: next.activatesAt))
                 do {
                     try await store.insertSigningKey(key)
+                    metrics?.count(.keyRotations)
                     logger.info("signing key added", metadata: ["kid": "\(key.kid)", "activates_at": "\(next.activatesAt)"])
                 } catch StoreError.duplicateKeyGeneration {
                     // Another replica rotated first; take its key.
@@ -96,6 +99,12 @@ public final class KeyRing: Sendable {
             installed = next
         }
         return keys
+    }
+
+    /// Whether a key that signs now is loaded (`GET /readyz`).
+    public var hasActiveKey: Bool {
+        let current = snapshot.withLock { $0 }
+        return policy.plan(keys: current.keys, now: clock.now()).active != nil
     }
 
     /// Signs `claims` with the active key (RS256, `kid` header).

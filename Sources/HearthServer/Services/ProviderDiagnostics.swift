@@ -2,22 +2,12 @@ import Foundation
 import HearthOIDC
 import HearthWire
 import Logging
-import Metrics
-
-/// Metric names of provider diagnostics (swift-metrics; a no-op until a backend is bootstrapped).
-public enum ProviderMetricNames {
-    /// Counter of refused or failed federated sign-ins, with dimensions `provider` (`microsoft.com`, …) and
-    /// `reason` (a bounded set: the provider's OAuth `error` when it is a standard one, otherwise Hearth's
-    /// failure class — `discovery`, `token_exchange`, `id_token`, `profile`, `configuration`,
-    /// `tenant_not_allowed`, `cancelled`, `other`).
-    public static let providerErrors = "hearth_provider_errors_total"
-}
 
 /// Logs and counts one provider refusal: at `notice`, with the provider's code, trace and correlation ids
-/// (never a code, token or secret), and one increment of ``ProviderMetricNames/providerErrors``.
+/// (never a code, token or secret), and one increment of ``MetricName/providerErrors``.
 struct ProviderDiagnostics: Sendable {
     let logger: Logger
-    let metricsFactory: (any MetricsFactory)?
+    let metrics: HearthMetrics
 
     func record(_ message: Logger.Message, _ info: ProviderErrorInfo, detail: String, correlationId: String) {
         var metadata: Logger.Metadata = [
@@ -29,12 +19,7 @@ struct ProviderDiagnostics: Sendable {
         if let trace = info.traceId { metadata["provider_trace_id"] = "\(trace)" }
         if let correlation = info.correlationId { metadata["provider_correlation_id"] = "\(correlation)" }
         logger.notice(message, metadata: metadata)
-        let dimensions = [("provider", info.providerId ?? "unknown"), ("reason", info.reason)]
-        if let metricsFactory {
-            Counter(label: ProviderMetricNames.providerErrors, dimensions: dimensions, factory: metricsFactory).increment()
-        } else {
-            Counter(label: ProviderMetricNames.providerErrors, dimensions: dimensions).increment()
-        }
+        metrics.count(.providerErrors, [info.providerId ?? "unknown", info.reason])
     }
 
     /// A relying-party failure for `signInWithIdp`: logged, counted, and answered as `code` (by default
@@ -50,5 +35,5 @@ struct ProviderDiagnostics: Sendable {
 }
 
 extension FederationService {
-    var diagnostics: ProviderDiagnostics { ProviderDiagnostics(logger: logger, metricsFactory: configuration.metricsFactory) }
+    var diagnostics: ProviderDiagnostics { ProviderDiagnostics(logger: logger, metrics: configuration.metrics) }
 }

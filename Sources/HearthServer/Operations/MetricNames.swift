@@ -1,0 +1,40 @@
+/// Every metric Hearth exports, in one place: its Prometheus name and its label names. Add a metric here, then
+/// record it through ``HearthMetrics`` (``HearthMetrics/count(_:_:)``, ``HearthMetrics/time(_:_:seconds:)``).
+///
+/// Rules: a metric always has the same label names (the Prometheus registry refuses a family whose labels
+/// change); label values come from small fixed sets (route templates, provider ids, error codes, status codes) and
+/// never from request data — no token, password, secret, email address or user id ever becomes a label.
+public enum MetricName: String, Sendable, CaseIterable {
+    /// HTTP requests answered, by route template (`unmatched` when no route matched), method and status code.
+    case httpRequests = "hearth_http_requests_total"
+    /// Time to answer an HTTP request (histogram, seconds), by route template, method and status code.
+    case httpRequestDuration = "hearth_http_request_duration_seconds"
+    /// Sessions started and sign-ins refused, by provider (`password`, `microsoft.com`, `custom`, … — for a refusal,
+    /// the kind of endpoint: `password`, `idp`, `custom`, `signUp`) and result (`success` or `refused`).
+    case signIns = "hearth_sign_ins_total"
+    /// Refused sign-ins by reason (the error code sent, e.g. `INVALID_LOGIN_CREDENTIALS`).
+    case refusedSignIns = "hearth_sign_ins_refused_total"
+    /// Refresh tokens presented again after rotation, outside the grace window (theft: the family is revoked).
+    case refreshReuseDetections = "hearth_refresh_token_reuse_detections_total"
+    /// Signing keys added by rotation (scheduled or manual) by this process.
+    case keyRotations = "hearth_signing_key_rotations_total"
+    /// Time a store operation took (histogram, seconds), by operation and result (`ok` or `error`).
+    case storeOperationDuration = "hearth_store_operation_duration_seconds"
+    /// Refused or failed federated sign-ins by provider (`microsoft.com`, … — only providers this server serves)
+    /// and reason (a bounded set: the provider's OAuth `error` when it is a standard one, otherwise Hearth's
+    /// failure class — `discovery`, `token_exchange`, `id_token`, `profile`, `configuration`,
+    /// `tenant_not_allowed`, `nonce`, `refresh_refused`, `cancelled`, `other`).
+    case providerErrors = "hearth_provider_errors_total"
+
+    /// The label names, in order; every recording passes values for exactly these.
+    public var labelNames: [String] {
+        switch self {
+        case .httpRequests, .httpRequestDuration: ["route", "method", "status"]
+        case .signIns: ["provider", "result"]
+        case .refusedSignIns: ["reason"]
+        case .refreshReuseDetections, .keyRotations: []
+        case .storeOperationDuration: ["operation", "result"]
+        case .providerErrors: ["provider", "reason"]
+        }
+    }
+}
