@@ -149,7 +149,7 @@ public protocol FlowStore: Sendable {
 
 /// Everything the server keeps: one database, any replica can serve any step.
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
-    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore {
+    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, RateLimitStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

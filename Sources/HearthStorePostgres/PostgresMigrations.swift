@@ -149,5 +149,6 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        (4, PostgresStore.rateLimitMigrationStatements),
     ]
 }

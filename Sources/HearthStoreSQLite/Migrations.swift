@@ -107,5 +107,6 @@ enum Migrations {
         ]),
         (3, SQLiteStore.adminMigrationStatements),
         (4, SQLiteStore.consoleMigrationStatements),
+        (5, SQLiteStore.rateLimitMigrationStatements),
     ]
 }
