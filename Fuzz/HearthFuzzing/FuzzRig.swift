@@ -34,27 +34,37 @@ public struct FuzzFinding: Error, CustomStringConvertible, Sendable {
     public var description: String { "\(target.rawValue): \(problem)" }
 }
 
+/// What one input did: a broken invariant, or a note on how far it got (for tests that check the rig reaches deep).
+public struct FuzzResult: Sendable {
+    public var finding: FuzzFinding?
+    public var detail: String
+}
+
 /// A Hearth server (real SQLite, dev IdPs, loopback HTTP) and a fake OpenID provider serving fuzzed documents,
 /// kept running across inputs. `check` feeds one input to a target and reports a broken invariant.
 public final class FuzzRig: Sendable {
     struct Job: Sendable {
         let target: FuzzTarget
         let input: [UInt8]
-        let done: CheckedContinuation<FuzzFinding?, Never>
+        let done: CheckedContinuation<FuzzResult, Never>
     }
 
     private let jobs: AsyncStream<Job>.Continuation
     private let task: Task<Void, any Error>
+    /// Inputs that are valid for this rig's server right now (its ID token, refresh token, a pending provider
+    /// callback): the corpus's own tokens were signed by servers that no longer run.
+    public let freshSeeds: [FuzzTarget: [[UInt8]]]
 
-    private init(jobs: AsyncStream<Job>.Continuation, task: Task<Void, any Error>) {
+    private init(jobs: AsyncStream<Job>.Continuation, task: Task<Void, any Error>, freshSeeds: [FuzzTarget: [[UInt8]]]) {
         self.jobs = jobs
         self.task = task
+        self.freshSeeds = freshSeeds
     }
 
     /// Starts the servers; they run until ``stop()``.
     public static func start() async throws -> FuzzRig {
         let (stream, continuation) = AsyncStream<Job>.makeStream()
-        let ready = AsyncStream<Result<Void, any Error>>.makeStream()
+        let ready = AsyncStream<Result<[FuzzTarget: [[UInt8]]], any Error>>.makeStream()
         let task = Task {
             do {
                 try await Self.serve(stream, ready: ready.continuation)
@@ -63,15 +73,21 @@ public final class FuzzRig: Sendable {
                 throw error
             }
         }
+        var seeds: [FuzzTarget: [[UInt8]]] = [:]
         for await result in ready.stream {
-            try result.get()
+            seeds = try result.get()
             break
         }
-        return FuzzRig(jobs: continuation, task: task)
+        return FuzzRig(jobs: continuation, task: task, freshSeeds: seeds)
     }
 
     /// Feeds `input` to `target`; nil when every invariant held.
     public func check(_ target: FuzzTarget, _ input: [UInt8]) async -> FuzzFinding? {
+        await run(target, input).finding
+    }
+
+    /// Feeds `input` to `target`: the finding, if any, and how far the input got.
+    public func run(_ target: FuzzTarget, _ input: [UInt8]) async -> FuzzResult {
         await withCheckedContinuation { done in jobs.yield(Job(target: target, input: input, done: done)) }
     }
 
@@ -104,7 +120,7 @@ public final class FuzzRig: Sendable {
         return input + "." + signature.rawRepresentation.base64URLEncodedString()
     }
 
-    private static func serve(_ jobs: AsyncStream<Job>, ready: AsyncStream<Result<Void, any Error>>.Continuation) async throws {
+    private static func serve(_ jobs: AsyncStream<Job>, ready: AsyncStream<Result<[FuzzTarget: [[UInt8]]], any Error>>.Continuation) async throws {
         let documents = ProviderDocuments()
         let providerRouter = Router()
         let base = Mutex("")
@@ -117,18 +133,47 @@ public final class FuzzRig: Sendable {
         try await provider.test(.live) { providerClient in
             base.withLock { $0 = "http://127.0.0.1:\(providerClient.port ?? 0)" }
             try await HearthHarness.run(configure: { _ in }, devIdPs: true, logger: quiet) { h in
-                ready.yield(.success(()))
+                ready.yield(.success(try await freshSeeds(h)))
                 for await job in jobs {
-                    let finding: FuzzFinding?
+                    let result: FuzzResult
                     do {
-                        finding = try await Self.run(job.target, job.input, h, documents: documents, base: base.withLock { $0 })
+                        result = try await Self.run(job.target, job.input, h, documents: documents, base: base.withLock { $0 }, logger: quiet)
                     } catch {
-                        finding = FuzzFinding(target: job.target, problem: "the check itself failed: \(error)")
+                        result = FuzzResult(finding: FuzzFinding(target: job.target, problem: "the check itself failed: \(error)"), detail: "")
                     }
-                    job.done.resume(returning: finding)
+                    job.done.resume(returning: result)
                 }
             }
         }
+    }
+
+    /// Seeds valid for `h` now: its ID token (as a JWT, in lookup and update bodies), its refresh token (as a form
+    /// grant), a sign-in start and a provider callback with a live state and code (not yet delivered).
+    private static func freshSeeds(_ h: HearthHarness) async throws -> [FuzzTarget: [[UInt8]]] {
+        let session = try await h.signUp(email: "seed@fuzz.example.com")
+        let idToken = session.idToken ?? "", refreshToken = session.refreshToken ?? ""
+        var seeds: [FuzzTarget: [[UInt8]]] = [
+            .jwt: [Array(idToken.utf8)],
+            .json: [[2] + Array(#"{"idToken":"\#(idToken)"}"#.utf8),
+                    [3] + Array(#"{"idToken":"\#(idToken)","displayName":"Ada","deleteAttribute":["PHOTO_URL"],"returnSecureToken":true}"#.utf8),
+                    [8] + Array(#"{"grant_type":"refresh_token","refresh_token":"\#(refreshToken)"}"#.utf8)],
+            .form: [Array("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)],
+        ]
+        let start = h.handlerURL(providerId: "microsoft.com", rawSessionId: "FUZZSESSION")
+        seeds[.query] = [Array((URLComponents(string: start)?.percentEncodedQuery ?? "").utf8)]
+        for _ in 0..<3 {
+            let redirect = try await Browser.get(start)
+            guard let authorize = redirect.location else { break }
+            let form = try await Browser.get(authorize)
+            guard let requestId = HearthHarness.capture(#"name="request_id" value="([^"]+)""#, in: form.body),
+                  let action = HearthHarness.capture(#"action="([^"]+)""#, in: form.body) else { break }
+            let submitted = try await Browser.post(action.hasPrefix("http") ? action : h.baseURL + action,
+                                                   form: [("request_id", requestId), ("email", "ada@contoso.com"), ("name", "Ada"), ("action", "login")])
+            if let callback = submitted.location, let query = URLComponents(string: callback)?.percentEncodedQuery {
+                seeds[.query, default: []].append(Array(query.utf8))
+            }
+        }
+        return seeds
     }
 
     private static func served(_ documents: ProviderDocuments, _ path: String, base: String) -> Response {
@@ -146,10 +191,11 @@ public final class FuzzRig: Sendable {
         WirePaths.v3("verifyAssertion"), WirePaths.v3("setAccountInfo"), WirePaths.v3("getProjectConfig"),
     ]
 
-    private static func run(_ target: FuzzTarget, _ input: [UInt8], _ h: HearthHarness, documents: ProviderDocuments, base: String) async throws -> FuzzFinding? {
-        func finding(_ problem: String) -> FuzzFinding { FuzzFinding(target: target, problem: problem) }
+    private static func run(_ target: FuzzTarget, _ input: [UInt8], _ h: HearthHarness, documents: ProviderDocuments, base: String,
+                            logger: Logger) async throws -> FuzzResult {
+        func finding(_ problem: String) -> FuzzResult { FuzzResult(finding: FuzzFinding(target: target, problem: problem), detail: problem) }
         /// A client API reply: under 500, and an error is the Google envelope with the status as its code.
-        func checkAPI(_ reply: HearthHarness.Reply, _ what: String) -> FuzzFinding? {
+        func checkAPI(_ reply: HearthHarness.Reply, _ what: String) -> FuzzResult? {
             if reply.status >= 500 { return finding("\(what) answered \(reply.status): \(reply.text.prefix(300))") }
             if reply.status >= 400 {
                 guard let envelope = try? JSONDecoder().decode(GoogleErrorEnvelope.self, from: reply.body),
@@ -158,12 +204,16 @@ public final class FuzzRig: Sendable {
             }
             return nil
         }
+        func ok(_ reply: HearthHarness.Reply, _ what: String) -> FuzzResult {
+            checkAPI(reply, what) ?? FuzzResult(finding: nil, detail: "\(what) \(reply.status)")
+        }
         switch target {
         case .jwt:
             let token = String(decoding: input, as: UTF8.self)
             _ = JWTHeaderFields(token: token)
             let quoted = String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
-            if let problem = checkAPI(try await h.post(WirePaths.accounts("lookup"), raw: #"{"idToken":\#(quoted)}"#), "lookup") { return problem }
+            let lookup = try await h.post(WirePaths.accounts("lookup"), raw: #"{"idToken":\#(quoted)}"#)
+            if let problem = checkAPI(lookup, "lookup") { return problem }
             if let problem = checkAPI(try await h.post(WirePaths.accounts("signInWithCustomToken"), raw: #"{"token":\#(quoted),"returnSecureToken":true}"#),
                                       "signInWithCustomToken") { return problem }
             if token.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x21 && $0.value < 0x7f }) {
@@ -172,33 +222,36 @@ public final class FuzzRig: Sendable {
                 if let problem = checkAPI(admin, "the admin API") { return problem }
             }
             // As a provider's ID token, behind a well-formed discovery document and key set.
-            return try await provider(FuzzCorpus.providerParts(discovery: nil, jwks: nil,
-                                                               tokenResponse: Array(#"{"access_token":"a","token_type":"Bearer","id_token":\#(quoted)}"#.utf8),
-                                                               userinfo: nil, claims: nil), documents: documents, base: base)
+            let upstream = try await provider(FuzzCorpus.providerParts(discovery: nil, jwks: nil,
+                                                                       tokenResponse: Array(#"{"access_token":"a","token_type":"Bearer","id_token":\#(quoted)}"#.utf8),
+                                                                       userinfo: nil, claims: nil), documents: documents, base: base, logger: logger)
+            return upstream.finding == nil ? FuzzResult(finding: nil, detail: "lookup \(lookup.status); provider: \(upstream.detail)") : upstream
         case .json:
             let method = jsonMethods[Int(input.first ?? 0) % jsonMethods.count]
             let body = String(decoding: input.dropFirst(), as: UTF8.self)
-            return checkAPI(try await h.post(method, raw: body), method)
+            return ok(try await h.post(method, raw: body), method)
         case .form:
             _ = FormEncoding.decode(String(decoding: input, as: UTF8.self))
             let reply = try await h.send(.post, WirePaths.secureToken + "?key=test-key", body: String(decoding: input, as: UTF8.self),
                                          contentType: "application/x-www-form-urlencoded")
-            return checkAPI(reply, "securetoken (form)")
+            return ok(reply, "securetoken (form)")
         case .query:
             let query = FuzzCorpus.queryText(input)
+            var statuses: [Int] = []
             for path in [AuthHandlerProtocol.handlerPath, AuthHandlerProtocol.emulatorHandlerPath] {
                 let reply = try await h.send(.get, path + "?" + query)
                 if reply.status >= 500 { return finding("\(path) answered \(reply.status): \(reply.text.prefix(300))") }
+                statuses.append(reply.status)
             }
-            return nil
+            return FuzzResult(finding: nil, detail: "auth handler \(statuses)")
         case .provider:
-            return try await provider(input, documents: documents, base: base)
+            return try await provider(input, documents: documents, base: base, logger: logger)
         }
     }
 
     /// A relying-party sign-in against the fake provider serving `input`'s documents: it ends in a sign-in or a
     /// ``RelyingPartyError`` (which the server shows as an error page), never another error.
-    private static func provider(_ input: [UInt8], documents: ProviderDocuments, base: String) async throws -> FuzzFinding? {
+    private static func provider(_ input: [UInt8], documents: ProviderDocuments, base: String, logger: Logger) async throws -> FuzzResult {
         var parts = input.split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false).map(Array.init)
         while parts.count < 5 { parts.append([]) }
         let defaults = FuzzCorpus.defaultProviderParts
@@ -214,18 +267,19 @@ public final class FuzzRig: Sendable {
             $0["/token"] = Array(tokenResponse.utf8)
             $0["/userinfo"] = part(3)
         }
-        let relyingParty = RelyingParty(clock: WallClock { providerNow }, configuration: .init(minimumJWKSRefetchInterval: 0))
+        let relyingParty = RelyingParty(clock: WallClock { providerNow }, configuration: .init(minimumJWKSRefetchInterval: 0), logger: logger)
         let config = IdPConfig(providerId: "oidc.fuzz", kind: .oidc, clientId: "fuzz-client", clientSecret: "fuzz-secret", issuer: base)
         do {
             let resolved = try await relyingParty.resolve(config, tenant: nil)
             _ = relyingParty.authorizationURL(resolved, redirectUri: "http://127.0.0.1/__/auth/handler", state: "s", nonce: "fuzz-nonce",
                                               codeChallenge: nil, scopes: ["openid"], parameters: [])
-            _ = try await relyingParty.complete(resolved, code: "code", redirectUri: "http://127.0.0.1/__/auth/handler", codeVerifier: nil, nonce: "fuzz-nonce")
-        } catch is RelyingPartyError {
-            return nil
+            let signIn = try await relyingParty.complete(resolved, code: "code", redirectUri: "http://127.0.0.1/__/auth/handler", codeVerifier: nil, nonce: "fuzz-nonce")
+            return FuzzResult(finding: nil, detail: "signed in as \(signIn.identity.federatedId)")
+        } catch let error as RelyingPartyError {
+            return FuzzResult(finding: nil, detail: "refused: \(error)")
         } catch {
-            return FuzzFinding(target: .provider, problem: "the relying party threw \(type(of: error)) (not a RelyingPartyError): \(error)")
+            let finding = FuzzFinding(target: .provider, problem: "the relying party threw \(type(of: error)) (not a RelyingPartyError): \(error)")
+            return FuzzResult(finding: finding, detail: finding.problem)
         }
-        return nil
     }
 }

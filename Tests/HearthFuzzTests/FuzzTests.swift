@@ -1,5 +1,4 @@
 import Foundation
-import HearthCore
 import HearthFuzzing
 import HearthTesting
 import HearthWire
@@ -13,14 +12,14 @@ import Testing
     static let seed = ProcessInfo.processInfo.environment["HEARTH_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_122
 
     /// Iterations per target in the short run (the HTTP targets are cheap; a provider input is four fetches).
-    static let defaultIterations: [FuzzTarget: Int] = [.jwt: 400, .json: 1500, .form: 600, .query: 600, .provider: 400]
+    static let defaultIterations: [FuzzTarget: Int] = [.jwt: 600, .json: 3000, .form: 1500, .query: 1500, .provider: 1500]
 
     @Test(arguments: FuzzTarget.allCases)
     func shortRun(_ target: FuzzTarget) async throws {
         #expect(!FuzzCorpus.seeds(target).isEmpty, "no seeds in Fuzz/corpus/\(target.rawValue)")
         let rig = try await FuzzRig.start()
         let report = await FuzzLoop.run(rig, target, seed: Self.seed, iterations: Self.iterations ?? Self.defaultIterations[target]!,
-                                        extraSeeds: try await Self.freshSeeds(target))
+                                        extraSeeds: rig.freshSeeds[target] ?? [])
         await rig.stop()
         print(report.summary)
         for (input, finding) in report.findings.prefix(3) {
@@ -29,23 +28,25 @@ import Testing
         #expect(report.executions > 0)
     }
 
-    /// Seeds that are valid now: a fresh ID token and refresh token of a real server (the corpus's own are signed
-    /// with keys of a server that no longer runs).
-    static func freshSeeds(_ target: FuzzTarget) async throws -> [[UInt8]] {
-        guard target == .jwt || target == .json || target == .form else { return [] }
-        return try await HearthHarness.run { h in
-            let session = try await h.signUp(email: "seed@example.com")
-            let idToken = try #require(session.idToken)
-            let refreshToken = try #require(session.refreshToken)
-            switch target {
-            case .jwt: return [Array(idToken.utf8)]
-            case .json:
-                let lookup = [UInt8(2)] + Array(#"{"idToken":"\#(idToken)"}"#.utf8)
-                let update = [UInt8(3)] + Array(#"{"idToken":"\#(idToken)","displayName":"Ada","deleteAttribute":["PHOTO_URL"],"returnSecureToken":true}"#.utf8)
-                return [lookup, update]
-            default: return [Array("grant_type=refresh_token&refresh_token=\(refreshToken)".utf8)]
-            }
-        }
+    /// The rig reaches the deep paths: the seeds' valid inputs get all the way through (a sign-in at the fake
+    /// provider, a lookup of a fresh ID token, an auth handler redirect to the dev IdP).
+    @Test func validSeedsGetThrough() async throws {
+        let rig = try await FuzzRig.start()
+        let provider = await rig.run(.provider, FuzzCorpus.providerParts(discovery: nil, jwks: nil, tokenResponse: nil, userinfo: nil, claims: nil))
+        #expect(provider.finding == nil && provider.detail == "signed in as user-1", "\(provider.detail)")
+        let jwt = await rig.run(.jwt, try #require(rig.freshSeeds[.jwt]?.first))
+        #expect(jwt.finding == nil && jwt.detail.hasPrefix("lookup 200"), "\(jwt.detail)")
+        let queries = try #require(rig.freshSeeds[.query])
+        #expect(queries.count == 4)
+        let start = await rig.run(.query, queries[0])
+        #expect(start.finding == nil && start.detail == "auth handler [302, 302]", "\(start.detail)")
+        // A live callback: delivered once (a redirect to the app), then refused as used (a page, not a 5xx).
+        let callback = await rig.run(.query, queries[1])
+        #expect(callback.finding == nil && callback.detail == "auth handler [302, 400]", "\(callback.detail)")
+        // The corpus's start seeds use a well-formed session id, so they get as far as the redirect too.
+        let seeded = await rig.run(.query, try #require(FuzzCorpus.seeds(.query).first { String(decoding: $0, as: UTF8.self).contains("appName") }))
+        #expect(seeded.detail == "auth handler [302, 302]", "\(seeded.detail)")
+        await rig.stop()
     }
 
     /// Findings become regular tests: these inputs once reached a parser the fuzzer went through; each must be
