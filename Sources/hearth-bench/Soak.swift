@@ -205,7 +205,8 @@ extension Bench {
             let user = passwordUsers[slot % passwordUsers.count]
             _ = try Self.session(try await post(WirePaths.accounts("signInWithPassword"), ["email": user.email, "password": user.password, "returnSecureToken": true]))
         case .signInWithCustomToken:
-            _ = try Self.session(try await post(WirePaths.accounts("signInWithCustomToken"), ["token": tokens[slot % tokens.count], "returnSecureToken": true]))
+            let reply = try await post(WirePaths.accounts("signInWithCustomToken"), ["token": tokens[slot % tokens.count], "returnSecureToken": true])
+            guard reply["idToken"] is String, reply["refreshToken"] is String else { throw BenchError("no tokens in \(reply.keys.sorted())") }
         case .signInWithIdp:
             try await federatedSignIn(email: "soak\(slot % 200)@example.com")
         case .signUpAndDelete:
