@@ -90,6 +90,24 @@ import Testing
         }
     }
 
+    /// An IPv6 client is counted by its /64 (it can rotate through the addresses of its network); an IPv4-mapped
+    /// IPv6 address is its IPv4 address.
+    @Test func ipv6ClientsAreCountedByTheirSlash64() async throws {
+        try await HearthHarness.run(configure: {
+            $0.rateLimits = RateLimitConfiguration(signUpsPerAddressPerHour: 2)
+            $0.trustedProxies = try! TrustedProxies(["127.0.0.1"])
+        }) { h in
+            let cases: [(String, Int)] = [
+                ("2001:db8:1:2::1", 200), ("2001:db8:1:2::ffff", 200), ("2001:db8:1:2:abcd::9", 429), ("2001:db8:1:3::1", 200),
+                ("198.51.100.1", 200), ("::ffff:198.51.100.1", 200), ("198.51.100.1", 429),
+            ]
+            for (index, (address, status)) in cases.enumerated() {
+                let reply = try await Self.signUp(h, "v6-\(index)@example.com", forwardedFor: address)
+                #expect(reply.status == status, "\(address): \(reply.text)")
+            }
+        }
+    }
+
     /// The per-project limit: many addresses together are stopped too.
     @Test func theProjectLimitCoversAllAddresses() async throws {
         try await HearthHarness.run(configure: {
