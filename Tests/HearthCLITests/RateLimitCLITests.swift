@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HearthStorePostgres
 import HearthTesting
 import HearthWire
 import Testing
@@ -71,5 +72,20 @@ import Testing
         let limited = try RunningServer.start(["--rate-limits", "on"])
         defer { limited.stop() }
         #expect(limited.banner.contains("rate limits:   per address 100 sign-ups/hour"), "\(limited.banner)")
+    }
+
+    /// Two replicas on one PostgreSQL database enforce one limit: sign-ups from one address alternate between them,
+    /// and the fourth is refused although each replica saw only two.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, Comment(rawValue: PostgresTestDatabase.skipNotice)))
+    func replicasShareOneLimit() async throws {
+        try await PostgresTestDatabase.withDatabase { configuration in
+            let (a, b) = try await ReplicaTests.startPair(ReplicaTests.url(configuration),
+                                                          arguments: ["--project-id", "acme-prod", "--api-key", "k", "--rate-limit-signup-per-address", "3"])
+            defer { a.stop(); b.stop() }
+            var statuses: [Int] = []
+            for index in 0..<4 { statuses.append(try await Self.signUp(index % 2 == 0 ? a.url : b.url, "r\(index)@example.com").status) }
+            #expect(statuses == [200, 200, 200, 429], "\(statuses)")
+            #expect(try await Self.signUp(b.url, "r9@example.com").status == 429)
+        }
     }
 }
