@@ -28,9 +28,8 @@ final class Blocking<Value: Sendable>: @unchecked Sendable {
 nonisolated(unsafe) private var rig: FuzzRig?
 nonisolated(unsafe) private var target: FuzzTarget = .json
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    // libFuzzer calls this from one thread, one input at a time.
+/// Starts the rig for HEARTH_FUZZ_TARGET, once.
+private func prepare() {
     if rig == nil {
         let name = ProcessInfo.processInfo.environment["HEARTH_FUZZ_TARGET"] ?? ""
         guard let chosen = FuzzTarget(rawValue: name) else {
@@ -39,6 +38,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         target = chosen
         rig = Blocking.run { try! await FuzzRig.start() }
     }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    // libFuzzer calls this from one thread, one input at a time.
+    prepare()
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let current = rig!, chosen = target
     if let finding = Blocking.run({ await current.check(chosen, input) }) {
@@ -57,6 +62,15 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
 /// over to libFuzzer's driver.
 @_cdecl("hearth_fuzz_main")
 public func hearthFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    // The rig's fresh seeds (its own ID token, refresh token, live provider callbacks) go into the first corpus
+    // directory, where libFuzzer reads (and writes) inputs.
+    let directories = (1..<Int(argc)).compactMap { argv[$0].map { String(cString: $0) } }.filter { !$0.hasPrefix("-") }
+    if let corpus = directories.first {
+        prepare()
+        for (index, seed) in (rig?.freshSeeds[target] ?? []).enumerated() {
+            _ = FileManager.default.createFile(atPath: corpus + "/fresh-\(index)", contents: Data(seed))
+        }
+    }
     var count = argc
     var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
     return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzOne(data, size) }
