@@ -95,7 +95,7 @@ public final class HearthServer: Sendable {
         if configuration.rateLimits.enabled {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(
                 configuration: configuration.rateLimits, store: store, projectId: configuration.projectId, clock: configuration.clock,
-                logger: Logger(label: "hearth.ratelimit"))))
+                logger: logger)))
         }
         let devMode = devIdPs != nil
         let configuration = configuration

@@ -49,8 +49,8 @@ import Testing
         await rig.stop()
     }
 
-    /// Findings become regular tests: these inputs once reached a parser the fuzzer went through; each must be
-    /// answered with a 4xx envelope (or a relying-party error) from now on.
+    /// Where findings become regular tests (input and target, plus the fix). No run has found anything yet; the
+    /// inputs here are hand-picked edge cases (a number out of Double's range, a NUL in a URL, an unsigned JWT).
     @Test func regressionInputs() async throws {
         let rig = try await FuzzRig.start()
         for (target, input) in Self.regressions {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import HearthServer
 import HearthTesting
 import HearthWire
@@ -62,6 +63,19 @@ import Testing
             // Once the window has passed, the address may sign up again.
             h.clock.advance(by: 2 * 3600 + 1)
             #expect(try await Self.signUp(h, "later@flood.example.com").status == 200)
+        }
+    }
+
+    /// A flood is one log line per window and address, not one per refused request.
+    @Test func aFloodIsOneLogLine() async throws {
+        let records = LogCapture.Records()
+        let logger = Logger(label: "hearth.test") { _ in LogCapture(records: records) }
+        try await HearthHarness.run(configure: { $0.rateLimits = RateLimitConfiguration(signUpsPerAddressPerHour: 5) }, logger: logger) { h in
+            let replies = try await Self.flood(h, count: 100, prefix: "log") { _ in nil }
+            #expect(replies.filter { $0.status == 429 }.count == 95)
+            let lines = records.all.filter { $0.message == "rate limit reached" }
+            #expect(lines.count == 1, "\(lines.map(\.metadata))")
+            #expect(lines.first?.metadata["endpoint"] == "signUp" && lines.first?.metadata["client"] == "127.0.0.1")
         }
     }
 

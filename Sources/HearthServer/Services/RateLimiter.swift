@@ -117,18 +117,24 @@ public struct RateLimiter: Sendable {
     /// against the project, so one address's flood does not use up the project's allowance.
     public func admit(_ endpoint: RateLimitedEndpoint, address: String) async -> Int? {
         guard configuration.enabled, let rule = configuration.rules[endpoint] else { return nil }
-        if let wait = await hit(key: "\(endpoint.rawValue)|address|\(ClientAddress.limitKey(address))", rule.perAddress) {
-            logger.notice("rate limit reached", metadata: ["endpoint": "\(endpoint.rawValue)", "scope": "address", "client": "\(address)"])
-            return wait
+        // One log line when a limit is first reached in a window, not one per refused request (a flood must not
+        // become a flood of log lines).
+        if let refusal = await hit(key: "\(endpoint.rawValue)|address|\(ClientAddress.limitKey(address))", rule.perAddress) {
+            if refusal.first {
+                logger.notice("rate limit reached", metadata: ["endpoint": "\(endpoint.rawValue)", "scope": "address", "client": "\(address)"])
+            }
+            return refusal.wait
         }
-        if let wait = await hit(key: "\(endpoint.rawValue)|project|\(projectId)", rule.perProject) {
-            logger.warning("project rate limit reached", metadata: ["endpoint": "\(endpoint.rawValue)", "scope": "project"])
-            return wait
+        if let refusal = await hit(key: "\(endpoint.rawValue)|project|\(projectId)", rule.perProject) {
+            if refusal.first { logger.warning("project rate limit reached", metadata: ["endpoint": "\(endpoint.rawValue)", "scope": "project"]) }
+            return refusal.wait
         }
         return nil
     }
 
-    private func hit(key: String, _ limit: RateLimitConfiguration.Limit) async -> Int? {
+    /// Counts a request for `key`; nil when within `limit`, else the seconds to wait and whether this is the first
+    /// refusal (the estimate has just passed the limit).
+    private func hit(key: String, _ limit: RateLimitConfiguration.Limit) async -> (wait: Int, first: Bool)? {
         let now = clock.now().timeIntervalSince1970
         let window = Int64((now / limit.window).rounded(.down))
         let elapsed = (now - Double(window) * limit.window) / limit.window
@@ -143,7 +149,7 @@ public struct RateLimiter: Sendable {
         }
         let estimate = Double(counts.previous) * (1 - elapsed) + Double(counts.current)
         guard estimate > Double(limit.limit) else { return nil }
-        return max(1, Int((limit.window * (1 - elapsed)).rounded(.up)))
+        return (max(1, Int((limit.window * (1 - elapsed)).rounded(.up))), estimate <= Double(limit.limit) + 1)
     }
 }
 
