@@ -221,6 +221,22 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Benchmarks/HearthAdminBenchmark", swiftSettings: testSwiftSettings),
+        // Fuzzing (docs/testing.md): the targets and corpus-driven loop, `hearth-fuzz` (a libFuzzer binary when built by
+        // scripts/fuzz with -sanitize=fuzzer into .build/fuzz; otherwise the plain mutation loop) and the property test.
+        .target(
+            name: "HearthFuzzing",
+            dependencies: [
+                "HearthTesting", "HearthServer", "HearthOIDC", "HearthCore", "HearthWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Fuzz/HearthFuzzing", swiftSettings: testSwiftSettings),
+        .executableTarget(name: "hearth-fuzz", dependencies: ["HearthFuzzing"], path: "Fuzz/hearth-fuzz", swiftSettings: testSwiftSettings),
+        .testTarget(name: "HearthFuzzTests", dependencies: ["HearthFuzzing", "HearthTesting"], swiftSettings: testSwiftSettings),
         .testTarget(
             name: "HearthAdminTests",
             dependencies: [
@@ -248,7 +264,8 @@ let package = Package(
         // The `hearth` command as users run it: the built binary, real servers on loopback ports, real SQLite.
         .testTarget(
             name: "HearthCLITests",
-            dependencies: ["HearthTesting", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire"],
+            dependencies: ["HearthTesting", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

@@ -97,6 +97,12 @@ public final class HearthServer: Sendable {
             exposedHeaders: [HearthRequestID.headerName.canonicalName]))
         router.add(middleware: ErrorEnvelopeMiddleware())
         router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
+        if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(proxies: configuration.trustedProxies)) }
+        if configuration.rateLimits.enabled {
+            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(
+                configuration: configuration.rateLimits, store: store, projectId: configuration.projectId, clock: configuration.clock,
+                logger: logger)))
+        }
         let devMode = devIdPs != nil
         let configuration = configuration
         router.get("/") { request, context -> Response in
@@ -185,6 +191,7 @@ struct MaintenanceService: Service {
                     if round % 60 == 0 {
                         let now = clock.now()
                         try await store.pruneExpiredFlows(now: now)
+                        try await store.pruneRateLimits(now: now)
                         let pruned = try await store.pruneRefreshTokens(before: now.addingTimeInterval(-30 * 86_400))
                         if pruned > 0 { logger.info("pruned dead refresh tokens", metadata: ["count": "\(pruned)"]) }
                     }

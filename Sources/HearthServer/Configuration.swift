@@ -20,6 +20,11 @@ public struct HearthServerConfiguration: Sendable {
     public var recentLoginWindow: TimeInterval
     public var keyRotation: KeyRotationPolicy
     public var throttle: ThrottleConfiguration
+    /// Request limits for sign-up, password sign-in, createAuthUri and the auth handler, per client address and
+    /// per project (default: on, off for `demo-*` projects).
+    public var rateLimits: RateLimitConfiguration
+    /// Reverse proxies whose `X-Forwarded-For` gives the client address (default: none, the header is ignored).
+    public var trustedProxies: TrustedProxies = .none
     public var passwordParameters: PasswordHasher.Parameters
     /// Largest accepted request body.
     public var maxBodySize: Int
@@ -72,6 +77,7 @@ public struct HearthServerConfiguration: Sendable {
         self.recentLoginWindow = recentLoginWindow
         self.keyRotation = keyRotation
         self.throttle = throttle
+        self.rateLimits = RateLimitConfiguration.defaults(projectId: projectId)
         self.passwordParameters = passwordParameters
         self.maxBodySize = maxBodySize
         self.initialProjectConfig = initialProjectConfig

@@ -18,6 +18,12 @@ public struct HearthRequestContext: RequestContext, RemoteAddressRequestContext 
     public var requestDecoder: HearthRequestDecoder { HearthRequestDecoder() }
     public var responseEncoder: HearthResponseEncoder { HearthResponseEncoder() }
 
-    /// The client's IP address as text, or `unknown`.
-    public var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+    /// The client's address as a trusted reverse proxy reported it (`X-Forwarded-For`, see ``TrustedProxies``).
+    public var forwardedClientAddress: String?
+
+    /// The connection's peer address as text, or `unknown`.
+    public var peerAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+
+    /// The client's IP address as text, or `unknown`: the peer, or behind a trusted proxy the address it forwarded.
+    public var clientAddress: String { forwardedClientAddress ?? peerAddress }
 }

@@ -150,7 +150,7 @@ public protocol FlowStore: Sendable {
 
 /// Everything the server keeps: one database, any replica can serve any step.
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
-    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore {
+    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore, RateLimitStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

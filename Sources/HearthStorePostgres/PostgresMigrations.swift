@@ -149,6 +149,7 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        (4, PostgresStore.rateLimitMigrationStatements),
         (5, [
             // The provider token vault: sealed upstream tokens, one row per user and provider (see the SQLite store).
             """

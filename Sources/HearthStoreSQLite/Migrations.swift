@@ -107,6 +107,7 @@ enum Migrations {
         ]),
         (3, SQLiteStore.adminMigrationStatements),
         (4, SQLiteStore.consoleMigrationStatements),
+        (5, SQLiteStore.rateLimitMigrationStatements),
         (6, SQLiteStore.providerTokenMigrationStatements),
     ]
 }

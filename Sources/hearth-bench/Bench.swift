@@ -25,7 +25,7 @@ struct HearthBench {
         let options = try Options(CommandLine.arguments.dropFirst())
         let bench = try Bench(options: options)
         do {
-            try await bench.run()
+            if options.soak { try await bench.soak() } else { try await bench.run() }
         } catch {
             await bench.stopServer()
             try? await bench.client.shutdown()
@@ -47,6 +47,12 @@ struct Options {
     var dataDir: String?
     /// A PostgreSQL database (emptied tables are not assumed: give a fresh database) instead of SQLite.
     var databaseURL: String?
+    /// `--soak`: the long run of the whole mix (Soak.swift) instead of the per-endpoint benchmark.
+    var soak = false
+    var soakSeconds = 600.0
+    var soakRate: Double?
+    var soakInterval = 30.0
+    var soakCalibrationSeconds = 10.0
 
     init(_ arguments: ArraySlice<String>) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -67,6 +73,11 @@ struct Options {
             case "--password-users": passwordUsers = Int(try value()) ?? passwordUsers
             case "--data-dir": dataDir = try value()
             case "--database-url": databaseURL = try value()
+            case "--soak": soak = true
+            case "--soak-seconds": soakSeconds = Double(try value()) ?? soakSeconds
+            case "--rate": soakRate = Double(try value())
+            case "--interval": soakInterval = Double(try value()) ?? soakInterval
+            case "--calibration-seconds": soakCalibrationSeconds = Double(try value()) ?? soakCalibrationSeconds
             case "--smoke":
                 duration = 0.5; concurrency = 2; users = 20; bigUsers = 2000; passwordUsers = 2
             case "-h", "--help":
@@ -74,6 +85,8 @@ struct Options {
                     usage: hearth-bench [--server PATH] [--port 9180] [--duration SECONDS] [--concurrency N]
                                         [--users 1000] [--big-users 1000000] [--password-users 8] [--data-dir DIR] [--smoke]
                                         [--database-url postgres://user:password@host:5432/fresh-database]
+                           hearth-bench --soak [--soak-seconds 600] [--rate REQ_PER_S] [--interval 30] [--calibration-seconds 10]
+                                        [--concurrency N] [--users 1000] [--password-users 8] [--server PATH] [--port 9180]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument)")

@@ -49,6 +49,21 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-console-link"), help: "Do not print a one-time console login link at start-up.")
     var noConsoleLink = false
 
+    @Option(name: .customLong("rate-limits"), help: "on or off: limit sign-up, password sign-in, createAuthUri and the auth handler per client address and per project (default on, off for demo-* projects; env HEARTH_RATE_LIMITS).")
+    var rateLimits: String?
+
+    @Option(name: .customLong("rate-limit-signup-per-address"), help: "Sign-ups per client address per hour (default 100, env HEARTH_RATE_LIMIT_SIGNUP_PER_ADDRESS).")
+    var rateLimitSignUpPerAddress: String?
+
+    @Option(name: .customLong("rate-limit-per-address"), help: "Requests per client address per minute to each of password sign-in, createAuthUri and the auth handler (default 120, env HEARTH_RATE_LIMIT_PER_ADDRESS).")
+    var rateLimitPerAddress: String?
+
+    @Option(name: .customLong("rate-limit-per-project"), help: "Requests per minute to each limited endpoint from all clients together (default 6000, env HEARTH_RATE_LIMIT_PER_PROJECT).")
+    var rateLimitPerProject: String?
+
+    @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address or CIDR network whose X-Forwarded-For gives the client address; repeat for several (env HEARTH_TRUSTED_PROXIES, comma-separated). Without one, X-Forwarded-For is ignored.")
+    var trustedProxies: [String] = []
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
@@ -79,6 +94,11 @@ struct Serve: AsyncParsableCommand {
         if let logFormat { options[.logFormat] = logFormat }
         if let metricsAccess { options[.metricsAccess] = metricsAccess }
         if let metricsToken { options[.metricsToken] = metricsToken }
+        if let rateLimits { options[.rateLimits] = rateLimits }
+        if let rateLimitSignUpPerAddress { options[.rateLimitSignUpPerAddress] = rateLimitSignUpPerAddress }
+        if let rateLimitPerAddress { options[.rateLimitPerAddress] = rateLimitPerAddress }
+        if let rateLimitPerProject { options[.rateLimitPerProject] = rateLimitPerProject }
+        if !trustedProxies.isEmpty { options[.trustedProxies] = trustedProxies }
         let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info
@@ -111,6 +131,8 @@ struct Serve: AsyncParsableCommand {
         draft.providerTokenKeys = settings.providerTokenKeys
         draft.metricsAccess = settings.metricsAccess
         draft.metricsToken = settings.metricsToken
+        draft.rateLimits = settings.rateLimits
+        draft.trustedProxies = try TrustedProxies(settings.trustedProxies)
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         if let consoleIdleTimeout {
             guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
@@ -176,6 +198,14 @@ struct Serve: AsyncParsableCommand {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
+    /// The rate limits in one line for the banner.
+    static func describe(_ limits: RateLimitConfiguration) -> String {
+        guard limits.enabled, let signUp = limits.rules[.signUp], let signIn = limits.rules[.signInWithPassword] else {
+            return "off (on by default for non-demo projects; --rate-limits on to enable)"
+        }
+        return "per address \(signUp.perAddress.limit) sign-ups/hour, \(signIn.perAddress.limit)/minute for password sign-in, createAuthUri and the auth handler each; per project \(signIn.perProject.limit)/minute each"
+    }
+
     static func printBanner(settings: Settings, configuration: HearthServerConfiguration, report: StartupReport) {
         let port = report.port
         let base = "http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)"
@@ -201,6 +231,10 @@ struct Serve: AsyncParsableCommand {
             configuration.providerTokenKeys.map { "  token vault:   on (key \($0.activeKeyId) seals, \($0.keyIds.count) key(s)); \(base)\(WirePaths.providerAccessToken)" }
                 ?? "  token vault:   off (no vault keys: provider refresh tokens are not kept)",
             "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
+            "  rate limits:   \(Self.describe(configuration.rateLimits))",
+            "  client address: " + (settings.trustedProxies.isEmpty
+                ? "the connection's peer (X-Forwarded-For ignored; behind a reverse proxy give --trusted-proxy)"
+                : "X-Forwarded-For from trusted proxies \(settings.trustedProxies.joined(separator: ", ")), else the peer"),
         ]
         if report.providers.isEmpty {
             lines.append("  providers:     none (hearth providers enable microsoft.com --client-id … , or serve --dev)")

@@ -31,6 +31,23 @@ struct Settings {
     var providerTokenKeys: ProviderTokenKeys?
     /// The file the vault keys came from, if any.
     var providerTokenKeysFile: String?
+    /// `rate.limits`: on or off; nil: on, except for `demo-*` projects without a configured limit.
+    var rateLimitsEnabled: Bool?
+    var signUpsPerAddressPerHour: Int?
+    var perAddressPerMinute: Int?
+    var perProjectPerMinute: Int?
+    /// `trusted.proxies`: reverse proxies whose `X-Forwarded-For` is believed.
+    var trustedProxies: [String] = []
+
+    /// The request limits these settings give for the project.
+    var rateLimits: RateLimitConfiguration {
+        let configured = signUpsPerAddressPerHour != nil || perAddressPerMinute != nil || perProjectPerMinute != nil
+        return RateLimitConfiguration(
+            enabled: rateLimitsEnabled ?? (configured || !projectId.hasPrefix("demo-")),
+            signUpsPerAddressPerHour: signUpsPerAddressPerHour ?? RateLimitConfiguration.defaultSignUpsPerAddressPerHour,
+            perAddressPerMinute: perAddressPerMinute ?? RateLimitConfiguration.defaultPerAddressPerMinute,
+            perProjectPerMinute: perProjectPerMinute ?? RateLimitConfiguration.defaultPerProjectPerMinute)
+    }
 
     /// Where the data lives, safe to print: the SQLite file, or the PostgreSQL URL with its password masked.
     var storeDescription: String {
@@ -61,6 +78,11 @@ struct Settings {
         case databaseMaxConnections = "database.max.connections"
         case vaultKeys = "vault.keys"
         case vaultKeysFile = "vault.keys.file"
+        case rateLimits = "rate.limits"
+        case rateLimitSignUpPerAddress = "rate.limit.signup.per.address"
+        case rateLimitPerAddress = "rate.limit.per.address"
+        case rateLimitPerProject = "rate.limit.per.project"
+        case trustedProxies = "trusted.proxies"
 
         var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
         var optionName: String {
@@ -82,6 +104,11 @@ struct Settings {
             // Keys on a command line are visible to other users of the machine: environment or file only.
             case .vaultKeys: "vault.keys"
             case .vaultKeysFile: "--vault-keys-file"
+            case .rateLimits: "--rate-limits"
+            case .rateLimitSignUpPerAddress: "--rate-limit-signup-per-address"
+            case .rateLimitPerAddress: "--rate-limit-per-address"
+            case .rateLimitPerProject: "--rate-limit-per-project"
+            case .trustedProxies: "--trusted-proxy"
             default: "--\(rawValue)"
             }
         }
@@ -257,6 +284,42 @@ struct Settings {
         }
         settings.providerTokenKeys = try loadVaultKeys(inline: source(.vaultKeys), file: source(.vaultKeysFile))
         settings.providerTokenKeysFile = source(.vaultKeysFile)?.value as? String
+        if let source = source(.rateLimits) {
+            let flag: Bool? = switch source.value {
+            case let value as Bool: value
+            case let value as String: ["on": true, "true": true, "1": true, "off": false, "false": false, "0": false][value.lowercased()]
+            default: nil
+            }
+            guard let flag else { throw fail(.rateLimits, source, "must be on or off") }
+            settings.rateLimitsEnabled = flag
+        }
+        func limit(_ key: Key, _ unit: String) throws -> Int? {
+            guard let source = source(key) else { return nil }
+            let number: Int? = switch source.value {
+            case let value as Int: value
+            case let value as String: Int(value.trimmingCharacters(in: .whitespaces))
+            default: nil
+            }
+            guard let number, (1...10_000_000).contains(number) else { throw fail(key, source, "must be a number of requests \(unit) from 1 to 10000000") }
+            return number
+        }
+        settings.signUpsPerAddressPerHour = try limit(.rateLimitSignUpPerAddress, "per hour")
+        settings.perAddressPerMinute = try limit(.rateLimitPerAddress, "per minute")
+        settings.perProjectPerMinute = try limit(.rateLimitPerProject, "per minute")
+        if let source = source(.trustedProxies) {
+            let entries: [String]
+            switch source.value {
+            case let list as [String]: entries = list
+            case let text as String: entries = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            default: throw fail(.trustedProxies, source, "must be a list of IP addresses or CIDR networks")
+            }
+            do {
+                _ = try TrustedProxies(entries)
+            } catch {
+                throw SettingsError(description: "\(source.describe(.trustedProxies)): \(error)")
+            }
+            settings.trustedProxies = entries.filter { !$0.isEmpty }
+        }
         return settings
     }
 
