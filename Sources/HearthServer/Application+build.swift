@@ -101,7 +101,7 @@ public final class HearthServer: Sendable {
         if configuration.rateLimits.enabled {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(
                 configuration: configuration.rateLimits, store: store, projectId: configuration.projectId, clock: configuration.clock,
-                logger: logger)))
+                logger: logger, metrics: configuration.metrics)))
         }
         let devMode = devIdPs != nil
         let configuration = configuration

@@ -54,6 +54,9 @@ import Testing
                 #expect((1...3600).contains(retryAfter))
             }
             #expect(try await h.store.userCount() == accepted.count)
+            // Counted for operators at /metrics, under the client's scope.
+            #expect(h.server.configuration.metrics.counterValue(.rateLimited, ["signUp", "address"]) == Double(refused.count))
+            #expect(h.server.configuration.metrics.counterValue(.rateLimited, ["signUp", "project"]) == nil)
             // The v3 alias shares the limit.
             let v3 = try await h.post(WirePaths.v3("signupNewUser"), raw: #"{"email":"v3@flood.example.com","password":"correct horse"}"#)
             #expect(v3.status == 429, "\(v3.text)")

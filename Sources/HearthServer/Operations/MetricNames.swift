@@ -25,6 +25,9 @@ public enum MetricName: String, Sendable, CaseIterable {
     /// failure class — `discovery`, `token_exchange`, `id_token`, `profile`, `configuration`,
     /// `tenant_not_allowed`, `nonce`, `refresh_refused`, `cancelled`, `other`).
     case providerErrors = "hearth_provider_errors_total"
+    /// Requests refused by the rate limits, by endpoint (`signUp`, `signInWithPassword`, `createAuthUri`,
+    /// `authHandler`) and scope (`address`: one client's limit, `project`: everyone's together).
+    case rateLimited = "hearth_rate_limited_total"
 
     /// The label names, in order; every recording passes values for exactly these.
     public var labelNames: [String] {
@@ -35,6 +38,7 @@ public enum MetricName: String, Sendable, CaseIterable {
         case .refreshReuseDetections, .keyRotations: []
         case .storeOperationDuration: ["operation", "result"]
         case .providerErrors: ["provider", "reason"]
+        case .rateLimited: ["endpoint", "scope"]
         }
     }
 }

@@ -103,13 +103,17 @@ public struct RateLimiter: Sendable {
     let projectId: String
     let clock: WallClock
     let logger: Logger
+    /// Where refusals are counted (``MetricName/rateLimited``); nil: not counted.
+    let metrics: HearthMetrics?
 
-    public init(configuration: RateLimitConfiguration, store: any RateLimitStore, projectId: String, clock: WallClock, logger: Logger) {
+    public init(configuration: RateLimitConfiguration, store: any RateLimitStore, projectId: String, clock: WallClock, logger: Logger,
+                metrics: HearthMetrics? = nil) {
         self.configuration = configuration
         self.store = store
         self.projectId = projectId
         self.clock = clock
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Counts a request from `address` to `endpoint`. Nil when it may proceed; otherwise the seconds after which
@@ -123,10 +127,12 @@ public struct RateLimiter: Sendable {
             if refusal.first {
                 logger.notice("rate limit reached", metadata: ["endpoint": "\(endpoint.rawValue)", "scope": "address", "client": "\(address)"])
             }
+            metrics?.count(.rateLimited, [endpoint.rawValue, "address"])
             return refusal.wait
         }
         if let refusal = await hit(key: "\(endpoint.rawValue)|project|\(projectId)", rule.perProject) {
             if refusal.first { logger.warning("project rate limit reached", metadata: ["endpoint": "\(endpoint.rawValue)", "scope": "project"]) }
+            metrics?.count(.rateLimited, [endpoint.rawValue, "project"])
             return refusal.wait
         }
         return nil
