@@ -151,18 +151,6 @@ struct ReplicaTests {
         }
     }
 
-    /// Registers a confidential client at the test's third-party OpenID provider (oidc-provider-mock, started by
-    /// scripts/test) whose only redirect URI is `redirectUri`.
-    static func registerOIDCClient(issuer: String, redirectUri: String) async throws -> (id: String, secret: String) {
-        var request = URLRequest(url: URL(string: issuer + "/oauth2/clients")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_basic"])
-        let (data, _) = try await URLSession.shared.data(for: request)
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return (try #require(object["client_id"] as? String), try #require(object["client_secret"] as? String))
-    }
-
     /// The browser part of a sign-in that starts on `handlerBase`: the auth handler there, the provider's form
     /// (oidc-provider-mock posts the subject back), and the provider's redirect — to whichever replica the
     /// public URL names. Returns the link the app receives and the replica that served the callback.
@@ -209,7 +197,7 @@ struct ReplicaTests {
 
             // The provider, configured once in the shared database by the administration command.
             let providerId = "oidc.replicas"
-            let client = try await Self.registerOIDCClient(issuer: issuer, redirectUri: b.url + "/__/auth/handler")
+            let client = try await OIDCProviderMock.registerClient(issuer: issuer, redirectUri: b.url + "/__/auth/handler")
             let enable = try CLI.run(["providers", "enable", providerId, "--client-id", client.id, "--issuer", issuer],
                                      environment: environment.merging(["HEARTH_CLIENT_SECRET": client.secret]) { $1 })
             #expect(enable.status == 0, "\(enable.output)")

@@ -12,16 +12,8 @@ import Testing
 @Suite struct FirstHourTests {
     // MARK: 1. Every error keeps its status, envelope and CORS headers, for any origin.
 
-    struct ErrorCase: Sendable, CustomTestStringConvertible {
-        var name: String
-        var method: HTTPRequest.Method = .post
-        var path: String
-        var body: String?
-        var contentType = "application/json"
-        var status: Int
-        var code: String
-        var testDescription: String { name }
-    }
+    /// One bad request and the error it must get: the bad-input table's case type.
+    typealias ErrorCase = BadInputTests.Case
 
     static let errorCases: [ErrorCase] = BadInputTests.cases.map {
         ErrorCase(name: $0.name, method: $0.method, path: $0.path, body: $0.body, contentType: $0.contentType, status: $0.status, code: $0.code)

@@ -14,15 +14,7 @@ struct GenericOIDCTests {
 
     /// Registers a confidential client whose only redirect URI is this Hearth's handler.
     func registerClient(redirectUri: String) async throws -> (id: String, secret: String) {
-        var request = HTTPClientRequest(url: issuer + "/oauth2/clients")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        let body = try JSONSerialization.data(withJSONObject: ["redirect_uris": [redirectUri], "token_endpoint_auth_method": "client_secret_basic"])
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        let data = try await response.body.collect(upTo: 1 << 16)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: data)) as? [String: Any])
-        return (try #require(object["client_id"] as? String), try #require(object["client_secret"] as? String))
+        try await OIDCProviderMock.registerClient(issuer: issuer, redirectUri: redirectUri)
     }
 
     func setUser(_ sub: String, claims: [String: Any]) async throws {
