@@ -24,6 +24,17 @@ import Testing
         return { $0.providerTokenKeys = keys }
     }
 
+    /// What two server processes in a row share: a database file in a fresh directory (the caller removes it), the
+    /// dev IdPs' registrations, and a whole-second start time for the first one's clock.
+    static func restartableServer() throws -> (directory: URL, path: String,
+                                             clients: (microsoft: DevIdentityProviders.Client, yahoo: DevIdentityProviders.Client), start: Date) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-vault-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (directory, directory.appendingPathComponent("hearth.sqlite").path,
+                (microsoft: .random(prefix: "dev-ms"), yahoo: .random(prefix: "dev-yahoo")),
+                Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+    }
+
     /// `POST /hearth/v1/providerAccessToken` with the Hearth ID token as bearer.
     static func providerToken(_ h: HearthHarness, idToken: String, providerId: String = "microsoft.com", force: Bool = false) async throws -> HearthHarness.Reply {
         let body = try JSONEncoder().encode(ProviderAccessTokenRequest(providerId: providerId, forceRefresh: force ? true : nil))
@@ -125,12 +136,8 @@ import Testing
 
     @Test func renewalWorksAfterAServerRestart() async throws {
         let key = Self.key()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-vault-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, path, clients, start) = try Self.restartableServer()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("hearth.sqlite").path
-        let clients = (microsoft: DevIdentityProviders.Client.random(prefix: "dev-ms"), yahoo: DevIdentityProviders.Client.random(prefix: "dev-yahoo"))
-        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let (refreshToken, firstAccessToken) = try await HearthHarness.run(configure: Self.vault(key.line), databasePath: path, devIdPs: true,
                                                                           devClients: clients, startingAt: start) { h in
             try await h.enableDevProviders()
@@ -260,12 +267,8 @@ import Testing
     @Test func rotatedKeysStillOpenOldRecordsAndMoveThemOn() async throws {
         let old = Self.key()
         let new = Self.key()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-vault-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, path, clients, start) = try Self.restartableServer()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("hearth.sqlite").path
-        let clients = (microsoft: DevIdentityProviders.Client.random(prefix: "dev-ms"), yahoo: DevIdentityProviders.Client.random(prefix: "dev-yahoo"))
-        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let users = try await HearthHarness.run(configure: Self.vault(old.line), databasePath: path, devIdPs: true, devClients: clients, startingAt: start) { h in
             try await h.enableDevProviders()
             var users: [(localId: String, refreshToken: String)] = []
