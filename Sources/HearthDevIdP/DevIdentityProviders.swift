@@ -360,7 +360,11 @@ public final class DevIdentityProviders: Sendable {
             claims["tid"] = .string(user.tid)
             claims["nbf"] = .number(iat)
             claims["preferred_username"] = .string(issued.email)
-            if scopes.contains("email") { claims["email"] = .string(issued.email) }
+            if scopes.contains("email") {
+                claims["email"] = .string(issued.email)
+                // Microsoft's optional "email domain owner verified" claim: work accounts whose tenant owns the domain.
+                if DevUsers.domainOwnerVerified(user) { claims["xms_edov"] = .bool(true) }
+            }
         case .yahoo:
             let guid = DevUsers.yahooGuid(email: issued.email)
             claims["iss"] = .string(yahooBase)

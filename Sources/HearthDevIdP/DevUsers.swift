@@ -42,6 +42,19 @@ enum DevUsers {
 
     static func tenantId(forDomain domain: String) -> String { uuid("tenant:" + domain.lowercased()) }
 
+    /// Public mail domains no work tenant owns: a work account with such an address is one whose administrator set
+    /// the email freely (the nOAuth case), so its token carries no `xms_edov`.
+    static let publicMailDomains: Set<String> = [
+        "msn.com", "passport.com", "windowslive.com", "outlook.co.uk", "hotmail.co.uk", "gmail.com", "googlemail.com",
+        "yahoo.com", "icloud.com", "me.com", "aol.com", "proton.me", "protonmail.com", "gmx.de", "web.de",
+    ]
+
+    /// Whether the dev tenant of a work account has verified the domain of its email (Microsoft's `xms_edov`): the
+    /// dev tenant is made from the email's domain, so it owns that domain unless the domain is a public mail one.
+    static func domainOwnerVerified(_ user: MicrosoftUser) -> Bool {
+        !user.isPersonal && !publicMailDomains.contains(domain(of: user.email).lowercased())
+    }
+
     /// A Yahoo-style GUID: 26 characters of base32.
     static func yahooGuid(email: String) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")

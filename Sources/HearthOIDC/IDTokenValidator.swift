@@ -61,8 +61,19 @@ enum NonceRule: Sendable, Equatable {
     /// The relying party's own sign-in: the token's nonce must be this one.
     case exact(String)
     /// A natively obtained token: when the app sent a raw nonce, the token's nonce must be its SHA-256 (hex);
-    /// when it sent none, the token's nonce (e.g. one MSAL chose) is not checked.
+    /// a token that carries a nonce needs the raw nonce it was made from (a token from someone else's sign-in —
+    /// Hearth's own code flow hands its ID token to the app — is then not a bearer credential). A token without
+    /// a nonce is accepted without one (replays are caught by the used-token record).
     case rawNonce(String?)
+}
+
+extension RelyingParty {
+    /// The prefix of every nonce Hearth sends in its own code flow: a token carrying one is never accepted as a
+    /// native credential, whatever the app sends with it.
+    public static let ownFlowNoncePrefix = "hearth-flow."
+
+    /// A fresh nonce for one of Hearth's own sign-ins.
+    public static func ownFlowNonce() -> String { ownFlowNoncePrefix + RandomID.token(byteCount: 24) }
 }
 
 /// Validates an upstream provider's ID token: signature from the provider's JWKS (RS256/ES256 only, never
@@ -71,7 +82,9 @@ enum NonceRule: Sendable, Equatable {
 struct IDTokenValidator: Sendable {
     let jwks: JWKSCache
     let clock: WallClock
-    let skew: TimeInterval = 300
+    /// Clock skew allowed on `exp`, `iat` and `nbf`.
+    static let skewAllowance: TimeInterval = 300
+    let skew: TimeInterval = IDTokenValidator.skewAllowance
     let maximumAge: TimeInterval = 86_400
 
     static let allowedAlgorithms: [String: String] = ["RS256": "RSA", "ES256": "EC"]
@@ -135,13 +148,18 @@ struct IDTokenValidator: Sendable {
             guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == expected else {
                 throw RelyingPartyError.idToken("the ID token's nonce does not match the sign-in request")
             }
-        case .rawNonce(let raw?):
-            // Firebase's rule: the token carries the SHA-256 (lower-case hex) of the raw nonce the app sent.
-            guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == WireDigest.sha256Hex(raw) else {
-                throw RelyingPartyError(.nonce, "the ID token's nonce is not the SHA-256 of the nonce the app sent")
+        case .rawNonce(let raw):
+            if let tokenNonce = claims["nonce"]?.stringValue, tokenNonce.hasPrefix(RelyingParty.ownFlowNoncePrefix) {
+                throw RelyingPartyError(.nonce, "the ID token comes from a sign-in through Hearth's auth handler: it is not a credential; sign in through the auth handler again")
             }
-        case .rawNonce(nil):
-            break
+            if let raw {
+                // Firebase's rule: the token carries the SHA-256 (lower-case hex) of the raw nonce the app sent.
+                guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == WireDigest.sha256Hex(raw) else {
+                    throw RelyingPartyError(.nonce, "the ID token's nonce is not the SHA-256 of the nonce the app sent")
+                }
+            } else if claims["nonce"] != nil {
+                throw RelyingPartyError(.nonce, "the ID token carries a nonce: send the raw nonce it was made from (nonce in postBody; the token carries its SHA-256)")
+            }
         }
         return claims
     }

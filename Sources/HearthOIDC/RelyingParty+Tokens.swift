@@ -27,7 +27,19 @@ extension RelyingParty {
         let claims = try await validateIDToken(idToken, provider: provider, audiences: audiences, nonce: .rawNonce(rawNonce))
         var signIn = try Self.identity(provider.config, claims: claims, profile: nil)
         signIn.oauthIdToken = idToken
+        signIn.tokenUse = Self.tokenUse(idToken, claims: claims)
         return signIn
+    }
+
+    /// What identifies one use of a native ID token: its issuer and subject with its nonce (or its token id — `jti`,
+    /// Microsoft's `uti` — or, lacking both, the token itself), kept until the token expires. Seen twice, it is a replay.
+    static func tokenUse(_ idToken: String, claims: [String: JSONValue]) -> FederatedSignIn.TokenUse {
+        let unique = claims["nonce"]?.stringValue.map { "nonce:" + $0 } ?? claims["jti"]?.stringValue.map { "jti:" + $0 }
+            ?? claims["uti"]?.stringValue.map { "uti:" + $0 } ?? ("token:" + WireDigest.sha256Hex(idToken))
+        let key = WireDigest.sha256Hex([claims["iss"]?.stringValue ?? "", claims["sub"]?.stringValue ?? "", unique].joined(separator: "\n"))
+        let exp: Double = if case .number(let value)? = claims["exp"] { value } else { 0 }
+        // The validator accepts a token up to its skew past `exp`: remember it that long too.
+        return FederatedSignIn.TokenUse(keyHash: key, expiresAt: Date(timeIntervalSince1970: exp + IDTokenValidator.skewAllowance))
     }
 
     /// POSTs `fields` to the provider's token endpoint with the client's credentials: in the form body

@@ -28,6 +28,15 @@ public struct FederatedSignIn: Sendable {
     public var oauthRefreshToken: String?
     /// The scopes the provider granted (`scope` of its token response), when it said.
     public var grantedScope: String?
+    /// A natively obtained ID token's identity for replay detection (nil for the code flow, whose code and state
+    /// are single-use already).
+    public var tokenUse: TokenUse?
+
+    /// One use of a native ID token: a hash of its issuer, subject and nonce (or token id), and when it can be forgotten.
+    public struct TokenUse: Sendable, Equatable {
+        public var keyHash: String
+        public var expiresAt: Date
+    }
 
     public init(identity: ProviderIdentity, emailVerified: Bool, firstName: String? = nil, lastName: String? = nil,
                 rawUserInfo: [String: JSONValue] = [:], oauthAccessToken: String = "", oauthIdToken: String? = nil,
@@ -219,10 +228,14 @@ public struct RelyingParty: Sendable {
         switch config.kind {
         case .microsoft:
             guard let oid = claims["oid"]?.stringValue, !oid.isEmpty else { throw RelyingPartyError.idToken("the Microsoft ID token has no oid") }
-            let email = (claims["email"]?.stringValue ?? profile?["mail"]?.stringValue).flatMap(EmailAddress.normalize)
+            let tokenEmail = claims["email"]?.stringValue.flatMap(EmailAddress.normalize)
+            let email = tokenEmail ?? profile?["mail"]?.stringValue.flatMap(EmailAddress.normalize)
             let identity = ProviderIdentity(providerId: config.providerId, federatedId: ProviderRules.microsoftFederatedId(oid: oid),
                                             email: email, displayName: text("displayName", "name"), photoUrl: nil)
-            return FederatedSignIn(identity: identity, emailVerified: email.map { ProviderRules.providerOwnsEmail(.microsoft, email: $0) } ?? false,
+            let verified = email.map {
+                ProviderRules.microsoftEmailVerified(email: $0, claims: claims, emailFromToken: tokenEmail == $0)
+            } ?? false
+            return FederatedSignIn(identity: identity, emailVerified: verified,
                                    firstName: text("givenName", "given_name"), lastName: text("surname", "family_name"),
                                    rawUserInfo: merged, oauthAccessToken: "")
         case .yahoo, .oidc:
@@ -230,7 +243,7 @@ public struct RelyingParty: Sendable {
             let email = text("email").flatMap(EmailAddress.normalize)
             let claimedVerified = merged["email_verified"] == .bool(true) || claims["email_verified"] == .bool(true)
             let verified = email.map { address in
-                config.kind == .yahoo ? claimedVerified && ProviderRules.providerOwnsEmail(.yahoo, email: address)
+                config.kind == .yahoo ? claimedVerified && ProviderRules.yahooOwnsEmail(address)
                     : claimedVerified && config.trustEmailVerified
             } ?? false
             let identity = ProviderIdentity(providerId: config.providerId, federatedId: sub, email: email,

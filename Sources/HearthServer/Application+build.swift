@@ -28,6 +28,8 @@ public final class HearthServer: Sendable {
         self.store = store
         self.logger = logger
         self.devIdPs = devIdPs
+        // Provider client secrets are sealed at rest with the vault keys, when the server has them.
+        store.clientSecrets.use(configuration.providerTokenKeys)
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
                                logger: Logger(label: "hearth.keys"), metrics: configuration.metrics)
         self.accounts = AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger)
@@ -55,6 +57,10 @@ public final class HearthServer: Sendable {
     @discardableResult
     public func start() async throws -> [ProviderSource] {
         try await keyRing.maintain(force: true)
+        if configuration.providerTokenKeys != nil {
+            let sealed = try await store.sealStoredClientSecrets()
+            if sealed > 0 { logger.info("provider client secrets sealed with the vault key", metadata: ["count": "\(sealed)"]) }
+        }
         if devIdPs != nil {
             for config in try await store.idpConfigs() where config.isDevLeftover {
                 _ = try await store.deleteIdPConfig(providerId: config.providerId)
@@ -97,12 +103,13 @@ public final class HearthServer: Sendable {
             exposedHeaders: [HearthRequestID.headerName.canonicalName]))
         router.add(middleware: ErrorEnvelopeMiddleware())
         router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
+        router.add(middleware: NULQueryMiddleware())
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(proxies: configuration.trustedProxies)) }
-        if configuration.rateLimits.enabled {
-            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(
-                configuration: configuration.rateLimits, store: store, projectId: configuration.projectId, clock: configuration.clock,
-                logger: logger, metrics: configuration.metrics)))
-        }
+        // Rate limits attach to the limited endpoints' routes (route-group middleware), not to path text.
+        let limiter: RateLimiter? = configuration.rateLimits.enabled
+            ? RateLimiter(configuration: configuration.rateLimits, store: store, projectId: configuration.projectId,
+                          clock: configuration.clock, logger: logger, metrics: configuration.metrics)
+            : nil
         let devMode = devIdPs != nil
         let configuration = configuration
         router.get("/") { request, context -> Response in
@@ -111,7 +118,7 @@ public final class HearthServer: Sendable {
         }
         OperationsController(store: store, keyRing: keyRing, configuration: configuration).register(on: router)
         PublicKeysController(keyRing: keyRing).register(on: router)
-        AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize).register(on: router)
+        AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize, limiter: limiter).register(on: router)
         if let devIdPs {
             devIdPs.register(on: router)
             DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
@@ -126,7 +133,7 @@ public final class HearthServer: Sendable {
         let api = router.group()
             .add(middleware: SignInStatsMiddleware(store: store, clock: configuration.clock, metrics: configuration.metrics))
             .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
-        AccountsController(service: accounts, federation: federation).register(on: api)
+        AccountsController(service: accounts, federation: federation, limiter: limiter).register(on: api)
         SecureTokenController(service: accounts).register(on: api)
         ProviderTokenController(federation: federation).register(on: api)
         return router

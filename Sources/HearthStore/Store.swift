@@ -15,8 +15,14 @@ public enum StoreError: Error, Equatable, Sendable {
     case notFound
     /// A signing key with this generation exists (another replica rotated first).
     case duplicateKeyGeneration
+    /// A text value holds U+0000, which neither engine stores faithfully (SQLite cuts the text there, PostgreSQL
+    /// refuses it): refused before it reaches the database, whatever the caller checked.
+    case textWithNUL
     /// The backing database failed; the message never holds secrets.
     case backend(String)
+
+    /// Whether `text` can be stored: it holds no U+0000.
+    public static func storable(_ text: String) -> Bool { !text.utf8.contains(0) }
 }
 
 /// A password hash to swap in on sign-in (stronger parameters) if the stored one is still `old`.
@@ -144,13 +150,18 @@ public protocol FlowStore: Sendable {
     func insertPendingCredential(_ credential: PendingCredential) async throws
     /// Returns and deletes the pending credential if it exists and has not expired.
     func takePendingCredential(tokenHash: String, now: Date) async throws -> PendingCredential?
-    /// Deletes expired sessions and pending credentials.
+    /// Records that a provider ID token (identified by `keyHash`, a hash of its issuer, subject and nonce or token
+    /// id) was used to sign in, until `expiresAt`: true the first time; false when it was recorded already and has
+    /// not expired (a replay). Atomic across replicas.
+    func markIDTokenUsed(keyHash: String, expiresAt: Date, now: Date) async throws -> Bool
+    /// Deletes expired sessions, pending credentials, used-token records and old password attempts.
     func pruneExpiredFlows(now: Date) async throws
 }
 
 /// Everything the server keeps: one database, any replica can serve any step.
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
-    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore, RateLimitStore {
+    AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore, RateLimitStore, SignInThrottleStore,
+    ClientSecretStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

@@ -166,5 +166,13 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX provider_tokens_provider ON provider_tokens(provider_id)",
         ]),
+        (6, [
+            // Password attempts are reserved before the check and taken back on success (by attempt id).
+            "ALTER TABLE throttle_failures ADD COLUMN attempt_id TEXT",
+            "CREATE INDEX throttle_failures_attempt ON throttle_failures(attempt_id)",
+            // Provider ID tokens already used to sign in (native ID-token replay), until they expire.
+            "CREATE TABLE used_id_tokens (key_hash TEXT COLLATE \"C\" PRIMARY KEY, expires_at DOUBLE PRECISION NOT NULL)",
+            "CREATE INDEX used_id_tokens_expiry ON used_id_tokens(expires_at)",
+        ]),
     ]
 }

@@ -10,22 +10,40 @@ extension PostgresStore {
         let text = try await single { db in
             try await db.row("SELECT config_json FROM idp_configs WHERE provider_id = ?", [.text(providerId)])?.string("config_json")
         }
-        return try text.map { try Self.decodeJSON(IdPConfig.self, $0) }
+        return try text.map { clientSecrets.fromStorage(try Self.decodeJSON(IdPConfig.self, $0)) }
     }
 
     public func idpConfigs() async throws -> [IdPConfig] {
         try await single { db in
             try await db.rows("SELECT config_json FROM idp_configs ORDER BY provider_id").map { try $0.string("config_json") }
-        }.map { try Self.decodeJSON(IdPConfig.self, $0) }
+        }.map { clientSecrets.fromStorage(try Self.decodeJSON(IdPConfig.self, $0)) }
     }
 
     public func saveIdPConfig(_ config: IdPConfig) async throws {
-        let json = try Self.encodeJSON(config)
+        let json = try Self.encodeJSON(try clientSecrets.forStorage(config))
         try await single { db in
             try await db.execute("""
                 INSERT INTO idp_configs (provider_id, config_json) VALUES (?, ?)
                 ON CONFLICT (provider_id) DO UPDATE SET config_json = excluded.config_json
                 """, [.text(config.providerId), .text(json)])
+        }
+    }
+
+    @discardableResult
+    public func sealStoredClientSecrets() async throws -> Int {
+        let sealing = clientSecrets
+        return try await transaction { db in
+            var count = 0
+            for row in try await db.rows("SELECT config_json FROM idp_configs ORDER BY provider_id FOR UPDATE") {
+                let stored = try Self.decodeJSON(IdPConfig.self, try row.string("config_json"))
+                guard sealing.needsResealing(stored) else { continue }
+                let resealed = try sealing.forStorage(sealing.fromStorage(stored))
+                guard resealed.clientSecret != stored.clientSecret, ProviderTokenKeys.isSealedSecret(resealed.clientSecret) else { continue }
+                try await db.execute("UPDATE idp_configs SET config_json = ? WHERE provider_id = ?",
+                                     [.text(try Self.encodeJSON(resealed)), .text(stored.providerId)])
+                count += 1
+            }
+            return count
         }
     }
 
@@ -137,6 +155,16 @@ extension PostgresStore {
             try await db.execute("DELETE FROM pending_credentials WHERE expires_at < ?", [.date(now)])
             // Throttle failures of keys never seen again (the live ones are trimmed as they are recorded).
             try await db.execute("DELETE FROM throttle_failures WHERE at < ?", [.date(now.addingTimeInterval(-86_400))])
+            try await db.execute("DELETE FROM used_id_tokens WHERE expires_at < ?", [.date(now)])
+        }
+    }
+
+    public func markIDTokenUsed(keyHash: String, expiresAt: Date, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try await db.execute("DELETE FROM used_id_tokens WHERE key_hash = ? AND expires_at < ?", [.text(keyHash), .date(now)])
+            // The primary key makes two replicas' inserts of one token race safely: one row, one winner.
+            return try await db.execute("INSERT INTO used_id_tokens (key_hash, expires_at) VALUES (?, ?) ON CONFLICT (key_hash) DO NOTHING RETURNING 1",
+                                        [.text(keyHash), .date(expiresAt)]) == 1
         }
     }
 
@@ -183,7 +211,7 @@ extension PostgresStore {
             binds.append(contentsOf: values.map { .text($0) })
             return Array(repeating: "?", count: values.count).joined(separator: ", ")
         }
-        if !query.emails.isEmpty { conditions.append("u.email IN (\(placeholders(query.emails)))") }
+        if !query.emails.isEmpty { conditions.append("u.email IN (\(placeholders(query.emails.map(EmailAddress.canonical))))") }
         if !query.localIds.isEmpty { conditions.append("u.local_id IN (\(placeholders(query.localIds)))") }
         if !query.phoneNumbers.isEmpty {
             conditions.append("u.local_id IN (SELECT local_id FROM provider_identities WHERE provider_id = 'phone' AND federated_id IN (\(placeholders(query.phoneNumbers))))")
@@ -277,31 +305,35 @@ extension PostgresStore: StoreCopying {
     }
 }
 
-extension PostgresStore: SignInThrottleStore {
-    public func throttleFailureCounts(keys: [String], since: Date) async throws -> [String: Int] {
-        guard !keys.isEmpty else { return [:] }
-        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        return try await single { db in
+extension PostgresStore {
+    public func reserveThrottleAttempt(keys: [ThrottleKey], attemptId: String, at moment: Date, since: Date) async throws -> Bool {
+        guard !keys.isEmpty else { return true }
+        let ordered = keys.sorted { $0.key < $1.key }
+        return try await transaction { db in
+            // One transaction-scoped advisory lock per key (in key order: no deadlock between two reservations):
+            // a concurrent reservation of the same key, on any replica, waits here until this one has counted.
+            for key in ordered {
+                try await db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1212))", [.text(key.key)])
+            }
+            let placeholders = Array(repeating: "?", count: ordered.count).joined(separator: ", ")
             var counts: [String: Int] = [:]
             for row in try await db.rows("SELECT key, COUNT(*) AS n FROM throttle_failures WHERE at >= ? AND key IN (\(placeholders)) GROUP BY key",
-                                         [.date(since)] + keys.map { .text($0) }) {
+                                         [.date(since)] + ordered.map { .text($0.key) }) {
                 if let key = try row.string("key") { counts[key] = try row.int("n") ?? 0 }
             }
-            return counts
-        }
-    }
-
-    public func recordThrottleFailure(keys: [String], at moment: Date, expiredBefore: Date) async throws {
-        guard !keys.isEmpty else { return }
-        try await transaction { db in
-            for key in keys {
-                try await db.execute("DELETE FROM throttle_failures WHERE key = ? AND at < ?", [.text(key), .date(expiredBefore)])
-                try await db.execute("INSERT INTO throttle_failures (key, at) VALUES (?, ?)", [.text(key), .date(moment)])
+            guard ordered.allSatisfy({ (counts[$0.key] ?? 0) < $0.limit }) else { return false }
+            for key in ordered {
+                try await db.execute("DELETE FROM throttle_failures WHERE key = ? AND at < ?", [.text(key.key), .date(since)])
+                try await db.execute("INSERT INTO throttle_failures (key, at, attempt_id) VALUES (?, ?, ?)",
+                                     [.text(key.key), .date(moment), .text(attemptId)])
             }
+            return true
         }
     }
 
-    public func clearThrottleFailures(key: String) async throws {
-        try await single { db in try await db.execute("DELETE FROM throttle_failures WHERE key = ?", [.text(key)]) }
+    public func settleThrottleAttempt(attemptId: String, clearing key: String) async throws {
+        try await single { db in
+            try await db.execute("DELETE FROM throttle_failures WHERE attempt_id = ? OR key = ?", [.text(attemptId), .text(key)])
+        }
     }
 }

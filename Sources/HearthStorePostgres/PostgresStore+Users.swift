@@ -41,7 +41,7 @@ extension PostgresStore {
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await single { db in try await db.row("\(Self.userSelect) WHERE u.email = ?", [.text(email)]).map(Self.userRecord) }
+        try await single { db in try await db.row("\(Self.userSelect) WHERE u.email = ?", [.text(EmailAddress.canonical(email))]).map(Self.userRecord) }
     }
 
     public func user(providerId: String, federatedId: String) async throws -> UserRecord? {

@@ -23,6 +23,8 @@ import PostgresNIO
 public final class PostgresStore: HearthStore {
     let client: PostgresClient
     let logger: Logger
+    /// Provider client secrets are sealed with the vault keys given here (``ClientSecretSealing``).
+    public let clientSecrets = ClientSecretSealing()
     private let runner: Task<Void, Never>
 
     private init(client: PostgresClient, logger: Logger, runner: Task<Void, Never>) {
@@ -219,7 +221,11 @@ public final class PostgresStore: HearthStore {
 
         func rows(_ sql: String, _ binds: [PGValue] = []) async throws -> [PostgresRandomAccessRow] {
             var bindings = PostgresBindings(capacity: binds.count)
-            for value in binds { value.append(to: &bindings) }
+            for value in binds {
+                // PostgreSQL's text cannot hold U+0000 (it fails the statement): refused as the SQLite store does.
+                if case .text(let text) = value, !StoreError.storable(text) { throw StoreError.textWithNUL }
+                value.append(to: &bindings)
+            }
             let sequence = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings), logger: logger)
             return try await sequence.collect().map { $0.makeRandomAccess() }
         }

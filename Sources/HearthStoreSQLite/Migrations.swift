@@ -109,5 +109,6 @@ enum Migrations {
         (4, SQLiteStore.consoleMigrationStatements),
         (5, SQLiteStore.rateLimitMigrationStatements),
         (6, SQLiteStore.providerTokenMigrationStatements),
+        (7, SQLiteStore.throttleMigrationStatements),
     ]
 }

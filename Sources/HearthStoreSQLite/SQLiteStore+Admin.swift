@@ -41,7 +41,7 @@ extension SQLiteStore {
             binds.append(contentsOf: values.map { .text($0) })
             return Array(repeating: "?", count: values.count).joined(separator: ", ")
         }
-        if !query.emails.isEmpty { conditions.append("email IN (\(placeholders(query.emails)))") }
+        if !query.emails.isEmpty { conditions.append("email IN (\(placeholders(query.emails.map(EmailAddress.canonical))))") }
         if !query.localIds.isEmpty { conditions.append("local_id IN (\(placeholders(query.localIds)))") }
         if !query.phoneNumbers.isEmpty {
             conditions.append("local_id IN (SELECT local_id FROM provider_identities WHERE provider_id = 'phone' AND federated_id IN (\(placeholders(query.phoneNumbers))))")

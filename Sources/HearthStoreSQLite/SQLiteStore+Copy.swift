@@ -24,6 +24,7 @@ extension SQLiteStore {
     /// server keeps serving (readers are not blocked; writers wait only for the page copy steps).
     public func backup(to path: String) async throws {
         do {
+            try OwnerOnlyFiles.prepare(databaseAt: path)
             let destination = try DatabaseQueue(path: path)
             try writer.backup(to: destination)
             try destination.close()

@@ -10,22 +10,39 @@ extension SQLiteStore {
         try await read { db in
             try db.row("SELECT config_json FROM idp_configs WHERE provider_id = ?", [.text(providerId)])
                 .map { try Self.decodeJSON(IdPConfig.self, $0.string("config_json")) }
-        }
+        }.map(clientSecrets.fromStorage)
     }
 
     public func idpConfigs() async throws -> [IdPConfig] {
         try await read { db in
             try db.rows("SELECT config_json FROM idp_configs ORDER BY provider_id").map { try Self.decodeJSON(IdPConfig.self, $0.string("config_json")) }
-        }
+        }.map(clientSecrets.fromStorage)
     }
 
     public func saveIdPConfig(_ config: IdPConfig) async throws {
-        let json = try Self.encodeJSON(config)
+        let json = try Self.encodeJSON(try clientSecrets.forStorage(config))
         try await transaction { db in
             try db.execute("""
                 INSERT INTO idp_configs (provider_id, config_json) VALUES (?, ?)
                 ON CONFLICT(provider_id) DO UPDATE SET config_json = excluded.config_json
                 """, [.text(config.providerId), .text(json)])
+        }
+    }
+
+    @discardableResult
+    public func sealStoredClientSecrets() async throws -> Int {
+        let sealing = clientSecrets
+        return try await transaction { db in
+            var count = 0
+            for row in try db.rows("SELECT config_json FROM idp_configs ORDER BY provider_id") {
+                let stored = try Self.decodeJSON(IdPConfig.self, row.string("config_json"))
+                guard sealing.needsResealing(stored) else { continue }
+                let resealed = try sealing.forStorage(sealing.fromStorage(stored))
+                guard resealed.clientSecret != stored.clientSecret, ProviderTokenKeys.isSealedSecret(resealed.clientSecret) else { continue }
+                try db.execute("UPDATE idp_configs SET config_json = ? WHERE provider_id = ?", [.text(try Self.encodeJSON(resealed)), .text(stored.providerId)])
+                count += 1
+            }
+            return count
         }
     }
 
@@ -128,6 +145,17 @@ extension SQLiteStore {
             // Sessions are kept an hour past expiry so a late replay is still recognized as "used".
             try db.execute("DELETE FROM authorization_sessions WHERE expires_at < ?", [.date(now.addingTimeInterval(-3600))])
             try db.execute("DELETE FROM pending_credentials WHERE expires_at < ?", [.date(now)])
+            try db.execute("DELETE FROM used_id_tokens WHERE expires_at < ?", [.date(now)])
+            try db.execute("DELETE FROM throttle_attempts WHERE at < ?", [.date(now.addingTimeInterval(-86_400))])
+        }
+    }
+
+    public func markIDTokenUsed(keyHash: String, expiresAt: Date, now: Date) async throws -> Bool {
+        try await transaction { db in
+            try db.execute("DELETE FROM used_id_tokens WHERE key_hash = ? AND expires_at < ?", [.text(keyHash), .date(now)])
+            try db.execute("INSERT INTO used_id_tokens (key_hash, expires_at) VALUES (?, ?) ON CONFLICT (key_hash) DO NOTHING",
+                           [.text(keyHash), .date(expiresAt)])
+            return db.changes() == 1
         }
     }
 

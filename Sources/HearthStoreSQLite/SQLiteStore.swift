@@ -23,6 +23,8 @@ public final class SQLiteStore: HearthStore {
     // Immutable after init; GRDB's writers are thread-safe (`DatabasePool` / `DatabaseQueue` are Sendable).
     let writer: any DatabaseWriter
     private let logger: Logger
+    /// Provider client secrets are sealed with the vault keys given here (``ClientSecretSealing``).
+    public let clientSecrets = ClientSecretSealing()
 
     private init(writer: any DatabaseWriter, logger: Logger) {
         self.writer = writer
@@ -36,6 +38,9 @@ public final class SQLiteStore: HearthStore {
                             logger: Logger = Logger(label: "hearth.store.sqlite")) async throws -> SQLiteStore {
         var configuration = Self.configuration(durability: durability)
         configuration.maximumReaderCount = max(1, readers)
+        // The database holds password hashes, signing keys and provider secrets: owner-only, whatever the umask.
+        // SQLite gives its -wal and -shm files the database file's mode, so creating it 0600 covers them too.
+        try OwnerOnlyFiles.prepare(databaseAt: path)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -137,29 +142,35 @@ public final class SQLiteStore: HearthStore {
         let db: Database
 
         func execute(_ sql: String, _ binds: [SQLValue] = []) throws {
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(binds.map(\.databaseValue)))
+            try db.cachedStatement(sql: sql).execute(arguments: try Self.arguments(binds))
         }
 
         /// A statement that runs once (migrations, bulk inserts): not kept in the cache.
         func executeOnce(_ sql: String, _ binds: [SQLValue] = []) throws {
-            try db.makeStatement(sql: sql).execute(arguments: StatementArguments(binds.map(\.databaseValue)))
+            try db.makeStatement(sql: sql).execute(arguments: try Self.arguments(binds))
         }
 
         func rows(_ sql: String, _ binds: [SQLValue] = []) throws -> [Row] {
-            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue)))
+            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: try Self.arguments(binds))
         }
 
         /// Rows of a statement built at run time (e.g. `IN (?, ?, …)` lists): not kept in the cache.
         func rowsOnce(_ sql: String, _ binds: [SQLValue] = []) throws -> [Row] {
-            try Row.fetchAll(db.makeStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue)))
+            try Row.fetchAll(db.makeStatement(sql: sql), arguments: try Self.arguments(binds))
         }
 
         func row(_ sql: String, _ binds: [SQLValue] = []) throws -> Row? {
-            try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue)))
+            try Row.fetchOne(db.cachedStatement(sql: sql), arguments: try Self.arguments(binds))
         }
 
         /// Rows changed by the last statement.
         func changes() -> Int { db.changesCount }
+
+        /// The statement's arguments; a text holding U+0000 is refused (SQLite would store or match it cut short).
+        static func arguments(_ binds: [SQLValue]) throws -> StatementArguments {
+            for case .text(let text) in binds where !StoreError.storable(text) { throw StoreError.textWithNUL }
+            return StatementArguments(binds.map(\.databaseValue))
+        }
     }
 
     // MARK: Users
@@ -186,7 +197,7 @@ public final class SQLiteStore: HearthStore {
 
     public func user(email: String) async throws -> UserRecord? {
         try await read { db in
-            guard let localId = try db.row("SELECT local_id FROM users WHERE email = ?", [.text(email)])?.string("local_id") else { return nil }
+            guard let localId = try db.row("SELECT local_id FROM users WHERE email = ?", [.text(EmailAddress.canonical(email))])?.string("local_id") else { return nil }
             return try Self.loadUser(localId: localId, db: db)
         }
     }

@@ -6,6 +6,9 @@ import HearthStore
 import HearthStorePostgres
 import HearthStoreSQLite
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `hearth`: the Hearth identity server and its administration commands.
 @main
@@ -23,6 +26,9 @@ struct Hearth: AsyncParsableCommand {
 
     /// Parses, runs, and on a usage error prints the failing subcommand's own usage (not the root's).
     static func main() async {
+        // Everything hearth writes — the database, backups, exports, keys, service-account files, login links —
+        // may hold secrets: owner-only by default, whatever the shell's umask.
+        umask(0o077)
         var parsed: (any ParsableCommand)?
         do {
             var command = try parseAsRoot()
@@ -129,10 +135,15 @@ enum HearthCLI {
     /// advisory lock, whether or not `create`), else SQLite in the data directory.
     static func openStore(settings: Settings, create: Bool, logger: Logger) async throws -> any HearthStore {
         guard let database = settings.database else {
-            return try await openStore(directory: settings.dataDir, create: create, durability: settings.sqliteDurability, logger: logger)
+            let store = try await openStore(directory: settings.dataDir, create: create, durability: settings.sqliteDurability, logger: logger)
+            // Provider client secrets are sealed at rest with the vault keys (every command that saves or reads them).
+            store.clientSecrets.use(settings.providerTokenKeys)
+            return store
         }
         do {
-            return try await PostgresStore.open(database, logger: logger)
+            let store = try await PostgresStore.open(database, logger: logger)
+            store.clientSecrets.use(settings.providerTokenKeys)
+            return store
         } catch let error as StoreError {
             let reason = if case .backend(let message) = error { message } else { "\(error)" }
             throw CLIError("cannot open the PostgreSQL database \(database.maskedURL): \(reason); check --database-url (host, port, user, password, database name) and --database-tls")

@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("console-idle-timeout"), help: "Seconds a web-console session may stay idle before it must sign in again (default 1800).")
     var consoleIdleTimeout: Int?
 
-    @Flag(name: .customLong("no-console-link"), help: "Do not print a one-time console login link at start-up.")
+    @Flag(name: .customLong("no-console-link"), help: "Do not make a one-time console login link at start-up (by default: printed for demo-* projects and on an interactive terminal, otherwise written to <data-dir>/console-login-link, mode 0600).")
     var noConsoleLink = false
 
     @Option(name: .customLong("rate-limits"), help: "on or off: limit sign-up, password sign-in, createAuthUri and the auth handler per client address and per project (default on, off for demo-* projects; env HEARTH_RATE_LIMITS).")
@@ -115,6 +115,10 @@ struct Serve: AsyncParsableCommand {
            let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, permissions & 0o077 != 0 {
             warn("the vault key file \(path) can be read by other users (mode \(String(permissions & 0o777, radix: 8))): chmod 600 it")
         }
+        if settings.database == nil, let mode = (try? FileManager.default.attributesOfItem(atPath: settings.dataDir))?[.posixPermissions] as? Int,
+           mode & 0o077 != 0 {
+            warn("the data directory \(settings.dataDir) can be read by other users (mode \(String(mode & 0o777, radix: 8))): it holds password hashes, signing keys and provider secrets; chmod 700 \(settings.dataDir)")
+        }
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
             warn("listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)")
         }
@@ -139,7 +143,8 @@ struct Serve: AsyncParsableCommand {
             draft.consoleIdleTimeout = TimeInterval(consoleIdleTimeout)
         }
         let configuration = draft
-        let printLink = !noConsoleLink
+        let linkDelivery = ConsoleLinkDelivery.choose(disabled: noConsoleLink, projectId: settings.projectId,
+                                                      interactive: isatty(STDOUT_FILENO) != 0 && format == .text, dataDir: settings.dataDir)
         do {
             let devIdPs: DevIdentityProviders?
             if settings.dev {
@@ -151,9 +156,7 @@ struct Serve: AsyncParsableCommand {
             }
             let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { report in
                 Self.printBanner(settings: settings, configuration: configuration, report: report)
-                if printLink {
-                    await Self.printConsoleLink(store: store, configuration: configuration, logger: logger)
-                }
+                await Self.deliverConsoleLink(linkDelivery, store: store, configuration: configuration, logger: logger)
             }
             try await app.runService()
         } catch {
@@ -163,12 +166,24 @@ struct Serve: AsyncParsableCommand {
         try await store.close()
     }
 
-    /// Prints a one-time login link for the web console (like a notebook server's token link).
-    static func printConsoleLink(store: any HearthStore, configuration: HearthServerConfiguration, logger: Logger) async {
+    /// Hands out a one-time login link for the web console (like a notebook server's token link), as chosen by
+    /// ``ConsoleLinkDelivery``: printed, written to an owner-only file whose path is printed, or not at all.
+    static func deliverConsoleLink(_ delivery: ConsoleLinkDelivery, store: any HearthStore, configuration: HearthServerConfiguration,
+                                   logger: Logger) async {
+        if case .none = delivery { return }
+        let minutes = Int(configuration.consoleLoginLinkLifetime / 60)
         do {
             let link = try await ConsoleAccess.issueLoginLink(store: store, publicURL: configuration.publicURL.url,
                                                               lifetime: configuration.consoleLoginLinkLifetime)
-            FileHandle.standardOutput.write(Data("Console: open \(link) to sign in (works once, for \(Int(configuration.consoleLoginLinkLifetime / 60)) minutes; hearth console login-link prints another).\n".utf8))
+            switch delivery {
+            case .none:
+                return
+            case .print:
+                FileHandle.standardOutput.write(Data("Console: open \(link) to sign in (works once, for \(minutes) minutes; hearth console login-link prints another).\n".utf8))
+            case .file(let path):
+                try ConsoleLinkDelivery.write(link, to: path)
+                FileHandle.standardOutput.write(Data("Console: a one-time login link (works once, for \(minutes) minutes) is in \(path), readable by this user only; or run hearth console login-link.\n".utf8))
+            }
         } catch {
             logger.error("could not create a console login link", metadata: ["error.type": "\(type(of: error))"])
         }
@@ -280,5 +295,37 @@ struct DevClientsFile: Codable {
         let created = FileManager.default.createFile(atPath: path, contents: try encoder.encode(clients), attributes: [.posixPermissions: 0o600])
         guard created else { throw CLIError("cannot write \(path): check that the data directory is writable") }
         return clients
+    }
+}
+
+/// Where `hearth serve` puts the start-up console login link. Whoever holds the link within its lifetime becomes
+/// an administrator, so for a real (non-demo) project it is never written to output a log collector may keep:
+/// printed only on an interactive terminal with text logs, otherwise written to an owner-only file.
+enum ConsoleLinkDelivery: Equatable {
+    case none
+    case print
+    case file(String)
+
+    static func choose(disabled: Bool, projectId: String, interactive: Bool, dataDir: String) -> ConsoleLinkDelivery {
+        if disabled { return .none }
+        if projectId.hasPrefix("demo-") || interactive { return .print }
+        return .file((dataDir as NSString).appendingPathComponent("console-login-link"))
+    }
+
+    /// Replaces `path` with a new file, mode 0600, holding `link` (never following a link planted at `path`).
+    static func write(_ link: String, to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = path + ".\(getpid()).tmp"
+        unlink(temporary)
+        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw CLIError("cannot write the console login link to \(path): check that \(directory) is writable") }
+        let bytes = Array((link + "\n").utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CLIError("cannot write the console login link to \(path)")
+        }
     }
 }

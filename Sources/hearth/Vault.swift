@@ -76,7 +76,9 @@ struct Vault: AsyncParsableCommand {
         }
         let store = try await HearthCLI.openStore(settings: settings, create: false, logger: .init(label: "hearth.store"))
         do {
-            let report = try await ProviderTokenVaultMaintenance.pass(store: store, keys: keys, rekey: rekey)
+            var report = try await ProviderTokenVaultMaintenance.pass(store: store, keys: keys, rekey: rekey)
+            // Provider client secrets are sealed with the same keys: a rekey moves them to the active key too.
+            if rekey { report.clientSecretsResealed = try await store.sealStoredClientSecrets() }
             try await store.close()
             return (report, keys)
         } catch {
@@ -92,7 +94,10 @@ struct Vault: AsyncParsableCommand {
             let note = keys.keyIds.contains(id) ? (id == keys.activeKeyId ? " (active)" : " (older key)") : " (key NOT configured: these cannot be opened)"
             print("  key \(id): \(count)\(note)")
         }
-        if rekeyed { print("Sealed \(report.resealed) record(s) again with key \(keys.activeKeyId).") }
+        if rekeyed {
+            print("Sealed \(report.resealed) record(s) again with key \(keys.activeKeyId).")
+            print("Sealed \(report.clientSecretsResealed) provider client secret(s) with key \(keys.activeKeyId).")
+        }
         if report.unreadable > 0 {
             print("\(report.unreadable) record(s) do not open with the configured keys: add their key to the key file, or they stay unusable (users sign in again to replace them).")
         }

@@ -45,11 +45,15 @@ import Testing
             #expect(web.localId == body.localId)
             #expect(web.federatedId == body.federatedId)
 
-            // Without a nonce from the app (MSAL picks its own), the token's nonce is not checked.
-            let msal = try await Self.nativeTokens(h, .microsoft, email: "nat@contoso.com", nonce: "chosen-by-msal")
+            // A token requested without a nonce (as MSAL's can be) signs in without one; a token whose nonce the app
+            // cannot name the raw value of is refused (issue 17: a provider ID token is not a bearer credential).
+            let msal = try await Self.nativeTokens(h, .microsoft, email: "nat@contoso.com", nonce: nil)
             let again = try await Self.signIn(h, providerId: "microsoft.com", postBody: [("id_token", msal.idToken)])
             #expect(again.status == 200, "\(again.text)")
             #expect(try again.decode(SignInWithIdpResponse.self).isNewUser == false)
+            let chosen = try await Self.nativeTokens(h, .microsoft, email: "nat@contoso.com", nonce: "chosen-by-msal")
+            let refused = try await Self.signIn(h, providerId: "microsoft.com", postBody: [("id_token", chosen.idToken)])
+            #expect(refused.errorCode == "MISSING_OR_INVALID_NONCE", "\(refused.text)")
         }
     }
 
@@ -66,8 +70,10 @@ import Testing
             let dev = try #require(h.devIdPs)
             try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.devyahoo", kind: .oidc, clientId: dev.yahooClient.id,
                                                       clientSecret: dev.yahooClient.secret, issuer: dev.yahooBase))
-            let generic = try await Self.nativeTokens(h, .yahoo, email: "gen@yahoo.com", nonce: nil)
-            let oidc = try await Self.signIn(h, providerId: "oidc.devyahoo", postBody: [("id_token", generic.idToken)])
+            // Yahoo requires a nonce: the app sends the raw one with the token.
+            let genericRaw = "generic-raw-nonce"
+            let generic = try await Self.nativeTokens(h, .yahoo, email: "gen@yahoo.com", nonce: Self.sha256Hex(genericRaw))
+            let oidc = try await Self.signIn(h, providerId: "oidc.devyahoo", postBody: [("id_token", generic.idToken), ("nonce", genericRaw)])
             #expect(oidc.status == 200, "\(oidc.text)")
             #expect(try oidc.decode(SignInWithIdpResponse.self).providerId == "oidc.devyahoo")
         }

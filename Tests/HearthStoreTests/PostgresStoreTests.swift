@@ -26,7 +26,7 @@ struct PostgresStoreTests {
 
     @Test func replicasStartingTogetherMigrateOnce() async throws {
         try await withReplicas(4) { stores in
-            for store in stores { #expect(try await store.appliedMigrations() == [1, 2, 3, 4, 5]) }
+            for store in stores { #expect(try await store.appliedMigrations() == [1, 2, 3, 4, 5, 6]) }
             try await stores[0].createUser(makeUser("u1", email: "ada@example.com"))
             #expect(try await stores[3].user(email: "ada@example.com")?.localId == "u1")
         }
@@ -130,25 +130,29 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test func throttleFailuresAreSharedByReplicas() async throws {
+    @Test func throttleReservationsAreSharedByReplicasAndHeldToTheLimitUnderABurst() async throws {
         try await withReplicas(2) { stores in
-            try await stores[0].recordThrottleFailure(keys: ["account:a", "address:1"], at: t0, expiredBefore: t0.addingTimeInterval(-60))
-            try await stores[1].recordThrottleFailure(keys: ["account:a", "address:2"], at: t0.addingTimeInterval(1), expiredBefore: t0.addingTimeInterval(-59))
-            var counts = try await stores[1].throttleFailureCounts(keys: ["account:a", "address:1", "address:2", "account:b"], since: t0)
-            #expect(counts == ["account:a": 2, "address:1": 1, "address:2": 1])
-            // Outside the window they no longer count; a success clears the account only.
-            counts = try await stores[0].throttleFailureCounts(keys: ["account:a"], since: t0.addingTimeInterval(0.5))
-            #expect(counts == ["account:a": 1])
-            try await stores[0].clearThrottleFailures(key: "account:a")
-            counts = try await stores[1].throttleFailureCounts(keys: ["account:a", "address:1"], since: t0)
-            #expect(counts == ["address:1": 1])
-            // Recording trims the key's expired failures; pruning drops day-old ones of any key.
-            try await stores[0].recordThrottleFailure(keys: ["address:1"], at: t0.addingTimeInterval(120), expiredBefore: t0.addingTimeInterval(60))
-            counts = try await stores[0].throttleFailureCounts(keys: ["address:1"], since: .distantPast)
-            #expect(counts == ["address:1": 1])
+            let since = t0.addingTimeInterval(-60)
+            // 40 parallel reservations of one account from two replicas: exactly the limit pass (10).
+            let keys = [ThrottleKey("account:a", limit: 10), ThrottleKey("address:1", limit: 1000)]
+            let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<40 {
+                    group.addTask { try await stores[index % 2].reserveThrottleAttempt(keys: keys, attemptId: "r\(index)", at: t0, since: since) }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(granted == 10)
+            // A settled (successful) attempt clears the account, on the other replica too.
+            try await stores[0].settleThrottleAttempt(attemptId: "r0", clearing: "account:a")
+            #expect(try await stores[1].reserveThrottleAttempt(keys: keys, attemptId: "after", at: t0, since: since))
+            // Attempts outside the window no longer count; pruning drops day-old ones.
+            let later = t0.addingTimeInterval(120)
+            let one = [ThrottleKey("address:2", limit: 1)]
+            #expect(try await stores[0].reserveThrottleAttempt(keys: one, attemptId: "x1", at: t0, since: since))
+            #expect(try await !stores[1].reserveThrottleAttempt(keys: one, attemptId: "x2", at: t0, since: since))
+            #expect(try await stores[1].reserveThrottleAttempt(keys: one, attemptId: "x3", at: later, since: later.addingTimeInterval(-60)))
             try await stores[1].pruneExpiredFlows(now: t0.addingTimeInterval(86_400 * 2))
-            counts = try await stores[0].throttleFailureCounts(keys: ["address:1", "address:2"], since: .distantPast)
-            #expect(counts.isEmpty)
+            #expect(try await stores[0].reserveThrottleAttempt(keys: one, attemptId: "x4", at: t0, since: .distantPast))
         }
     }
 

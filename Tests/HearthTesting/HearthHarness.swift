@@ -5,6 +5,7 @@ import HearthDevIdP
 import HearthOIDC
 import HearthServer
 import HearthStore
+import HearthStorePostgres
 import HearthStoreSQLite
 import HearthWire
 import Hummingbird
@@ -12,6 +13,7 @@ import HummingbirdTesting
 import JWTKit
 import Logging
 import NIOCore
+import Testing
 
 /// A real Hearth server on a loopback port (Hummingbird's live test mode) over a real SQLite store, with a
 /// test clock, and helpers to call it as a Firebase client would.
@@ -29,11 +31,45 @@ public struct HearthHarness: Sendable {
     /// Cheap scrypt for tests (the default cost is tested on its own).
     public static let fastPasswords = PasswordHasher.Parameters(rounds: 1 << 10, blockSize: 8, parallelism: 1)
 
+    /// Which store a harness server runs on.
+    public enum StoreChoice: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        /// SQLite in memory (the default), or the file at `databasePath`.
+        case sqlite
+        /// A fresh database on the test PostgreSQL server (`HEARTH_TEST_POSTGRES_URL`), dropped afterwards.
+        case postgres
+
+        /// Every store available here: PostgreSQL only when the test server is configured.
+        public static var available: [StoreChoice] { PostgresTestDatabase.url == nil ? [.sqlite] : [.sqlite, .postgres] }
+        public var testDescription: String { rawValue }
+    }
+
+    /// Starts a server on `store` (see ``run(configure:databasePath:devIdPs:devClients:startingAt:logger:_:)``).
+    @discardableResult
+    public static func run<T: Sendable>(
+        store choice: StoreChoice,
+        configure: (inout HearthServerConfiguration) -> Void = { _ in },
+        devIdPs withDevIdPs: Bool = false,
+        _ body: @Sendable (HearthHarness) async throws -> T
+    ) async throws -> T {
+        switch choice {
+        case .sqlite:
+            return try await run(configure: configure, devIdPs: withDevIdPs, body)
+        case .postgres:
+            return try await PostgresTestDatabase.withDatabase { database in
+                var quiet = Logger(label: "hearth.test.postgres")
+                quiet.logLevel = .warning
+                let store = try await PostgresStore.open(database, logger: quiet)
+                return try await run(configure: configure, openedStore: store, devIdPs: withDevIdPs, body)
+            }
+        }
+    }
+
     /// Starts a server, runs `body` against it, stops it.
     @discardableResult
     public static func run<T: Sendable>(
         configure: (inout HearthServerConfiguration) -> Void = { _ in },
         databasePath: String? = nil,
+        openedStore: (any HearthStore)? = nil,
         devIdPs withDevIdPs: Bool = false,
         devClients: (microsoft: DevIdentityProviders.Client, yahoo: DevIdentityProviders.Client)? = nil,
         startingAt start: Date? = nil,
@@ -44,7 +80,9 @@ public struct HearthHarness: Sendable {
         var configuration = HearthServerConfiguration(host: "127.0.0.1", port: 0, passwordParameters: fastPasswords, clock: clock.wallClock,
                                                       relyingParty: .init(minimumJWKSRefetchInterval: 0))
         configure(&configuration)
-        let store: SQLiteStore = if let databasePath {
+        let store: any HearthStore = if let openedStore {
+            openedStore
+        } else if let databasePath {
             try await SQLiteStore.open(path: databasePath)
         } else {
             try await SQLiteStore.inMemory()

@@ -23,7 +23,7 @@ extension HearthHarness {
         let redirect = h.baseURL + "/__/auth/handler"
         var query: [(String, String)] = [("client_id", client.id), ("redirect_uri", redirect), ("response_type", "code"),
                                          ("scope", scope), ("state", "native-state")]
-        query.append(("nonce", nonce ?? RandomID.token(byteCount: 12)))
+        if let nonce { query.append(("nonce", nonce)) }
         let form = try await Browser.get(authorize + "?" + FormEncoding.encode(query))
         guard let requestId = HearthHarness.capture(#"name="request_id" value="([^"]+)""#, in: form.body) else { throw HarnessError("no login form: \(form.body.prefix(300))") }
         guard let action = HearthHarness.capture(#"action="([^"]+)""#, in: form.body) else { throw HarnessError("no form action") }

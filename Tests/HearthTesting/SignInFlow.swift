@@ -133,10 +133,11 @@ extension HearthHarness {
     /// `name`), the callback, and the redirect to the app.
     public func browserSignIn(providerId: String, email: String, name: String = "", customParameters: [String: String]? = nil,
                               scopes: [String] = [], apple: (bundleId: String, appId: String)? = nil, cancel: Bool = false,
-                              rawSessionId: String = RandomID.alphanumeric(count: 10).uppercased()) async throws -> FlowResult {
+                              rawSessionId: String = RandomID.alphanumeric(count: 10).uppercased(),
+                              extra: [(String, String)] = []) async throws -> FlowResult {
         var result = FlowResult(rawSessionId: rawSessionId)
         let start = try await Browser.get(handlerURL(providerId: providerId, rawSessionId: rawSessionId, customParameters: customParameters,
-                                                     scopes: scopes, apple: apple))
+                                                     scopes: scopes, apple: apple, extra: extra))
         guard start.status == 302, let authorize = start.location else {
             result.errorPage = start
             return result

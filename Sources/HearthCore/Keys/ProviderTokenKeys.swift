@@ -82,6 +82,38 @@ public struct ProviderTokenKeys: Sendable, CustomStringConvertible {
         return tokens
     }
 
+    /// The prefix of a secret sealed by ``sealSecret(_:context:)`` as it is stored.
+    public static let sealedSecretPrefix = "hearth-sealed:v1:"
+
+    /// Whether `text` is a sealed secret (as stored), not a plaintext one.
+    public static func isSealedSecret(_ text: String) -> Bool { text.hasPrefix(sealedSecretPrefix) }
+
+    /// The key id a sealed secret names, if `text` is one.
+    public static func sealingKeyId(_ text: String) -> String? {
+        guard isSealedSecret(text) else { return nil }
+        return text.dropFirst(sealedSecretPrefix.count).split(separator: ":", maxSplits: 1).first.map(String.init)
+    }
+
+    /// Seals a secret (a provider's client secret) with the active key, bound to `context` (the row it belongs to):
+    /// `hearth-sealed:v1:<key id>:<base64 of the AES-GCM box>`.
+    public func sealSecret(_ secret: String, context: String) throws -> String {
+        let box = try AES.GCM.seal(Data(secret.utf8), using: keys[activeKeyId]!, authenticating: Data(context.utf8))
+        guard let combined = box.combined else { throw ProviderTokenVaultError.undecryptable }
+        return Self.sealedSecretPrefix + activeKeyId + ":" + combined.base64EncodedString()
+    }
+
+    /// Opens a secret sealed by ``sealSecret(_:context:)`` for the same `context`.
+    public func openSecret(_ sealed: String, context: String) throws -> String {
+        let body = sealed.dropFirst(Self.sealedSecretPrefix.count)
+        let parts = body.split(separator: ":", maxSplits: 1).map(String.init)
+        guard Self.isSealedSecret(sealed), parts.count == 2 else { throw ProviderTokenVaultError.undecryptable }
+        guard let key = keys[parts[0]] else { throw ProviderTokenVaultError.unknownKey(parts[0]) }
+        guard let data = Data(base64Encoded: parts[1]), let box = try? AES.GCM.SealedBox(combined: data),
+              let plaintext = try? AES.GCM.open(box, using: key, authenticating: Data(context.utf8))
+        else { throw ProviderTokenVaultError.undecryptable }
+        return String(decoding: plaintext, as: UTF8.self)
+    }
+
     static func context(localId: String, providerId: String) -> Data {
         Data("hearth.provider-tokens.v1\u{0}\(localId)\u{0}\(providerId)".utf8)
     }

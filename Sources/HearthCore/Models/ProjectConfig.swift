@@ -6,7 +6,9 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var projectId: String
     /// Domains allowed as auth domains / redirect hosts (`getProjectConfig.authorizedDomains`).
     public var authorizedDomains: [String]
-    /// When on, `createAuthUri` reveals nothing about whether an email is registered.
+    /// When on, `createAuthUri` reveals nothing about whether an email is registered (password sign-in answers
+    /// one error for an unknown email and a wrong password either way). On by default for a new project, as at
+    /// Firebase, except `demo-*` projects (which behave like the emulator).
     public var emailEnumerationProtection: Bool
     /// Email/password sign-up and sign-in allowed.
     public var passwordSignInEnabled: Bool
@@ -22,11 +24,11 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var userDeletionDisabled: Bool = false
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
-                emailEnumerationProtection: Bool = false, passwordSignInEnabled: Bool = true,
+                emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
                 anonymousSignInEnabled: Bool = true, allowDuplicateEmails: Bool = false, acceptAnyApp: Bool = false) {
         self.projectId = projectId
         self.authorizedDomains = authorizedDomains
-        self.emailEnumerationProtection = emailEnumerationProtection
+        self.emailEnumerationProtection = emailEnumerationProtection ?? Self.defaultEmailEnumerationProtection(projectId: projectId)
         self.passwordSignInEnabled = passwordSignInEnabled
         self.anonymousSignInEnabled = anonymousSignInEnabled
         self.allowDuplicateEmails = allowDuplicateEmails
@@ -79,6 +81,9 @@ extension ServiceAccountKey {
 }
 
 extension ProjectConfig {
+    /// Email enumeration protection's default for a new project: on, except for `demo-*` projects.
+    public static func defaultEmailEnumerationProtection(projectId: String) -> Bool { !projectId.hasPrefix("demo-") }
+
     /// Default on: when another account has the provider's email, sign-in answers `needConfirmation`.
     public var oneAccountPerEmail: Bool { !allowDuplicateEmails }
 }

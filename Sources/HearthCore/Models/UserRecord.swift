@@ -5,8 +5,11 @@ import HearthWire
 public struct UserRecord: Sendable, Equatable {
     /// Firebase's `localId` / `uid`: up to 128 characters.
     public var localId: String
-    /// The normalized (lower-cased, trimmed) email, if any.
-    public var email: String?
+    /// The email, if any, always in ``EmailAddress/canonical(_:)`` form (lower-cased, trimmed, NFC): whoever sets
+    /// it, the stores write and compare one form.
+    public var email: String? {
+        didSet { if let email, EmailAddress.canonical(email) != email { self.email = EmailAddress.canonical(email) } }
+    }
     public var emailVerified: Bool
     public var displayName: String?
     public var photoUrl: String?
@@ -34,7 +37,7 @@ public struct UserRecord: Sendable, Equatable {
                 validSince: Date, customClaims: [String: JSONValue] = [:], customAuth: Bool = false,
                 identities: [ProviderIdentity] = [], version: Int = 0) {
         self.localId = localId
-        self.email = email
+        self.email = email.map(EmailAddress.canonical)
         self.emailVerified = emailVerified
         self.displayName = displayName
         self.photoUrl = photoUrl

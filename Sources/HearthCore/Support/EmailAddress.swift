@@ -1,8 +1,16 @@
+import Foundation
+
 /// Email normalization and a pragmatic syntax check (what Firebase's backend accepts, roughly).
 public enum EmailAddress {
-    /// Lower-cased and trimmed, or `nil` when it is not a plausible address.
+    /// The form every address is stored and compared in: trimmed, lower-cased and in Unicode Normalization Form C,
+    /// so a composed and a decomposed `rené@example.com` (or `RENÉ@…`) are one address, as at Firebase.
+    public static func canonical(_ raw: String) -> String {
+        raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    /// ``canonical(_:)``, or `nil` when it is not a plausible address.
     public static func normalize(_ raw: String) -> String? {
-        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let email = canonical(raw)
         guard email.count <= 254, !email.contains(where: { $0.isWhitespace || $0 == "," || $0 == ";" }) else { return nil }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return nil }

@@ -24,6 +24,7 @@ public struct HearthRequestDecoder: RequestDecoder {
         if contentType.range(of: "application/x-www-form-urlencoded", options: [.caseInsensitive, .anchored]) != nil {
             return try Self.decodeForm(type, text: String(buffer: buffer))
         }
+        if Self.containsNUL(json: buffer.readableBytesView) { throw Self.nulRefusal }
         if buffer.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             // An empty body is an empty object (e.g. anonymous sign-up with no fields).
             return try Self.decodeJSON(type, bytes: ByteBuffer(string: "{}"))
@@ -45,7 +46,10 @@ public struct HearthRequestDecoder: RequestDecoder {
     /// string field, such as a password, keeps the text).
     static func decodeForm<T: Decodable>(_ type: T.Type, text: String) throws -> T {
         var values: [String: JSONValue] = [:]
-        for (key, value) in FormEncoding.decode(text) { values[key] = .string(value) }
+        for (key, value) in FormEncoding.decode(text) {
+            if key.contains("\0") || value.contains("\0") { throw nulRefusal }
+            values[key] = .string(value)
+        }
         // Values start as strings; a field the type wants as a boolean is converted and decoding retried.
         for _ in 0...values.count {
             do {
@@ -58,6 +62,26 @@ public struct HearthRequestDecoder: RequestDecoder {
             }
         }
         throw HearthAPIError(.invalidJSONPayload, "the form body could not be read")
+    }
+
+    /// U+0000 is refused in every string field: SQLite would cut the text there (a lookup for `uid\0x` finding
+    /// `uid`) and PostgreSQL refuses it outright.
+    static let nulRefusal = HearthAPIError(.invalidArgument, "the request holds a NUL character (U+0000), which no field accepts")
+
+    /// Whether a JSON text holds U+0000: a raw zero byte, or a `\u0000` escape (one whose backslash is not itself
+    /// escaped). Backslashes occur only inside strings in JSON, so a left-to-right scan of escapes is exact.
+    static func containsNUL(json bytes: some Collection<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            if byte == 0 { return true }
+            guard byte == UInt8(ascii: "\\") else { continue }
+            guard let escaped = iterator.next() else { return false }
+            guard escaped == UInt8(ascii: "u") else { continue }
+            var digits: [UInt8] = []
+            for _ in 0..<4 { if let digit = iterator.next() { digits.append(digit) } }
+            if digits.count == 4, digits.allSatisfy({ $0 == UInt8(ascii: "0") }) { return true }
+        }
+        return false
     }
 
     static func describe(_ error: DecodingError) -> String {
@@ -145,6 +169,17 @@ struct BodyLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.maxUploadSize = maxBodySize
+        return try await next(request, context)
+    }
+}
+
+/// Refuses a request whose path or query holds an encoded NUL (`%00`): no field accepts U+0000 (see
+/// ``HearthRequestDecoder/nulRefusal``), and a query is read before any body decoder could check it.
+struct NULQueryMiddleware: RouterMiddleware {
+    typealias Context = HearthRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.description.contains("%00") { throw HearthRequestDecoder.nulRefusal }
         return try await next(request, context)
     }
 }

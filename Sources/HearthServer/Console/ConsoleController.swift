@@ -308,15 +308,14 @@ struct ConsoleController {
             return try await loginPage(request, error: "The sign-in form expired or was not sent from this console (CSRF check). Try again.", status: .forbidden)
         }
         let name = form.text("name") ?? ""
-        guard try await access.throttle.isAllowed(account: name, address: address) else {
+        guard let attempt = try await access.throttle.reserve(account: name, address: address) else {
             return try await loginPage(request, error: "Too many failed sign-ins. Wait \(Int(configuration.throttle.window / 60)) minutes, or use a login link (hearth console login-link).",
                                        status: .tooManyRequests)
         }
         guard !name.isEmpty, let password = form["password"], try await access.verifyAdmin(name: name, password: password) else {
-            try await access.throttle.recordFailure(account: name, address: address)
             return try await loginPage(request, error: "Wrong administrator name or password.", status: .unauthorized)
         }
-        try await access.throttle.recordSuccess(account: name)
+        try await access.throttle.succeeded(attempt)
         return try await signedIn(as: name)
     }
 

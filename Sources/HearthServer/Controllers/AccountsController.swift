@@ -5,16 +5,18 @@ import Hummingbird
 struct AccountsController {
     let service: AccountService
     let federation: FederationService
+    /// Rate limits (nil: off): attached to the limited methods' routes as a group middleware.
+    let limiter: RateLimiter?
 
     func register(on group: RouterGroup<HearthRequestContext>) {
-        route(group, v1: "signUp", v3: "signupNewUser", SignUpRequest.self) { request, _ in try await service.signUp(request) }
-        route(group, v1: "signInWithPassword", v3: "verifyPassword", SignInWithPasswordRequest.self) { request, context in
+        route(group, v1: "signUp", v3: "signupNewUser", SignUpRequest.self, limit: .signUp) { request, _ in try await service.signUp(request) }
+        route(group, v1: "signInWithPassword", v3: "verifyPassword", SignInWithPasswordRequest.self, limit: .signInWithPassword) { request, context in
             try await service.signInWithPassword(request, clientAddress: context.clientAddress)
         }
         route(group, v1: "lookup", v3: "getAccountInfo", LookupRequest.self) { request, _ in try await service.lookup(request) }
         route(group, v1: "update", v3: "setAccountInfo", UpdateRequest.self) { request, _ in try await service.update(request) }
         route(group, v1: "delete", v3: "deleteAccount", DeleteAccountRequest.self) { request, _ in try await service.delete(request) }
-        route(group, v1: "createAuthUri", v3: "createAuthUri", CreateAuthUriRequest.self) { request, _ in
+        route(group, v1: "createAuthUri", v3: "createAuthUri", CreateAuthUriRequest.self, limit: .createAuthUri) { request, _ in
             if let providerId = request.providerId, !providerId.isEmpty, request.identifier == nil {
                 return try await federation.createAuthUri(providerId: providerId, sessionId: request.sessionId)
             }
@@ -43,14 +45,16 @@ struct AccountsController {
     }
 
     private func route<Input: Decodable & Sendable, Output: Encodable & Sendable>(
-        _ group: RouterGroup<HearthRequestContext>, v1: String, v3: String, _ input: Input.Type,
+        _ group: RouterGroup<HearthRequestContext>, v1: String, v3: String, _ input: Input.Type, limit: RateLimitedEndpoint? = nil,
         _ body: @escaping @Sendable (Input, HearthRequestContext) async throws -> Output
     ) {
         let handler: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<Output> = { request, context in
             JSONResponse(try await body(try await request.decode(as: Input.self, context: context), context))
         }
-        group.post(RouterPath(WirePaths.accounts(v1)), use: handler)
-        group.post(RouterPath(WirePaths.v3(v3)), use: handler)
+        var target = group
+        if let limit, let limiter { target = group.group().add(middleware: RateLimitMiddleware(limiter: limiter, endpoint: limit)) }
+        target.post(RouterPath(WirePaths.accounts(v1)), use: handler)
+        target.post(RouterPath(WirePaths.v3(v3)), use: handler)
     }
 }
 

@@ -10,6 +10,8 @@ struct AuthHandlerController {
     let federation: FederationService
     let accounts: AccountService
     let maxBodySize: Int
+    /// Rate limits (nil: off), attached to the handler's routes.
+    let limiter: RateLimiter?
 
     func register(on router: Router<HearthRequestContext>) {
         let handler: @Sendable (Request, HearthRequestContext) async throws -> Response = { request, _ in
@@ -21,8 +23,10 @@ struct AuthHandlerController {
                 : try await federation.startSignIn(query: query)
             return Self.render(outcome)
         }
-        router.get(RouterPath(AuthHandlerProtocol.handlerPath), use: handler)
-        router.get(RouterPath(AuthHandlerProtocol.emulatorHandlerPath), use: handler)
+        let limited = router.group()
+        if let limiter { limited.add(middleware: RateLimitMiddleware(limiter: limiter, endpoint: .authHandler)) }
+        limited.get(RouterPath(AuthHandlerProtocol.handlerPath), use: handler)
+        limited.get(RouterPath(AuthHandlerProtocol.emulatorHandlerPath), use: handler)
         router.get(RouterPath(AuthHandlerProtocol.callbackPath)) { _, _ in
             HTMLPage.message("Return to the app", "This address is opened by the app, not the browser. You can close this window.", tone: .info)
         }

@@ -23,6 +23,8 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         switch error {
         case let error as HearthAPIError:
             return error
+        case StoreError.textWithNUL:
+            return HearthRequestDecoder.nulRefusal
         case let error as HTTPError:
             switch error.status {
             case .notFound: return HearthAPIError(.notFound, "no such endpoint: \(request.method) \(request.uri.path)")

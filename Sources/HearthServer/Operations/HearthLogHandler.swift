@@ -48,8 +48,10 @@ public struct HearthLogHandler: LogHandler {
         let time = Date()
         switch format {
         case .text:
-            let rendered = fields.isEmpty ? "" : " " + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
-            sink("\(Self.timestamp(time)) \(event.level) \(label):\(rendered) \(message)")
+            // Values may come from requests (an assertion's issuer, a name): control characters are escaped, so no
+            // value can end the line and write a line of its own.
+            let rendered = fields.isEmpty ? "" : " " + fields.map { "\(Self.escaped($0.0))=\(Self.escaped($0.1))" }.joined(separator: " ")
+            sink("\(Self.timestamp(time)) \(event.level) \(label):\(rendered) \(Self.escaped(message))")
         case .json:
             var parts = ["\"time\":\(Self.quoted(Self.timestamp(time)))", "\"level\":\(Self.quoted(event.level.rawValue))",
                          "\"logger\":\(Self.quoted(label))", "\"message\":\(Self.quoted(message))"]
@@ -73,6 +75,28 @@ public struct HearthLogHandler: LogHandler {
 
     static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// `text` for a text log line: control characters (C0, DEL, C1) and Unicode line and paragraph separators as
+    /// escapes (`\n`, `\r`, `\t`, `\u{…}`), a backslash doubled; everything else as it is.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) || $0 == "\\" }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\\": out += "\\\\"
+            case _ where needsEscape(scalar): out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// A JSON string literal.

@@ -5,8 +5,11 @@ import HearthStore
 import HearthWire
 
 extension AccountService {
-    /// `accounts:signUp`: an email/password user, or an anonymous one when neither is given. With an `idToken`
-    /// of an anonymous user, the email and password are added to that user instead.
+    /// `accounts:signUp`: an email/password user, or an anonymous one when neither is given. With an `idToken`,
+    /// the email and password are linked to that user (Firebase's Apple SDK links an email credential this way):
+    /// an anonymous user is upgraded; a user without a password (federated, custom) gets one only after a recent
+    /// sign-in, and its other sessions end; a user who has a password already is refused
+    /// (`PROVIDER_ALREADY_LINKED`) — changing it is `accounts:update`'s job, with its recent-login rule.
     public func signUp(_ request: SignUpRequest) async throws -> SignUpResponse {
         let config = try await projectConfig()
         let hasEmail = !(request.email ?? "").isEmpty
@@ -14,24 +17,8 @@ extension AccountService {
         try Self.checkProfile(displayName: request.displayName, photoUrl: nil)
 
         if let idToken = request.idToken {
-            let (claims, current) = try await authenticate(idToken: idToken)
-            guard config.passwordSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "email/password sign-in is disabled") }
-            let email = try Self.normalizedEmail(request.email)
-            guard let password = request.password, hasPassword else { throw HearthAPIError(.missingPassword) }
-            try Self.checkPasswordStrength(password)
-            let hash = try await hashPassword(password)
-            let moment = now
-            let updated = try await modifyUser(localId: current.localId) { user in
-                user.email = email
-                user.emailVerified = false
-                user.passwordHash = hash
-                user.passwordUpdatedAt = moment
-                if let name = request.displayName { user.displayName = name }
-            }
-            let tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)))
-            return SignUpResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName, tokens: tokens)
+            return try await linkPassword(request, idToken: idToken, config: config)
         }
-
         if config.userSignupDisabled {
             throw HearthAPIError(.adminOnlyOperation, "sign-up is disabled for this project; an administrator creates accounts")
         }
@@ -62,14 +49,62 @@ extension AccountService {
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: tokens)
     }
 
+    /// `accounts:signUp` with an `idToken`: links an email and password to the signed-in user (see ``signUp(_:)``).
+    func linkPassword(_ request: SignUpRequest, idToken: String, config: ProjectConfig) async throws -> SignUpResponse {
+        let (claims, current) = try await authenticate(idToken: idToken)
+        guard config.passwordSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "email/password sign-in is disabled") }
+        let email = try Self.normalizedEmail(request.email)
+        guard let password = request.password, !password.isEmpty else { throw HearthAPIError(.missingPassword) }
+        try Self.checkPasswordStrength(password)
+        if current.passwordHash != nil {
+            // Firebase: a credential of a kind the user has already. A new password or email is accounts:update's
+            // (recent sign-in, sessions revoked): signUp must not become a way around that rule.
+            throw HearthAPIError(.providerAlreadyLinked, "the user has a password already; change it with accounts:update")
+        }
+        let upgrade = current.isAnonymous
+        // Adding a credential to an account that has one (a federated identity, a custom-token account) is a
+        // credential change: it needs a recent sign-in and ends the user's other sessions. An anonymous account has
+        // nothing to protect, and its upgrade keeps its session.
+        if !upgrade { try requireRecentLogin(claims) }
+        if let existing = try await store.user(email: email), existing.localId != current.localId {
+            throw HearthAPIError(.emailExists)
+        }
+        let hash = try await hashPassword(password)
+        let moment = now
+        let updated = try await modifyUser(localId: current.localId) { user in
+            guard user.passwordHash == nil else {
+                throw HearthAPIError(.providerAlreadyLinked, "the user has a password already; change it with accounts:update")
+            }
+            if user.email != email {
+                user.email = email
+                user.emailVerified = false
+            }
+            user.passwordHash = hash
+            user.passwordUpdatedAt = moment
+            if let name = request.displayName { user.displayName = name }
+            if !upgrade { user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)) }
+        }
+        let tokens: SessionTokens
+        if upgrade {
+            tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)))
+        } else {
+            try await store.revokeRefreshTokens(localId: updated.localId)
+            logger.info("password linked; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
+            tokens = try await issueSession(for: updated, signInProvider: "password")
+        }
+        return SignUpResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName, tokens: tokens)
+    }
+
     /// `accounts:signInWithPassword`. Unknown email and wrong password give the same
-    /// `INVALID_LOGIN_CREDENTIALS` after the same scrypt work; failures are throttled per account and address.
+    /// `INVALID_LOGIN_CREDENTIALS` after the same scrypt work; attempts are throttled per account and address, each
+    /// reserved before the password is checked (``LoginThrottle``), so a parallel burst is held to the limit.
     public func signInWithPassword(_ request: SignInWithPasswordRequest, clientAddress: String) async throws -> SignInWithPasswordResponse {
         let config = try await projectConfig()
         guard config.passwordSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "email/password sign-in is disabled") }
         let email = try Self.normalizedEmail(request.email, missing: .invalidEmail)
         guard let password = request.password, !password.isEmpty else { throw HearthAPIError(.missingPassword) }
-        guard try await throttle.isAllowed(account: email, address: clientAddress) else {
+        // The attempt is reserved (counted) before the password is checked, atomically with the limit check.
+        guard let attempt = try await throttle.reserve(account: email, address: clientAddress) else {
             logger.notice("sign-in throttled", metadata: ["client": "\(clientAddress)"])
             throw HearthAPIError(.tooManyAttempts, "Access to this account has been temporarily disabled due to many failed login attempts. Try again later.")
         }
@@ -78,12 +113,9 @@ extension AccountService {
         if password.utf8.count <= PasswordHasher.maximumByteCount {
             matches = try await verifyPassword(password, against: user?.passwordHash)
         }
-        guard let user, matches else {
-            try await throttle.recordFailure(account: email, address: clientAddress)
-            throw HearthAPIError(.invalidLoginCredentials)
-        }
+        guard let user, matches else { throw HearthAPIError(.invalidLoginCredentials) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
-        try await throttle.recordSuccess(account: email)
+        try await throttle.succeeded(attempt)
         var rehash: PasswordRehash?
         if let current = user.passwordHash, hasher.needsRehash(current) {
             rehash = PasswordRehash(old: current, new: try await hashPassword(password))

@@ -22,7 +22,7 @@ public struct AccountService: Sendable {
         self.store = store
         self.keyRing = keyRing
         self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock,
-                                      shared: store as? any SignInThrottleStore)
+                                      shared: store)
         self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
         self.logger = logger
     }

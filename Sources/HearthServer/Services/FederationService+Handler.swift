@@ -97,7 +97,7 @@ extension FederationService {
         }
         let moment = now
         let state = RandomID.token(byteCount: 32)
-        let nonce = RandomID.token(byteCount: 24)
+        let nonce = RelyingParty.ownFlowNonce()
         let pkce = config.pkce ? RelyingParty.pkcePair() : nil
         let scopes = RelyingParty.scopes(for: config.kind, requested: requested, offlineAccess: wantsOfflineAccess(provider))
         let redirectUri = configuration.publicURL.authHandlerURL
@@ -127,19 +127,33 @@ extension FederationService {
             return .success(.loopback(redirectUrl))
         }
         let bundleId = query[.ibi] ?? ""
-        let appId = query[.appId]
-        let clientId = query[.clientId]
-        guard !bundleId.isEmpty, let scheme = AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId) else {
+        let appId = query[.appId].flatMap { $0.isEmpty ? nil : $0 }
+        let clientId = query[.clientId].flatMap { $0.isEmpty ? nil : $0 }
+        guard !bundleId.isEmpty, appId != nil || clientId != nil else {
             return .failure(HandlerOutcomeError(.page(status: 400, title: "Unknown application",
                 message: "The request names no application (ibi with appId or clientId, or a loopback redirectUrl).")))
         }
-        let registered = apps.contains { app in
-            app.kind == .apple && app.bundleId == bundleId
-                && ((clientId.map { !$0.isEmpty && app.clientId == $0 } ?? false) || (appId.map { !$0.isEmpty && app.appId == $0 } ?? false))
+        // The scheme the result goes to comes only from the registered app record that matched: an app matched by
+        // its app id must not have its result delivered to a scheme built from an unregistered client id (that
+        // would hand the sign-in to whichever app claims that scheme).
+        var scheme: String?
+        for app in apps where app.kind == .apple && app.bundleId == bundleId {
+            if let clientId, app.clientId == clientId {
+                scheme = AuthHandlerProtocol.callbackScheme(appId: nil, clientId: clientId)
+                break
+            }
+            if let appId, app.appId == appId {
+                scheme = AuthHandlerProtocol.callbackScheme(appId: appId, clientId: nil)
+                break
+            }
         }
-        guard project.acceptAnyApp || registered else {
+        if scheme == nil, project.acceptAnyApp {
+            // Any app is accepted (a demo project in --dev): the scheme is the app's own choice.
+            scheme = AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId)
+        }
+        guard let scheme else {
             return .failure(HandlerOutcomeError(.page(status: 400, title: "Unknown application",
-                message: "The application \(bundleId) is not registered for this project.")))
+                message: "The application \(bundleId) is not registered for this project with that app id or client id (hearth apps add-apple, or the console's Apps page).")))
         }
         guard scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "+" }), scheme.first?.isLetter == true else {
             return .failure(HandlerOutcomeError(.page(status: 400, title: "Invalid request", message: "The application's URL scheme is malformed.")))

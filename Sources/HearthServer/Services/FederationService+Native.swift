@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthOIDC
+import HearthStore
 import HearthWire
 import Logging
 
@@ -30,6 +31,12 @@ extension FederationService {
         } catch let error as RelyingPartyError {
             throw diagnostics.refusal(error, providerId: config.providerId, code: error.kind == .nonce ? .missingOrInvalidNonce : .invalidIdpResponse,
                                       message: "native ID-token sign-in refused")
+        }
+        // The same token (issuer, subject, nonce or token id) signs in once: a copy seen again is a replay.
+        if let use = signIn.tokenUse, try await !store.markIDTokenUsed(keyHash: use.keyHash, expiresAt: use.expiresAt, now: now) {
+            let refusal = RelyingPartyError(.idToken, "this ID token was used already; obtain a new one from the provider")
+            throw diagnostics.refusal(refusal, providerId: config.providerId, code: .invalidIdpResponse,
+                                      message: "native ID-token sign-in refused (replay)")
         }
         return try await finish(signIn, request: request, returnCredential: returnCredential)
     }

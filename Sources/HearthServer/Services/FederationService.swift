@@ -33,6 +33,11 @@ public struct FederationService: Sendable {
         guard IdPConfig.kind(forProviderId: providerId) != nil else { throw HearthAPIError(.invalidProviderId, "\(providerId) is not a supported provider") }
         if let stored = try await store.idpConfig(providerId: providerId), !stored.isDevLeftover {
             guard stored.enabled else { throw HearthAPIError(.operationNotAllowed, "\(providerId) sign-in is disabled for this project") }
+            if let keyId = ProviderTokenKeys.sealingKeyId(stored.clientSecret) {
+                // Sealed at rest with a vault key this server was not given (or that does not open it).
+                logger.error("provider client secret cannot be opened", metadata: ["provider": "\(providerId)", "key": "\(keyId)"])
+                throw HearthAPIError(.operationNotAllowed, "\(providerId)'s client secret is sealed with vault key \(keyId), which this server does not have: give the server its vault keys (--vault-keys-file)")
+            }
             return stored
         }
         if let dev = devProviders?.config(providerId) { return dev }
@@ -79,6 +84,11 @@ public struct FederationService: Sendable {
         if let fragment = components.fragment { for (key, value) in FormEncoding.decode(fragment) { parameters[key] = value } }
         var postBody: [String: String] = [:]
         for (key, value) in FormEncoding.decode(request.postBody ?? "") { postBody[key] = value }
+        // Percent-encoded inside a JSON string, a NUL escapes the body's check: refused here, as everywhere.
+        if (parameters.contains { $0.key.contains("\0") || $0.value.contains("\0") })
+            || (postBody.contains { $0.key.contains("\0") || $0.value.contains("\0") }) {
+            throw HearthAPIError(.invalidIdpResponse, "the requestUri or postBody holds a NUL character (%00), which no field accepts")
+        }
 
         // A natively obtained provider ID token (MSAL, Yahoo's SDK): accepted only after the checks of
         // `signInWithNativeIDToken` (signature, issuer, audience, times, nonce).
@@ -213,7 +223,13 @@ public struct FederationService: Sendable {
         answer.needConfirmation = true
         answer.pendingToken = token
         answer.email = signIn.identity.email
-        answer.verifiedProvider = existing.providerUserInfo.map(\.providerId)
+        // The existing account's methods help the person pick the right sign-in; with email enumeration protection
+        // they are named only to someone the provider vouched for as the email's owner (an unverified email —
+        // one a work tenant's administrator typed — learns nothing about the account).
+        let protected = try await accounts.projectConfig().emailEnumerationProtection
+        if signIn.emailVerified || !protected {
+            answer.verifiedProvider = existing.providerUserInfo.map(\.providerId)
+        }
         return answer
     }
 

@@ -3,16 +3,31 @@ import Foundation
 import HearthCore
 import HearthStore
 
-/// Counts failed password sign-ins per account and per client address in a sliding window; past the limit,
-/// sign-in is refused with `TOO_MANY_ATTEMPTS_TRY_LATER` until old failures leave the window.
-/// With a store that keeps the counts (``SignInThrottleStore``: PostgreSQL), every replica on that database
-/// enforces one limit; otherwise (SQLite: one server process) the counts live in this process.
+/// Limits password attempts per account and per client address in a sliding window; past a limit, sign-in is
+/// refused with `TOO_MANY_ATTEMPTS_TRY_LATER` until old attempts leave the window.
+///
+/// Each attempt is reserved before the password is verified (``reserve(account:address:)``): the limit check and
+/// the count are one atomic step, and only a successful attempt is taken back (``succeeded(_:)``). A burst of
+/// parallel wrong guesses is therefore held to the limit exactly, instead of every guess passing the check before
+/// the first failure is counted. With a store that keeps the counts (``SignInThrottleStore``: both stores), every
+/// replica on one database enforces one limit; otherwise the counts live in this actor.
 public actor LoginThrottle {
+    /// A reserved attempt: settle it with ``LoginThrottle/succeeded(_:)`` when the password matched; a failure
+    /// needs nothing (the attempt stays counted).
+    public struct Reservation: Sendable {
+        let id: String
+        let account: String
+    }
+
+    private struct Attempt {
+        var at: Date
+        var id: String
+    }
+
     private let configuration: ThrottleConfiguration
     private let clock: WallClock
     private let shared: (any SignInThrottleStore)?
-    private var accountFailures: [String: [Date]] = [:]
-    private var addressFailures: [String: [Date]] = [:]
+    private var attempts: [String: [Attempt]] = [:]
 
     public init(configuration: ThrottleConfiguration, clock: WallClock, shared: (any SignInThrottleStore)? = nil) {
         self.configuration = configuration
@@ -23,49 +38,36 @@ public actor LoginThrottle {
     static func accountKey(_ account: String) -> String { "account:\(account)" }
     static func addressKey(_ address: String) -> String { "address:\(address)" }
 
-    /// Whether a sign-in for `account` from `address` may be attempted now.
-    public func isAllowed(account: String, address: String) async throws -> Bool {
-        let cutoff = clock.now().addingTimeInterval(-configuration.window)
-        if let shared {
-            let counts = try await shared.throttleFailureCounts(keys: [Self.accountKey(account), Self.addressKey(address)], since: cutoff)
-            return (counts[Self.accountKey(account)] ?? 0) < configuration.maxFailuresPerAccount
-                && (counts[Self.addressKey(address)] ?? 0) < configuration.maxFailuresPerAddress
-        }
-        accountFailures[account] = Self.recent(accountFailures[account], after: cutoff)
-        addressFailures[address] = Self.recent(addressFailures[address], after: cutoff)
-        if accountFailures.count + addressFailures.count > 10_000 { pruneAll(after: cutoff) }
-        return (accountFailures[account]?.count ?? 0) < configuration.maxFailuresPerAccount
-            && (addressFailures[address]?.count ?? 0) < configuration.maxFailuresPerAddress
-    }
-
-    public func recordFailure(account: String, address: String) async throws {
+    /// Reserves one attempt for `account` from `address`: nil when either limit is reached (nothing is counted then).
+    public func reserve(account: String, address: String) async throws -> Reservation? {
         let now = clock.now()
+        let cutoff = now.addingTimeInterval(-configuration.window)
+        let id = RandomID.token(byteCount: 12)
+        let keys = [ThrottleKey(Self.accountKey(account), limit: configuration.maxFailuresPerAccount),
+                    ThrottleKey(Self.addressKey(address), limit: configuration.maxFailuresPerAddress)]
         if let shared {
-            try await shared.recordThrottleFailure(keys: [Self.accountKey(account), Self.addressKey(address)], at: now,
-                                                   expiredBefore: now.addingTimeInterval(-configuration.window))
+            guard try await shared.reserveThrottleAttempt(keys: keys, attemptId: id, at: now, since: cutoff) else { return nil }
+            return Reservation(id: id, account: account)
+        }
+        // In memory: no suspension point between the check and the count (actor isolation makes it atomic).
+        for key in keys { attempts[key.key] = attempts[key.key]?.filter { $0.at >= cutoff } }
+        if attempts.count > 10_000 { attempts = attempts.compactMapValues { kept in
+            let recent = kept.filter { $0.at >= cutoff }
+            return recent.isEmpty ? nil : recent
+        } }
+        guard keys.allSatisfy({ (attempts[$0.key]?.count ?? 0) < $0.limit }) else { return nil }
+        for key in keys { attempts[key.key, default: []].append(Attempt(at: now, id: id)) }
+        return Reservation(id: id, account: account)
+    }
+
+    /// The reserved attempt succeeded: it is taken back, and the account's earlier failures are forgotten.
+    public func succeeded(_ reservation: Reservation) async throws {
+        let accountKey = Self.accountKey(reservation.account)
+        if let shared {
+            try await shared.settleThrottleAttempt(attemptId: reservation.id, clearing: accountKey)
             return
         }
-        accountFailures[account, default: []].append(now)
-        addressFailures[address, default: []].append(now)
-    }
-
-    /// A successful sign-in clears the account's failures.
-    public func recordSuccess(account: String) async throws {
-        if let shared {
-            try await shared.clearThrottleFailures(key: Self.accountKey(account))
-            return
-        }
-        accountFailures[account] = nil
-    }
-
-    private static func recent(_ dates: [Date]?, after cutoff: Date) -> [Date]? {
-        guard let kept = dates?.filter({ $0 > cutoff }), !kept.isEmpty else { return nil }
-        return kept
-    }
-
-    /// Drops every expired entry (bounded memory under many distinct accounts/addresses).
-    private func pruneAll(after cutoff: Date) {
-        accountFailures = accountFailures.compactMapValues { Self.recent($0, after: cutoff) }
-        addressFailures = addressFailures.compactMapValues { Self.recent($0, after: cutoff) }
+        attempts[accountKey] = nil
+        for key in attempts.keys { attempts[key]?.removeAll { $0.id == reservation.id } }
     }
 }

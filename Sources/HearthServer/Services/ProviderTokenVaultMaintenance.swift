@@ -12,6 +12,8 @@ public enum ProviderTokenVaultMaintenance {
         public var resealed = 0
         /// Records whose key is not configured or that do not open (left as they are).
         public var unreadable = 0
+        /// Provider client secrets sealed again with the active key (`hearth vault rekey`).
+        public var clientSecretsResealed = 0
     }
 
     /// Seals every record not sealed with the active key again with it (`rekey`), or only counts (`rekey: false`).

@@ -24,16 +24,6 @@ public enum RateLimitedEndpoint: String, CaseIterable, Sendable {
     /// callback a code exchange with the provider.
     case authHandler
 
-    /// The endpoint a request is for, from its method and path; nil for everything that is not limited.
-    static func of(method: HTTPRequest.Method, path: String) -> RateLimitedEndpoint? {
-        switch (method, path) {
-        case (.post, WirePaths.accounts("signUp")), (.post, WirePaths.v3("signupNewUser")): .signUp
-        case (.post, WirePaths.accounts("signInWithPassword")), (.post, WirePaths.v3("verifyPassword")): .signInWithPassword
-        case (.post, WirePaths.accounts("createAuthUri")), (.post, WirePaths.v3("createAuthUri")): .createAuthUri
-        case (.get, AuthHandlerProtocol.handlerPath), (.get, AuthHandlerProtocol.emulatorHandlerPath): .authHandler
-        default: nil
-        }
-    }
 }
 
 /// How many requests one client address, and the whole project, may make to each limited endpoint.
@@ -161,14 +151,17 @@ public struct RateLimiter: Sendable {
 
 /// Refuses requests over their rate limit: `429` with `TOO_MANY_ATTEMPTS_TRY_LATER` in the Google envelope (an
 /// HTML page for the auth handler, which a browser shows) and `Retry-After`.
+///
+/// It is a route-group middleware: the routes of one limited endpoint are registered in a group that carries it,
+/// so it runs for exactly the requests the router matched to those routes — whatever the path's spelling (a
+/// trailing or doubled slash reaches the same route, and the same limit), never by comparing path text.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = HearthRequestContext
     let limiter: RateLimiter
+    let endpoint: RateLimitedEndpoint
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let endpoint = RateLimitedEndpoint.of(method: request.method, path: request.uri.path),
-              let wait = await limiter.admit(endpoint, address: context.clientAddress)
-        else { return try await next(request, context) }
+        guard let wait = await limiter.admit(endpoint, address: context.clientAddress) else { return try await next(request, context) }
         var response: Response
         if endpoint == .authHandler {
             response = HTMLPage.message("Too many sign-in attempts", "Too many sign-ins were started from your network. Wait \(wait) seconds, then try again.",
