@@ -59,7 +59,8 @@ import Testing
                 }
             }
             #expect(result.user.providerData.first?.providerID == "microsoft.com")
-            #expect(result.user.emailVerified == false)
+            // Her tenant verified contoso.com (the dev IdP's xms_edov): Microsoft vouches for the email.
+            #expect(result.user.emailVerified == true)
         }
     }
 

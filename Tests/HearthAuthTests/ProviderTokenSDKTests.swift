@@ -65,9 +65,10 @@ import Testing
             } catch {
                 #expect((error as NSError).code == AuthErrorCode.missingOrInvalidNonce.rawValue)
             }
-            // Yahoo too, without a nonce.
-            let yahoo = try await h.nativeProviderTokens(.yahoo, email: "sdk@yahoo.com", nonce: nil)
-            let second = try await auth.signIn(with: OAuthProvider.credential(withProviderID: "yahoo.com", idToken: yahoo.idToken, rawNonce: nil))
+            // Yahoo too (Yahoo requires a nonce: the app keeps the raw one and sends it).
+            let yahooRaw = RandomID.token(byteCount: 16)
+            let yahoo = try await h.nativeProviderTokens(.yahoo, email: "sdk@yahoo.com", nonce: Data(SHA256.hash(data: Data(yahooRaw.utf8))).hexString)
+            let second = try await auth.signIn(with: OAuthProvider.credential(withProviderID: "yahoo.com", idToken: yahoo.idToken, rawNonce: yahooRaw))
             #expect(second.user.email == "sdk@yahoo.com")
         }
     }
