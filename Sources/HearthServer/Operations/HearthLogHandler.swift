@@ -80,40 +80,34 @@ public struct HearthLogHandler: LogHandler {
     /// `text` for a text log line: control characters (C0, DEL, C1) and Unicode line and paragraph separators as
     /// escapes (`\n`, `\r`, `\t`, `\u{…}`), a backslash doubled; everything else as it is.
     static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { needsEscape($0) || $0 == "\\" }) else { return text }
+        guard text.unicodeScalars.contains(where: { isControl($0) || $0 == "\\" }) else { return text }
+        return escape(text, json: false)
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ text: String) -> String { "\"" + escape(text, json: true) + "\"" }
+
+    /// The one escaper of both formats: JSON escapes quotes and C0 controls (`\u00XX`); text escapes every control
+    /// and line separator (`\u{XX}`).
+    private static func escape(_ text: String, json: Bool) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\"" where json: out += "\\\""
+            case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\\": out += "\\\\"
-            case _ where needsEscape(scalar): out += "\\u{\(String(scalar.value, radix: 16))}"
+            case _ where json && scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where !json && isControl(scalar): out += "\\u{\(String(scalar.value, radix: 16))}"
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     // MARK: Redaction
