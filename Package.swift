@@ -265,7 +265,8 @@ let package = Package(
         .testTarget(
             name: "HearthCLITests",
             dependencies: ["HearthTesting", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
@@ -273,6 +274,7 @@ let package = Package(
             dependencies: [
                 "HearthServer", "HearthTesting", "HearthStorePostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

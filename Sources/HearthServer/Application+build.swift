@@ -102,6 +102,7 @@ public final class HearthServer: Sendable {
             allowMethods: [.get, .post, .patch, .delete, .options],
             exposedHeaders: [HearthRequestID.headerName.canonicalName]))
         router.add(middleware: ErrorEnvelopeMiddleware())
+        router.add(middleware: StoreDeadlineMiddleware(seconds: configuration.storeTimeout))
         router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
         router.add(middleware: NULQueryMiddleware())
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(proxies: configuration.trustedProxies)) }

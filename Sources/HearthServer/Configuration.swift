@@ -25,6 +25,9 @@ public struct HearthServerConfiguration: Sendable {
     public var rateLimits: RateLimitConfiguration
     /// Reverse proxies whose `X-Forwarded-For` gives the client address (default: none, the header is ignored).
     public var trustedProxies: TrustedProxies = .none
+    /// Seconds a request may spend waiting for the store (all its store operations together) before it answers
+    /// `503 UNAVAILABLE` (``StoreDeadline``); the default 5 keeps every answer well under a proxy's 60 s.
+    public var storeTimeout: TimeInterval = 5
     public var passwordParameters: PasswordHasher.Parameters
     /// Largest accepted request body.
     public var maxBodySize: Int

@@ -18,6 +18,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A text value holds U+0000, which neither engine stores faithfully (SQLite cuts the text there, PostgreSQL
     /// refuses it): refused before it reaches the database, whatever the caller checked.
     case textWithNUL
+    /// The database cannot be reached now (down, refusing connections, not answering in time, disk full or
+    /// read-only): the request may succeed later. Answered `503 UNAVAILABLE`. The message never holds secrets.
+    case unavailable(String)
     /// The backing database failed; the message never holds secrets.
     case backend(String)
 

@@ -7,6 +7,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The shared store: one PostgreSQL database that any number of `hearth serve` replicas use at once, through
 /// postgres-nio's `PostgresClient` (a pool of connections, prepared and reused).
@@ -21,28 +22,37 @@ import PostgresNIO
 /// owns, and ``close()`` cancels it and waits for the connections to close. Every command — `hearth serve` and
 /// the CLI alike — opens the store, uses it, closes it; nothing else has to run the client.
 public final class PostgresStore: HearthStore {
-    let client: PostgresClient
+    let configuration: PostgresStoreConfiguration
     let logger: Logger
     /// Provider client secrets are sealed with the vault keys given here (``ClientSecretSealing``).
     public let clientSecrets = ClientSecretSealing()
-    private let runner: Task<Void, Never>
+    /// The pool in use; replaced by a fresh one when the database comes back after an outage (postgres-nio's pool
+    /// backs off up to a minute between reconnection attempts, far longer than an outage of a few seconds).
+    private let pool: Mutex<Pool>
+    let availability = Availability()
 
-    private init(client: PostgresClient, logger: Logger, runner: Task<Void, Never>) {
-        self.client = client
+    struct Pool: Sendable {
+        let client: PostgresClient
+        let runner: Task<Void, Never>
+    }
+
+    private init(configuration: PostgresStoreConfiguration, pool: Pool, logger: Logger) {
+        self.configuration = configuration
+        self.pool = Mutex(pool)
         self.logger = logger
-        self.runner = runner
     }
 
     /// Starts `client.run()` in a task the store owns; returns once that task is calling it (so the first lease
     /// does not race the pool's start).
-    private static func started(_ client: PostgresClient, logger: Logger) async -> PostgresStore {
+    private static func startedPool(_ configuration: PostgresStoreConfiguration, logger: Logger) async throws -> Pool {
+        let client = PostgresClient(configuration: try configuration.clientConfiguration(), backgroundLogger: logger)
         let (signal, running) = AsyncStream<Void>.makeStream()
         let runner = Task {
             running.finish()
             await client.run()
         }
         for await _ in signal {}
-        return PostgresStore(client: client, logger: logger, runner: runner)
+        return Pool(client: client, runner: runner)
     }
 
     /// Connects once directly — so a wrong address, password or database fails here, at once, with the
@@ -68,13 +78,131 @@ public final class PostgresStore: HearthStore {
             throw error
         }
         try? await connection.close()
-        return await started(PostgresClient(configuration: try configuration.clientConfiguration(), backgroundLogger: logger), logger: logger)
+        return PostgresStore(configuration: configuration, pool: try await startedPool(configuration, logger: logger), logger: logger)
     }
 
     /// Stops the pool: waits for its connections to close. The store is unusable afterwards.
     public func close() async throws {
+        availability.close()
+        let runner = pool.withLock { $0.runner }
         runner.cancel()
         await runner.value
+    }
+
+    // MARK: Availability
+
+    /// Whether the database is reachable, as this store last found it: healthy, being probed after a failure, or
+    /// down (every operation then answers ``StoreError/unavailable(_:)`` at once, while a probe every half second
+    /// waits for it to come back).
+    final class Availability: Sendable {
+        enum State: Sendable, Equatable {
+            case healthy
+            case probing
+            case down(String)
+            case closed
+        }
+
+        let state = Mutex(State.healthy)
+
+        func close() { state.withLock { $0 = .closed } }
+
+        /// The reason operations fail fast now, if they do.
+        var downReason: String? {
+            state.withLock { if case .down(let reason) = $0 { reason } else { nil } }
+        }
+
+        /// Moves from healthy to probing; false when a probe runs already (or the store is closed).
+        func beginProbe() -> Bool {
+            state.withLock { state in
+                guard state == .healthy else { return false }
+                state = .probing
+                return true
+            }
+        }
+
+        func set(_ new: State) {
+            state.withLock { state in if state != .closed { state = new } }
+        }
+
+        var isClosed: Bool { state.withLock { $0 == .closed } }
+    }
+
+    /// Something went wrong reaching the database: probe it directly (once, whoever asks). Reachable: carry on (with
+    /// a fresh pool when `replacePool`, as after broken connections). Unreachable: fail fast and probe every half
+    /// second; when it answers again, a fresh pool serves the next request at once.
+    func suspect(_ reason: String, replacePool: Bool) {
+        guard availability.beginProbe() else { return }
+        Task { [self] in
+            var down = false
+            while !availability.isClosed {
+                if await probe() {
+                    if replacePool || down { await replacePoolNow() }
+                    availability.set(.healthy)
+                    if down { logger.notice("the database answers again; serving requests") }
+                    return
+                }
+                if !down {
+                    down = true
+                    availability.set(.down(reason))
+                    logger.error("the database is unreachable; answering 503 until it is back", metadata: ["reason": "\(reason)"])
+                }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    /// One direct connection and `SELECT 1`, within two seconds.
+    func probe() async -> Bool {
+        let configuration = configuration
+        let logger = logger
+        do {
+            try await Deadline.run(.seconds(2)) {
+                var direct = try configuration.connectionConfiguration()
+                direct.options.connectTimeout = .seconds(1)
+                let connection = try await PostgresConnection.connect(configuration: direct, id: 1, logger: logger)
+                do {
+                    _ = try await connection.query("SELECT 1", logger: logger).collect()
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private func replacePoolNow() async {
+        guard let fresh = try? await Self.startedPool(configuration, logger: logger) else { return }
+        let old = pool.withLock { current -> Pool in
+            let old = current
+            current = fresh
+            return old
+        }
+        old.runner.cancel()
+    }
+
+    /// Whether a failure means the database cannot be reached (rather than a wrong statement): broken or refused
+    /// connections, too many connections, the server shutting down, a statement or lock timeout.
+    static func unavailability(_ error: PSQLError) -> (reason: String, brokenConnections: Bool)? {
+        if let state = error.serverInfo?[.sqlState] {
+            switch state {
+            case "53300": return ("PostgreSQL refuses connections (too many connections)", true)
+            case "57P01", "57P02", "57P03": return ("PostgreSQL is shutting down or starting up", true)
+            case "57014", "55P03": return ("the database did not answer in time (a statement or lock timeout)", false)
+            default:
+                if state.hasPrefix("08") { return ("the connection to PostgreSQL failed", true) }
+                return nil
+            }
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .failedToAddSSLHandler, .clientClosedConnection, .poolClosed:
+            return ("PostgreSQL cannot be reached: " + describe(error), true)
+        default:
+            return nil
+        }
     }
 
     // MARK: Migrations
@@ -113,9 +241,10 @@ public final class PostgresStore: HearthStore {
 
     /// Runs `body` in one transaction on one pooled connection; commits when it returns, rolls back when it throws.
     @discardableResult
-    func transaction<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
-        do {
-            return try await client.withConnection { connection in
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (Executor) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await guarded { client in
+            try await client.withConnection { connection in
                 let db = Executor(connection: connection, logger: logger)
                 try await db.execute("BEGIN")
                 let result: T
@@ -128,28 +257,49 @@ public final class PostgresStore: HearthStore {
                 try await db.execute("COMMIT")
                 return result
             }
-        } catch {
-            throw mapped(error)
         }
     }
 
     /// Runs `body` on one pooled connection without a transaction: for a single statement (itself atomic).
     @discardableResult
-    func single<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
-        do {
-            return try await client.withConnection { connection in
+    func single<T: Sendable>(_ body: @escaping @Sendable (Executor) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await guarded { client in
+            try await client.withConnection { connection in
                 try await body(Executor(connection: connection, logger: logger))
             }
-        } catch {
-            throw mapped(error)
         }
     }
 
     /// Runs `body` in a read-only snapshot (`REPEATABLE READ`): several statements that must agree (a count and a page).
-    func snapshot<T: Sendable>(_ body: @Sendable (Executor) async throws -> T) async throws -> T {
+    func snapshot<T: Sendable>(_ body: @escaping @Sendable (Executor) async throws -> T) async throws -> T {
         try await transaction { db in
             try await db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             return try await body(db)
+        }
+    }
+
+    /// Every operation's frame: fails fast while the database is known to be down; bounded by the operation timeout
+    /// and the request's deadline (``StoreDeadline``); failures to reach the database become
+    /// ``StoreError/unavailable(_:)`` and start a probe.
+    private func guarded<T: Sendable>(_ work: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        if let reason = availability.downReason { throw StoreError.unavailable(reason) }
+        let limit = try StoreDeadline.limit(.milliseconds(Int64(configuration.operationTimeout * 1000)))
+        let client = pool.withLock { $0.client }
+        do {
+            return try await Deadline.run(limit) { try await work(client) }
+        } catch is DeadlineExceeded {
+            let reason = "the database did not answer within \(limit.formatted(.units(allowed: [.seconds, .milliseconds], width: .abbreviated)))"
+            suspect(reason, replacePool: false)
+            throw StoreError.unavailable(reason)
+        } catch let error as PSQLError {
+            if let (reason, broken) = Self.unavailability(error) {
+                suspect(reason, replacePool: broken)
+                throw StoreError.unavailable(reason)
+            }
+            throw mapped(error)
+        } catch {
+            throw mapped(error)
         }
     }
 

@@ -27,6 +27,10 @@ public struct PostgresStoreConfiguration: Sendable, Equatable, CustomStringConve
     public var caFile: String?
     /// The most connections this process opens (each replica has its own pool).
     public var maximumConnections: Int
+    /// The longest one store operation may take, waiting for a connection included (seconds): past it the
+    /// operation fails as unavailable (503) and the database is probed. Also PostgreSQL's `statement_timeout` and
+    /// `lock_timeout` on the pool's connections, so a stalled statement ends on the server too.
+    public var operationTimeout: TimeInterval = 5
 
     public init(host: String, port: Int = 5432, username: String, password: String?, database: String,
                 tls: TLSMode = .prefer, caFile: String? = nil, maximumConnections: Int = 20) {
@@ -142,7 +146,10 @@ public struct PostgresStoreConfiguration: Sendable, Equatable, CustomStringConve
                                                          database: database, tls: tlsSetting)
         configuration.options.maximumConnections = max(1, maximumConnections)
         configuration.options.minimumConnections = 0
-        configuration.options.connectTimeout = .seconds(10)
+        // A connection attempt never outlasts an operation: an unreachable host is reported, not waited for.
+        configuration.options.connectTimeout = .milliseconds(Int64(min(10, max(1, operationTimeout)) * 1000))
+        let milliseconds = String(Int(operationTimeout * 1000))
+        configuration.options.additionalStartupParameters = [("statement_timeout", milliseconds), ("lock_timeout", milliseconds)]
         return configuration
     }
 }

@@ -117,6 +117,10 @@ public final class SQLiteStore: HearthStore {
     /// local file, shorter than the two thread switches a hop to the reader's queue and back would cost.
     func read<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
         do {
+            // Inline only on a pool (WAL: a reader never waits for the writer). A single-connection queue (the
+            // in-memory store) serializes reads behind writes: waiting for it inline would block a thread of the
+            // cooperative pool (two on a two-core machine) for as long as the writes queued before it.
+            guard writer is DatabasePool else { return try await writer.read { db in try body(Executor(db: db)) } }
             return try Self.readInline(writer) { db in try body(Executor(db: db)) }
         } catch {
             throw mapped(error)
@@ -132,9 +136,22 @@ public final class SQLiteStore: HearthStore {
         if error is StoreError { return error }
         if let error = error as? DatabaseError {
             logger.error("sqlite error", metadata: ["code": "\(error.extendedResultCode)"])
+            if let reason = Self.unavailability(error.resultCode) { return StoreError.unavailable(reason) }
             return StoreError.backend("sqlite: \(error.message ?? "\(error.resultCode)")")
         }
         return error
+    }
+
+    /// Failures of the disk or the file rather than of a statement: the request may succeed once an operator acts.
+    static func unavailability(_ code: ResultCode) -> String? {
+        switch code {
+        case .SQLITE_FULL: "the disk holding the database is full"
+        case .SQLITE_READONLY: "the database file is read-only (check its permissions and the file system)"
+        case .SQLITE_IOERR: "the database file cannot be read or written (I/O error)"
+        case .SQLITE_CANTOPEN: "the database file cannot be opened"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: "the database is locked by another process"
+        default: nil
+        }
     }
 
     /// The connection during a transaction. Statements are prepared once per connection and cached.

@@ -100,6 +100,8 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case internalError = "INTERNAL_ERROR"
     /// `GET /readyz`: the store is unreachable or no signing key is loaded yet (503).
     case notReady = "NOT_READY"
+    /// The database cannot be reached now (503 with `Retry-After`): try again shortly.
+    case unavailable = "UNAVAILABLE"
 
     /// The HTTP status this error is sent with.
     public var httpStatus: Int {
@@ -114,7 +116,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .payloadTooLarge: 413
         case .providerUnavailable: 502
         case .internalError: 500
-        case .notReady: 503
+        case .notReady, .unavailable: 503
         default: 400
         }
     }
@@ -126,7 +128,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .permissionDenied, .insufficientPermission: "forbidden"
         case .unauthenticated: "authError"
         case .notFound: "notFound"
-        case .internalError, .notReady: "backendError"
+        case .internalError, .notReady, .unavailable: "backendError"
         default: "invalid"
         }
     }
@@ -143,7 +145,7 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
         case .methodNotAllowed: "UNIMPLEMENTED"
         case .internalError: "INTERNAL"
         case .providerUnavailable: "UNAVAILABLE"
-        case .notReady: "UNAVAILABLE"
+        case .notReady, .unavailable: "UNAVAILABLE"
         default: nil
         }
     }

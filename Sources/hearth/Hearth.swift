@@ -141,6 +141,9 @@ enum HearthCLI {
             return store
         }
         do {
+            var database = database
+            // The server answers within store.timeout; a command (an import, a migration) may take its time.
+            if !create { database.operationTimeout = max(database.operationTimeout, 600) }
             let store = try await PostgresStore.open(database, logger: logger)
             store.clientSecrets.use(settings.providerTokenKeys)
             return store

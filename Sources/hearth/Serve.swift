@@ -64,6 +64,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address or CIDR network whose X-Forwarded-For gives the client address; repeat for several (env HEARTH_TRUSTED_PROXIES, comma-separated). Without one, X-Forwarded-For is ignored.")
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("store-timeout"), help: "Seconds a request may wait for the database before it answers 503 UNAVAILABLE (default 5, env HEARTH_STORE_TIMEOUT, config key store.timeout).")
+    var storeTimeout: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
     var logLevel: String?
 
@@ -90,6 +93,7 @@ struct Serve: AsyncParsableCommand {
         if dev { options[.dev] = true }
         if let publicURL { options[.publicURL] = publicURL }
         if let logLevel { options[.logLevel] = logLevel }
+        if let storeTimeout { options[.storeTimeout] = storeTimeout }
         if let vaultKeysFile { options[.vaultKeysFile] = vaultKeysFile }
         if let logFormat { options[.logFormat] = logFormat }
         if let metricsAccess { options[.metricsAccess] = metricsAccess }
@@ -138,6 +142,7 @@ struct Serve: AsyncParsableCommand {
         draft.rateLimits = settings.rateLimits
         draft.trustedProxies = try TrustedProxies(settings.trustedProxies)
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
+        draft.storeTimeout = settings.storeTimeout
         if let consoleIdleTimeout {
             guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
             draft.consoleIdleTimeout = TimeInterval(consoleIdleTimeout)

@@ -38,6 +38,8 @@ struct Settings {
     var perProjectPerMinute: Int?
     /// `trusted.proxies`: reverse proxies whose `X-Forwarded-For` is believed.
     var trustedProxies: [String] = []
+    /// `store.timeout`: seconds a request may wait for the database before it answers 503 (default 5).
+    var storeTimeout: TimeInterval = 5
 
     /// The request limits these settings give for the project.
     var rateLimits: RateLimitConfiguration {
@@ -83,6 +85,7 @@ struct Settings {
         case rateLimitPerAddress = "rate.limit.per.address"
         case rateLimitPerProject = "rate.limit.per.project"
         case trustedProxies = "trusted.proxies"
+        case storeTimeout = "store.timeout"
 
         var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
         var optionName: String {
@@ -282,6 +285,19 @@ struct Settings {
                 throw SettingsError(description: "\(source(key).map { $0.describe(key) } ?? key.rawValue) applies to a PostgreSQL database: give --database-url (env HEARTH_DATABASE_URL) too")
             }
         }
+        if let source = source(.storeTimeout) {
+            let seconds: Double? = switch source.value {
+            case let value as Int: Double(value)
+            case let value as Double: value
+            case let value as String: Double(value.trimmingCharacters(in: .whitespaces))
+            default: nil
+            }
+            guard let seconds, seconds.isFinite, seconds >= 0.5, seconds <= 55 else {
+                throw fail(.storeTimeout, source, "must be a number of seconds from 0.5 to 55 (below a proxy's usual 60 s)")
+            }
+            settings.storeTimeout = seconds
+        }
+        settings.database?.operationTimeout = settings.storeTimeout
         settings.providerTokenKeys = try loadVaultKeys(inline: source(.vaultKeys), file: source(.vaultKeysFile))
         settings.providerTokenKeysFile = source(.vaultKeysFile)?.value as? String
         if let source = source(.rateLimits) {

@@ -20,6 +20,8 @@ public enum PostgresTestDatabase {
         try await execute("CREATE DATABASE \(name)", on: admin)
         var configuration = admin
         configuration.database = name
+        // Many suites run at once against one test server (max_connections 200): a few connections per store.
+        configuration.maximumConnections = 6
         do {
             let result = try await body(configuration)
             try await execute("DROP DATABASE \(name) WITH (FORCE)", on: admin)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import HearthStore
 import HearthWire
@@ -15,7 +16,11 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            return try Self.apiError(for: error, request: request, context: context).response(from: request, context: context)
+            let apiError = Self.apiError(for: error, request: request, context: context)
+            var response = try apiError.response(from: request, context: context)
+            // A load balancer or client retries a 503 after this many seconds (the store is probed every half second).
+            if apiError.code == .unavailable { response.headers[.retryAfter] = "1" }
+            return response
         }
     }
 
@@ -25,6 +30,9 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
             return error
         case StoreError.textWithNUL:
             return HearthRequestDecoder.nulRefusal
+        case StoreError.unavailable(let reason):
+            context.logger.warning("store unavailable", metadata: ["reason": "\(reason)"])
+            return HearthAPIError(.unavailable, "the database is unavailable (\(reason)); try again shortly")
         case let error as HTTPError:
             switch error.status {
             case .notFound: return HearthAPIError(.notFound, "no such endpoint: \(request.method) \(request.uri.path)")
@@ -58,5 +66,16 @@ struct APIKeyMiddleware: RouterMiddleware {
             guard let key, acceptedKeys.contains(key) else { throw HearthAPIError(.invalidApiKey) }
         }
         return try await next(request, context)
+    }
+}
+
+/// Bounds the time each request may spend waiting for the store (``HearthServerConfiguration/storeTimeout``): the
+/// store turns a wait past it into ``StoreError/unavailable(_:)``, answered 503 by ``ErrorEnvelopeMiddleware``.
+struct StoreDeadlineMiddleware: RouterMiddleware {
+    typealias Context = HearthRequestContext
+    let seconds: TimeInterval
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await StoreDeadline.withRequestDeadline(seconds) { try await next(request, context) }
     }
 }
