@@ -172,7 +172,7 @@ public final class DevIdentityProviders: Sendable {
     func displayName(_ provider: Provider) -> String { provider == .microsoft ? "Microsoft" : "Yahoo" }
 
     func authorizeForm(_ provider: Provider, request: Request, tenant: String?) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = FormQuery(request.uri.query)
         let clientId = query.get("client_id") ?? ""
         let redirectUri = query.get("redirect_uri") ?? ""
         // Errors about the client or the redirect URI are shown here, never redirected (no open redirect).

@@ -57,6 +57,13 @@ public final class HearthServer: Sendable {
     @discardableResult
     public func start() async throws -> [ProviderSource] {
         try await keyRing.maintain(force: true)
+        // Commands run on the same data (service-accounts create, providers test, console login-link) use the URL
+        // this server is reached at, not a default port.
+        var project = try await accounts.projectConfig()
+        if project.servedPublicURL != configuration.publicURL.url {
+            project.servedPublicURL = configuration.publicURL.url
+            try await store.saveProjectConfig(project)
+        }
         if configuration.providerTokenKeys != nil {
             let sealed = try await store.sealStoredClientSecrets()
             if sealed > 0 { logger.info("provider client secrets sealed with the vault key", metadata: ["count": "\(sealed)"]) }

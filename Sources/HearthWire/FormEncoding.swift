@@ -36,3 +36,18 @@ public enum FormEncoding {
         return fields
     }
 }
+
+/// A URL's query read with `application/x-www-form-urlencoded` semantics — `+` is a space, as Python's `urlencode`,
+/// Java's `URLEncoder` and HTML forms send it — the one way every Hearth endpoint reads a query.
+public struct FormQuery: Sendable {
+    /// The decoded parameters (the last of repeated names wins).
+    public let fields: [String: String]
+
+    /// Parses the raw (still percent-encoded) query text; nil is no query.
+    public init(_ query: String?) {
+        fields = FormEncoding.fields(query ?? "")
+    }
+
+    /// The value of `name`, if present.
+    public func get(_ name: String) -> String? { fields[name] }
+}

@@ -79,6 +79,8 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case missingSessionId = "MISSING_SESSION_ID"
     case invalidSessionId = "INVALID_SESSION_ID"
     case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
+    /// The app that would receive the sign-in result is not registered for the project.
+    case appNotAuthorized = "APP_NOT_AUTHORIZED"
     /// Hearth: a nonce was sent with a native ID token that does not carry its SHA-256 (Firebase's string).
     case missingOrInvalidNonce = "MISSING_OR_INVALID_NONCE"
     // Provider token vault (Hearth)

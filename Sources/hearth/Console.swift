@@ -26,15 +26,17 @@ struct Console: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Option(help: "Sign in as this administrator (default: owner, the operator of this machine).")
         var admin: String?
-        @Option(name: .customLong("public-url"), help: "The server's external URL (default: the configured public.url, else http://<host>:<port>).")
+        @Option(name: .customLong("public-url"), help: "The server's external URL (default: the configured public.url, else the URL the server last started with).")
         var publicURL: String?
+        @Option(name: .customLong("project-id"), help: "The project whose server's URL the link uses (default: the configured project).")
+        var projectId: String?
 
         func run() async throws {
-            try await storeOptions.withStoreAndSettings { store, settings in
+            try await storeOptions.withStoreAndSettings(projectId: projectId) { store, settings in
                 if let admin, try await store.consoleAdmin(name: admin) == nil {
                     throw CLIError("no console administrator named \(admin): add one with hearth console admins add \(admin)")
                 }
-                let base = (publicURL ?? settings.publicBaseURL).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+                let base = await settings.serverURL(store: store, explicit: publicURL)
                 let link = try await ConsoleAccess.issueLoginLink(store: store, publicURL: base, adminName: admin ?? ConsoleAccess.ownerName)
                 print("Open this link within 15 minutes to sign in to the console (it works once):\n\(link)")
             }
@@ -52,6 +54,8 @@ struct Console: AsyncParsableCommand {
             @OptionGroup var storeOptions: StoreOptions
             @Argument(help: "The administrator's name (letters, digits, . _ @ -), shown in the audit log as console:<name>.")
             var name: String
+            @Option(name: .customLong("project-id"), help: "Accepted for symmetry with other commands: console administrators manage every project in this data.")
+            var projectId: String?
 
             func validate() throws {
                 guard !name.isEmpty, name.count <= 64, name != ConsoleAccess.ownerName,

@@ -13,6 +13,10 @@ enum LoopbackPages {
             Pages.message(title: "Signed in with \(provider)",
                           message: "\(email.map { "You are signed in as \($0)." } ?? "You are signed in.") The terminal shows the account.\n\nYou can close this window.",
                           tone: .success, badge: "hearth CLI")
+        case .linked(let provider, let email):
+            Pages.message(title: "\(provider) linked",
+                          message: "\(email.map { "\(provider) is now linked to \($0)." } ?? "\(provider) is now linked to your account.") The terminal shows the account.\n\nYou can close this window.",
+                          tone: .success, badge: "hearth CLI")
         case .accountExists(let provider, let email, let methods):
             Pages.message(title: "An account already exists for \(email ?? "this email")",
                           message: "\(provider) confirmed \(email ?? "the address"), but another account uses it, so no one was signed in. Sign in to that account first, then link \(provider); the terminal shows the commands.",

@@ -157,14 +157,14 @@ struct Providers: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The provider to check (microsoft.com, yahoo.com, oidc.<name>).")
         var providerId: String
-        @Option(name: .customLong("public-url"), help: "The server's external URL (default: the configured public URL), which gives the redirect URI.")
+        @Option(name: .customLong("public-url"), help: "The server's external URL (default: the configured public URL, else the URL the server last started with), which gives the redirect URI.")
         var publicURL: String?
         @Flag(help: "Print the report as JSON.")
         var json = false
 
         func run() async throws {
             let (config, base) = try await storeOptions.withStoreAndSettings { store, settings in
-                (try await store.idpConfig(providerId: providerId), publicURL ?? settings.publicBaseURL)
+                (try await store.idpConfig(providerId: providerId), await settings.serverURL(store: store, explicit: publicURL))
             }
             guard let config else {
                 throw ValidationError("\(providerId) is not configured: hearth providers enable \(providerId) --client-id …")

@@ -29,7 +29,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         var projectId: String?
         @Option(help: "Where to write the JSON file (mode 0600). It holds the private key.")
         var out: String
-        @Option(name: .customLong("public-url"), help: "The server's external URL for token_uri (default: the configured public.url, else http://<host>:<port>).")
+        @Option(name: .customLong("public-url"), help: "The server's external URL for token_uri (default: the configured public.url, else the URL the server last started with).")
         var publicURL: String?
         @Flag(help: "Replace an existing file at --out.")
         var force = false
@@ -51,7 +51,7 @@ struct ServiceAccounts: AsyncParsableCommand {
                 let project = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
                 let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
                 let keyId = RandomID.token(byteCount: 20).lowercased().filter { $0.isLetter || $0.isNumber }
-                let base = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? settings.publicBaseURL
+                let base = await settings.serverURL(store: store, explicit: publicURL)
                 let file: [String: String] = [
                     "type": "service_account", "project_id": project.projectId, "private_key_id": keyId,
                     "private_key": key.pkcs8PEMRepresentation + "\n", "client_email": email, "client_id": "0",

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthServer
+import HearthStore
 import HearthStorePostgres
 import HearthStoreSQLite
 import HearthWire
@@ -487,6 +488,17 @@ struct Settings {
 
     /// The server's external address as the CLI knows it: `public.url`, else `http://<host>:<port>` (a wildcard
     /// host is replaced by 127.0.0.1).
+    /// The server's public URL for a command run on its data: `--public-url` / `public.url`, else the one the server
+    /// last started with (recorded in the store), else `http://<host>:<port>` — with a note on standard error when it
+    /// falls back that far.
+    func serverURL(store: any HearthStore, explicit: String? = nil) async -> String {
+        if let explicit { return explicit.hasSuffix("/") ? String(explicit.dropLast()) : explicit }
+        if publicURL != nil { return publicBaseURL }
+        if let recorded = try? await store.projectConfig(projectId: projectId)?.servedPublicURL, !recorded.isEmpty { return recorded }
+        FileHandle.standardError.write(Data("note: the server has not recorded its address yet (start it once); using \(publicBaseURL) — pass --public-url if it is reached elsewhere\n".utf8))
+        return publicBaseURL
+    }
+
     var publicBaseURL: String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
         let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host

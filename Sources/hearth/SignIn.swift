@@ -20,12 +20,6 @@ struct ClientOptions: ParsableArguments {
     var projectId: String?
     @Option(name: .customLong("app-id"), help: "The registered desktop app id (default hearth-cli, env HEARTH_APP_ID).")
     var appId: String?
-    @Option(help: "How long to wait for the browser sign-in, in seconds (default 300).")
-    var timeout: Int?
-
-    func validate() throws {
-        if let timeout, !(5...3600).contains(timeout) { throw ValidationError("--timeout must be between 5 and 3600 seconds, got \(timeout)") }
-    }
 
     /// The resolved target: options, environment, remembered, defaults.
     func target() throws -> RememberedServer {
@@ -42,11 +36,21 @@ struct ClientOptions: ParsableArguments {
             appId: appId ?? environment["HEARTH_APP_ID"] ?? remembered?.appId ?? "hearth-cli")
     }
 
-    func auth() throws -> Auth {
+    func auth(timeout: Int? = nil) throws -> Auth {
         let target = try target()
         return Auth(configuration: AuthConfiguration(
             serverURL: URL(string: target.server)!, apiKey: target.apiKey, projectId: target.projectId, appId: target.appId, bundleId: nil,
             persistence: FileUserPersistence(), webSignInTimeout: TimeInterval(timeout ?? 300), loopbackPage: LoopbackPages.render))
+    }
+}
+
+/// `--timeout`, for the commands that wait for a browser (signin, link).
+struct BrowserWaitOptions: ParsableArguments {
+    @Option(help: "How long to wait for the browser sign-in, in seconds (default 300).")
+    var timeout: Int?
+
+    func validate() throws {
+        if let timeout, !(5...3600).contains(timeout) { throw ValidationError("--timeout must be between 5 and 3600 seconds, got \(timeout)") }
     }
 }
 
@@ -94,7 +98,7 @@ enum Preflight {
         request.httpMethod = "POST"
         request.timeoutInterval = 5
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(CreateAuthUriRequest(identifier: nil, providerId: providerId))
+        request.httpBody = try JSONEncoder().encode(CreateAuthUriRequest(identifier: nil, providerId: providerId, appId: target.appId))
         let data: Data
         let response: URLResponse
         do {
@@ -114,6 +118,8 @@ enum Preflight {
             throw CLIError("\(target.server) does not support \(providerId): use microsoft.com, yahoo.com or oidc.<name>")
         case .invalidApiKey?:
             throw CLIError("\(target.server) refused the API key \(target.apiKey): pass --api-key with one of the project's keys")
+        case .appNotAuthorized?:
+            throw CLIError("\(target.server) would not hand the sign-in to this program: \(envelope.error.message.replacingOccurrences(of: "APP_NOT_AUTHORIZED : ", with: "")) on the server's data, or pass --app-id with a registered desktop app id")
         default:
             throw CLIError("\(target.server) refused the sign-in: \(envelope.error.message)")
         }
@@ -170,12 +176,22 @@ func progress(_ text: String) {
 }
 
 /// Turns SDK errors into a readable message: what happened, the provider's reason, and what to do next.
-func explain(_ error: any Error, providerId: String? = nil) -> String {
+func explain(_ error: any Error, providerId: String? = nil, server: String? = nil, email: String? = nil) -> String {
     if let error = error as? CLIError { return error.description }
     let error = error as NSError
     guard error.domain == AuthErrorDomain, let code = AuthErrorCode(rawValue: error.code) else { return error.localizedDescription }
     var text: String
     switch code {
+    case .networkError:
+        text = "cannot reach the Hearth server\(server.map { " at \($0)" } ?? ""): start it (hearth serve) or pass --server with its address"
+    case _ where providerId == "password" && [AuthErrorCode.invalidCredential, .wrongPassword, .userNotFound].contains(code):
+        text = "wrong email or password\(email.map { " for \($0)" } ?? "") (or no such account): check both and try again"
+    case .tooManyRequests:
+        text = "too many attempts: wait a few minutes, then try again"
+    case .appNotAuthorized:
+        text = "the server would not hand the sign-in to this program: \(error.localizedDescription)"
+    case .userDisabled:
+        text = "this account is disabled: an administrator can enable it (hearth users update <uid> --enable)"
     case .webContextCancelled:
         text = error.userInfo[AuthErrors.userInfoWebErrorCodeKey] == nil
             ? "Sign-in not completed in time or cancelled: \(error.localizedDescription) (--timeout gives more time)"
@@ -218,6 +234,7 @@ struct SignIn: AsyncParsableCommand {
         abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, oidc.<name>, or password).")
 
     @OptionGroup var client: ClientOptions
+    @OptionGroup var wait: BrowserWaitOptions
     @Argument(help: "microsoft.com, yahoo.com, oidc.<name>, or password.")
     var providerId: String
     @Option(help: "An extra OAuth scope (repeatable).")
@@ -236,7 +253,7 @@ struct SignIn: AsyncParsableCommand {
 
     func run() async throws {
         let target = try client.target()
-        let auth = try client.auth()
+        let auth = try client.auth(timeout: wait.timeout)
         do {
             let result: AuthDataResult
             if providerId == "password" {
@@ -245,7 +262,7 @@ struct SignIn: AsyncParsableCommand {
                 try await Preflight.check(target, providerId: providerId)
                 let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
                 progress("Opening the browser for \(providerId) at \(target.server)…")
-                let waiting = showWaiting(for: providerId, seconds: client.timeout ?? 300)
+                let waiting = showWaiting(for: providerId, seconds: wait.timeout ?? 300)
                 defer { waiting.cancel() }
                 // One call: the browser's page then says how it ended (signed in, account exists, refused).
                 result = try await auth.signIn(with: provider, uiDelegate: nil)
@@ -255,7 +272,7 @@ struct SignIn: AsyncParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            progress(explain(error, providerId: providerId))
+            progress(explain(error, providerId: providerId, server: target.server, email: email))
             throw ExitCode(1)
         }
     }
@@ -274,19 +291,26 @@ func makeProvider(_ providerId: String, auth: Auth, scopes: [String], parameters
     return provider
 }
 
+/// The password: `HEARTH_PASSWORD`, else asked on the terminal. Without either, a plain error that says what to do.
 func readPassword() throws -> String {
     if let password = ProcessInfo.processInfo.environment["HEARTH_PASSWORD"] { return password }
     #if canImport(Glibc)
-    if let raw = getpass("Password: ") { return String(cString: raw) }
+    guard isatty(STDIN_FILENO) != 0 else {
+        throw CLIError("no password: set HEARTH_PASSWORD, or run the command on a terminal to be asked for it")
+    }
+    if let raw = getpass("Password: ") {
+        let password = String(cString: raw)
+        if !password.isEmpty { return password }
+    }
     #endif
-    guard let line = readLine(strippingNewline: true) else { throw ValidationError("no password given") }
-    return line
+    throw CLIError("no password given: type it when asked, or set HEARTH_PASSWORD")
 }
 
 /// `hearth link <provider>`: links a provider to the signed-in user.
 struct Link: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Link a provider to the signed-in user.")
     @OptionGroup var client: ClientOptions
+    @OptionGroup var wait: BrowserWaitOptions
     @Argument(help: "The provider to link: microsoft.com, yahoo.com or oidc.<name>.")
     var providerId: String
     @Option(help: "An extra OAuth scope (repeatable).")
@@ -302,7 +326,7 @@ struct Link: AsyncParsableCommand {
 
     func run() async throws {
         let target = try client.target()
-        let auth = try client.auth()
+        let auth = try client.auth(timeout: wait.timeout)
         guard let user = auth.currentUser else {
             progress("Not signed in to \(target.server). Run hearth signin first.")
             throw ExitCode(1)
@@ -311,12 +335,13 @@ struct Link: AsyncParsableCommand {
             try await Preflight.check(target, providerId: providerId)
             let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
             progress("Opening the browser for \(providerId) at \(target.server)…")
-            let waiting = showWaiting(for: providerId, seconds: client.timeout ?? 300)
+            let waiting = showWaiting(for: providerId, seconds: wait.timeout ?? 300)
             defer { waiting.cancel() }
             let result = try await user.link(with: provider, uiDelegate: nil)
+            print("Linked \(providerId).")
             print(try await describe(result.user, showTokens: showTokens))
         } catch {
-            progress(explain(error, providerId: providerId))
+            progress(explain(error, providerId: providerId, server: target.server))
             throw ExitCode(1)
         }
     }
@@ -340,7 +365,7 @@ struct WhoAmI: AsyncParsableCommand {
             try await user.reload()
             print(try await describe(user, showTokens: showTokens))
         } catch {
-            progress(explain(error))
+            progress(explain(error, server: target.server))
             throw ExitCode(1)
         }
     }
@@ -348,7 +373,7 @@ struct WhoAmI: AsyncParsableCommand {
 
 /// `hearth signout`.
 struct SignOut: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "signout", abstract: "Sign out (forget the stored user).")
+    static let configuration = CommandConfiguration(commandName: "signout", abstract: "Sign out (forget the stored user; the server stays remembered).")
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
@@ -356,7 +381,7 @@ struct SignOut: AsyncParsableCommand {
         let auth = try client.auth()
         let uid = auth.currentUser?.uid
         try auth.signOut()
-        if RememberedServer.load() == target { RememberedServer.forget() }
+        // The server stays remembered: whoami, signin and the account-exists hints keep talking to it.
         print(uid.map { "Signed out \($0) from \(target.server)." } ?? "Not signed in to \(target.server).")
     }
 }

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HearthCore
 import HearthServer
 import HearthStore
@@ -75,7 +78,7 @@ struct Users: AsyncParsableCommand {
             if users.isEmpty { print(search == nil ? "No users." : "No user matches \(search!).") }
             for user in users {
                 let providers = user.providerUserInfo.map(\.providerId).joined(separator: ",")
-                print([user.localId, user.email ?? user.phoneNumber ?? "-", providers.ifEmpty("anonymous"),
+                print([user.localId, user.email ?? user.phoneNumber ?? "-", providers.ifEmpty(user.email != nil ? "email (no password)" : "anonymous"),
                        user.createdAt.formatted(.iso8601), user.lastLoginAt?.formatted(.iso8601) ?? "-",
                        user.disabled ? "disabled" : ""].joined(separator: "\t"))
             }
@@ -106,15 +109,26 @@ struct Users: AsyncParsableCommand {
         @Option(help: "E.164 phone number.") var phone: String?
         @Flag(name: .customLong("email-verified"), help: "Mark the email as verified.") var emailVerified = false
         @Flag(help: "Create the user disabled (it cannot sign in until enabled).") var disabled = false
+        @Flag(name: .customLong("no-password"), help: "Create an email user without a password (it signs in another way, e.g. a provider linked later).")
+        var noPassword = false
 
         func run() async throws {
             let localId = try uid.map { try AdminService.checkLocalId($0) } ?? RandomID.localId()
+            var secret = password ?? ProcessInfo.processInfo.environment["HEARTH_USER_PASSWORD"]
+            if secret != nil, noPassword { throw ValidationError("--no-password and a password (--password or HEARTH_USER_PASSWORD) contradict each other") }
+            if email != nil, secret == nil, !noPassword {
+                // Asked on a terminal; without one, a password-less user is made only when asked for explicitly.
+                guard isatty(STDIN_FILENO) != 0, let typed = getpass("Password for \(email ?? ""): ").map({ String(cString: $0) }), !typed.isEmpty else {
+                    throw ValidationError("no password for \(email ?? ""): pass --password, set HEARTH_USER_PASSWORD, run on a terminal to be asked, or pass --no-password for a user without one")
+                }
+                secret = typed
+            }
             let now = Date()
             var user = UserRecord(localId: localId, email: try email.map(Users.email), emailVerified: emailVerified,
                                   displayName: displayName, disabled: disabled, createdAt: now,
                                   validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
             user.phoneNumber = try phone.map(AdminService.checkPhoneNumber)
-            if let secret = password ?? ProcessInfo.processInfo.environment["HEARTH_USER_PASSWORD"] {
+            if let secret {
                 user.passwordHash = try Users.hash(secret)
                 user.passwordUpdatedAt = now
             }

@@ -66,8 +66,10 @@ public struct AuthConfiguration: Sendable {
 public enum LoopbackOutcome: Sendable, Equatable {
     /// The provider confirmed who the user is; the app completes the sign-in itself (`OAuthProvider.credential(with:)`).
     case confirmed(providerID: String)
-    /// Signed in (or linked): `Auth.signIn(with:uiDelegate:)` / `User.link(with:uiDelegate:)` completed.
+    /// Signed in: `Auth.signIn(with:uiDelegate:)` completed.
     case signedIn(providerID: String, email: String?)
+    /// Linked to the signed-in user: `User.link(with:uiDelegate:)` completed.
+    case linked(providerID: String, email: String?)
     /// Another account has the email: sign in to it (with one of `signInMethods`), then link the provider.
     case accountExists(providerID: String, email: String?, signInMethods: [String])
     /// The user cancelled at the provider.

@@ -42,12 +42,14 @@ public final class OAuthProvider: Sendable {
     }
 
     /// Runs the web sign-in and completes it with `complete` (the loopback page shows how it ended).
-    func run(_ uiDelegate: (any AuthUIDelegate)?, complete: @Sendable @escaping (OAuthCredential) async throws -> AuthDataResult) async throws -> AuthDataResult {
+    func run(_ uiDelegate: (any AuthUIDelegate)?, linking: Bool = false,
+             complete: @Sendable @escaping (OAuthCredential) async throws -> AuthDataResult) async throws -> AuthDataResult {
         let (scopes, parameters) = settings.withLock { ($0.scopes ?? [], $0.parameters ?? [:]) }
         let providerID = providerID
         return try await WebSignInFlow.run(core: auth.core, providerID: providerID, scopes: scopes, customParameters: parameters,
                                            uiDelegate: uiDelegate, complete: complete,
-                                           outcome: { .signedIn(providerID: providerID, email: $0.user.email) })
+                                           outcome: { linking ? .linked(providerID: providerID, email: $0.user.email)
+                                                              : .signedIn(providerID: providerID, email: $0.user.email) })
     }
 
     /// A credential from a provider ID token the app obtained itself (MSAL, Yahoo's SDK, an OpenID library), for

@@ -182,6 +182,8 @@ enum AuthErrorUtils {
         case .noProviderToken: .providerTokenUnavailable
         case .providerTokenVaultDisabled: .providerTokenVaultDisabled
         case .providerUnavailable: .providerUnavailable
+        case .appNotAuthorized: .appNotAuthorized
+        case .unavailable: .networkError
         default: .internalError
         }
     }
@@ -196,6 +198,7 @@ enum AuthErrorUtils {
         case .webContextCancelled: .webContextCancelled
         case .operationNotAllowed: .operationNotAllowed
         case .invalidCredential: .invalidCredential
+        case .appNotAuthorized: .appNotAuthorized
         case .argumentError, .unsupportedTenantOperation, nil: .webSignInUserInteractionFailure
         }
         var info: [String: any Sendable] = [AuthErrors.userInfoWebErrorCodeKey: error.code]

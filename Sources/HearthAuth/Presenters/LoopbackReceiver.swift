@@ -152,6 +152,7 @@ final class LoopbackReceiver: Sendable {
         let (title, message): (String, String) = switch outcome {
         case .confirmed(let provider): ("\(provider) confirmed your identity", "Return to the app: it completes the sign-in and shows the result. You can close this window.")
         case .signedIn(let provider, let email): ("Signed in with \(provider)", "\(email.map { "Signed in as \($0). " } ?? "")You can close this window and return to the app.")
+        case .linked(let provider, let email): ("\(provider) linked", "\(email.map { "\(provider) is now linked to \($0). " } ?? "")You can close this window and return to the app.")
         case .accountExists(let provider, let email, let methods):
             ("An account already exists for \(email ?? "this email")",
              "Sign in to it\(methods.isEmpty ? "" : " with \(methods.joined(separator: " or "))") first, then link \(provider). Return to the app.")

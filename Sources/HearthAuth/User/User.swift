@@ -148,7 +148,7 @@ public final class User: UserInfo, Sendable {
         if profile.providerData.contains(where: { $0.providerID == provider.providerID }) {
             throw AuthErrorUtils.error(.providerAlreadyLinked)
         }
-        return try await provider.run(uiDelegate) { [self] credential in try await link(with: credential) }
+        return try await provider.run(uiDelegate, linking: true) { [self] credential in try await link(with: credential) }
     }
 
     /// Reauthenticates with a fresh credential (for sensitive operations). `userMismatch` when it belongs to

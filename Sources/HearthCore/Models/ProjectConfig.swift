@@ -22,6 +22,9 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var userSignupDisabled: Bool = false
     /// Users may not delete their own account (the console's "User actions: enable deletion").
     public var userDeletionDisabled: Bool = false
+    /// The public URL the server last started with (`--public-url`, or the address it bound): commands run on the
+    /// same data (`hearth service-accounts create`, `providers test`, `console login-link`) use it.
+    public var servedPublicURL: String?
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
@@ -46,6 +49,7 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         acceptAnyApp = try c.decodeIfPresent(Bool.self, forKey: .acceptAnyApp) ?? false
         userSignupDisabled = try c.decodeIfPresent(Bool.self, forKey: .userSignupDisabled) ?? false
         userDeletionDisabled = try c.decodeIfPresent(Bool.self, forKey: .userDeletionDisabled) ?? false
+        servedPublicURL = try c.decodeIfPresent(String.self, forKey: .servedPublicURL)
     }
 }
 

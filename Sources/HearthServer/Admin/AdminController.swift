@@ -36,11 +36,11 @@ struct AdminController {
             try await service.createSessionCookie(request)
         }
         get(router, "\(v1)/accounts:batchGet") { request, _ in
-            let query = request.uri.queryParameters
+            let query = FormQuery(request.uri.query)
             return try await service.batchGet(maxResults: query.get("maxResults"), pageToken: query.get("nextPageToken"))
         }
         get(router, "\(v1)/auditLog") { request, _ in
-            let query = request.uri.queryParameters
+            let query = FormQuery(request.uri.query)
             var pageSize: Int?
             if let text = query.get("pageSize") {
                 guard let size = Int(text) else { throw HearthAPIError(.invalidPageSelection, "pageSize must be a number") }
@@ -54,7 +54,7 @@ struct AdminController {
             let principal = try await authorize(request, context)
             if request.method == .get { return JSONResponse(try await service.projectConfigResource()) }
             let body = try await RequestBody.decode(JSONValue.self, from: request, context: context, limit: maxBodySize)
-            let query = request.uri.queryParameters
+            let query = FormQuery(request.uri.query)
             let mask = query.get("updateMask") ?? query.get("update_mask")
             return JSONResponse(try await service.updateProjectConfig(body: body, updateMask: mask, by: principal))
         }
@@ -68,10 +68,10 @@ struct AdminController {
         router.post(RouterPath("\(v2)/defaultSupportedIdpConfigs")) { request, context -> JSONResponse<DefaultSupportedIdpConfig> in
             let principal = try await authorize(request, context)
             let body = try await RequestBody.decode(DefaultSupportedIdpConfig.self, from: request, context: context, limit: maxBodySize)
-            return JSONResponse(try await service.createDefaultIdpConfig(idpId: request.uri.queryParameters.get("idpId"), body, by: principal))
+            return JSONResponse(try await service.createDefaultIdpConfig(idpId: FormQuery(request.uri.query).get("idpId"), body, by: principal))
         }
         get(router, "\(v2)/defaultSupportedIdpConfigs") { request, _ in
-            let query = request.uri.queryParameters
+            let query = FormQuery(request.uri.query)
             return try await service.listDefaultIdpConfigs(pageSize: query.get("pageSize"), pageToken: query.get("pageToken"))
         }
         router.get(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { request, context -> JSONResponse<DefaultSupportedIdpConfig> in
@@ -82,7 +82,7 @@ struct AdminController {
             let principal = try await authorize(request, context)
             let body = try await RequestBody.decode(DefaultSupportedIdpConfig.self, from: request, context: context, limit: maxBodySize)
             return JSONResponse(try await service.updateDefaultIdpConfig(try context.parameters.require("idp"), body,
-                                                                         updateMask: request.uri.queryParameters.get("updateMask"), by: principal))
+                                                                         updateMask: FormQuery(request.uri.query).get("updateMask"), by: principal))
         }
         router.delete(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { request, context -> JSONResponse<EmptyResponse> in
             let principal = try await authorize(request, context)
@@ -92,10 +92,10 @@ struct AdminController {
         router.post(RouterPath("\(v2)/oauthIdpConfigs")) { request, context -> JSONResponse<OAuthIdpConfig> in
             let principal = try await authorize(request, context)
             let body = try await RequestBody.decode(OAuthIdpConfig.self, from: request, context: context, limit: maxBodySize)
-            return JSONResponse(try await service.createOAuthIdpConfig(id: request.uri.queryParameters.get("oauthIdpConfigId"), body, by: principal))
+            return JSONResponse(try await service.createOAuthIdpConfig(id: FormQuery(request.uri.query).get("oauthIdpConfigId"), body, by: principal))
         }
         get(router, "\(v2)/oauthIdpConfigs") { request, _ in
-            let query = request.uri.queryParameters
+            let query = FormQuery(request.uri.query)
             return try await service.listOAuthIdpConfigs(pageSize: query.get("pageSize"), pageToken: query.get("pageToken"))
         }
         router.get(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { request, context -> JSONResponse<OAuthIdpConfig> in
@@ -106,7 +106,7 @@ struct AdminController {
             let principal = try await authorize(request, context)
             let body = try await RequestBody.decode(OAuthIdpConfig.self, from: request, context: context, limit: maxBodySize)
             return JSONResponse(try await service.updateOAuthIdpConfig(try context.parameters.require("idp"), body,
-                                                                       updateMask: request.uri.queryParameters.get("updateMask"), by: principal))
+                                                                       updateMask: FormQuery(request.uri.query).get("updateMask"), by: principal))
         }
         router.delete(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { request, context -> JSONResponse<EmptyResponse> in
             let principal = try await authorize(request, context)

@@ -78,7 +78,7 @@ extension ConsoleController {
     // MARK: Users
 
     func users(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
-        let parameters = request.uri.queryParameters
+        let parameters = FormQuery(request.uri.query)
         let search = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
         let pageIndex = max(0, Int(parameters.get("page") ?? "0") ?? 0)
         var query = QueryUsersRequest()
@@ -102,7 +102,7 @@ extension ConsoleController {
                 : "Users \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + users.count) of \(total)",
             "users": users.enumerated().map { index, user -> [String: Any] in
                 var providers = user.providerUserInfo.map(\.providerId)
-                if providers.isEmpty { providers = ["anonymous"] }
+                if providers.isEmpty { providers = [user.email != nil ? "email (no password)" : "anonymous"] }
                 return ["index": index, "uid": user.localId, "href": userHref(user.localId), "identifier": identifier(user),
                         "disabled": user.disabled, "providers": providers, "created": Self.display(milliseconds: user.createdAt),
                         "lastSignIn": Self.display(milliseconds: user.lastLoginAt)]
@@ -115,7 +115,7 @@ extension ConsoleController {
     }
 
     func user(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
-        let user = try await lookup(request.uri.queryParameters.get("uid"))
+        let user = try await lookup(FormQuery(request.uri.query).get("uid"))
         var facts: [(String, String)] = [("UID", user.localId), ("Email", user.email ?? "—")]
         facts.append(("Email verified", user.emailVerified ? "yes" : "no"))
         if let name = user.displayName { facts.append(("Display name", name)) }
@@ -130,7 +130,9 @@ extension ConsoleController {
             "facts": facts.map { ["label": $0.0, "value": $0.1] },
             "hasProviders": !user.providerUserInfo.isEmpty,
             "providers": user.providerUserInfo.map { info in
-                ["providerId": info.providerId, "detail": [info.email, info.displayName, info.rawId].compactMap { $0 }.first ?? ""]
+                // Everything that identifies the link, the provider's own uid included (what support asks for).
+                ["providerId": info.providerId,
+                 "detail": ([info.email, info.displayName].compactMap { $0 } + ["uid \(info.rawId)"]).joined(separator: " · ")]
             },
             "claims": Self.prettyClaims(user.customAttributes),
         ])

@@ -51,7 +51,7 @@ struct ConsoleController {
         page(router, "/console/users", title: "Users") { request, session in try await users(request, session) }
         page(router, "/console/user", title: "User", nav: "/console/users") { request, session in try await user(request, session) }
         page(router, "/console/user/delete", title: "Delete user", nav: "/console/users") { request, session in
-            let info = try await lookup(request.uri.queryParameters.get("uid"))
+            let info = try await lookup(FormQuery(request.uri.query).get("uid"))
             return ("confirm-delete", ["uid": info.localId, "identifier": identifier(info), "backHref": userHref(info.localId)])
         }
         router.post("/console/users") { request, _ in
@@ -86,7 +86,7 @@ struct ConsoleController {
 
         page(router, "/console/providers", title: "Sign-in method") { _, _ in try await providers() }
         page(router, "/console/provider", title: "Configure provider", nav: "/console/providers") { request, _ in
-            try await provider(request.uri.queryParameters.get("id") ?? "")
+            try await provider(FormQuery(request.uri.query).get("id") ?? "")
         }
         router.post("/console/providers/builtin") { request, _ in
             try await action(request) { session, form in
@@ -187,7 +187,7 @@ struct ConsoleController {
             }
         }
         page(router, "/console/audit", title: "Audit log") { request, _ in
-            let log = try await service.auditLog(pageSize: 50, pageToken: request.uri.queryParameters.get("before"))
+            let log = try await service.auditLog(pageSize: 50, pageToken: FormQuery(request.uri.query).get("before"))
             var context: [String: Any] = ["entries": log.entries.map { entry -> [String: Any] in
                 ["time": Self.display(entry.time), "actor": entry.actor, "action": entry.action, "target": entry.target, "detail": entry.detail ?? ""]
             }]
@@ -224,7 +224,7 @@ struct ConsoleController {
               _ body: @escaping @Sendable (Request, ConsoleSession) async throws -> (String, [String: Any])) {
         router.get(RouterPath(path)) { request, _ -> Response in
             guard let session = try await access.session(request) else { return toLogin(request) }
-            let flash = request.uri.queryParameters.get("ok").flatMap { Self.flashes[$0] }
+            let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
             do {
                 let (template, context) = try await body(request, session)
                 return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? title, projectId: configuration.projectId, current: nav ?? path,
@@ -292,10 +292,10 @@ struct ConsoleController {
         if error == nil, try await access.session(request) != nil { return redirect("/console") }
         let token = RandomID.token(byteCount: 24)
         var message = error
-        if message == nil, request.uri.queryParameters.get("expired") != nil {
+        if message == nil, FormQuery(request.uri.query).get("expired") != nil {
             message = "Your console session has ended (idle for more than \(Int(configuration.consoleIdleTimeout / 60)) minutes, or logged out elsewhere). Sign in again."
         }
-        let flash = request.uri.queryParameters.get("ok").flatMap { Self.flashes[$0] }
+        let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
         var response = html(ConsolePages.render("login", title: "Sign in to the console", projectId: configuration.projectId, current: nil,
                                                 adminName: nil, csrf: nil, flash: flash, error: message, context: ["loginCsrf": token]), status: status)
         response.setCookie(access.loginCookie(token))
@@ -320,7 +320,7 @@ struct ConsoleController {
     }
 
     func loginWithLink(_ request: Request) async throws -> Response {
-        guard let token = request.uri.queryParameters.get("token"), !token.isEmpty, token.count < 200,
+        guard let token = FormQuery(request.uri.query).get("token"), !token.isEmpty, token.count < 200,
               let name = try await store.takeConsoleLoginLink(tokenHash: ConsoleAccess.hash(token), now: configuration.clock.now()) else {
             return try await loginPage(request, error: "This login link was used already or has expired. Run `hearth console login-link` for a fresh one.",
                                        status: .unauthorized)

@@ -18,7 +18,7 @@ struct AccountsController {
         route(group, v1: "delete", v3: "deleteAccount", DeleteAccountRequest.self) { request, _ in try await service.delete(request) }
         route(group, v1: "createAuthUri", v3: "createAuthUri", CreateAuthUriRequest.self, limit: .createAuthUri) { request, _ in
             if let providerId = request.providerId, !providerId.isEmpty, request.identifier == nil {
-                return try await federation.createAuthUri(providerId: providerId, sessionId: request.sessionId)
+                return try await federation.createAuthUri(providerId: providerId, sessionId: request.sessionId, appId: request.appId)
             }
             return try await service.createAuthUri(request)
         }
@@ -66,7 +66,7 @@ struct SecureTokenController {
         group.post(RouterPath(WirePaths.secureToken)) { request, context -> JSONResponse<GrantTokenResponse> in
             var grant = try await request.decode(as: GrantTokenRequest.self, context: context)
             // Some clients put the grant in the query string.
-            let query = request.uri.queryParameters
+            let query = FormQuery(request.uri.query)
             if grant.grantType == nil { grant.grantType = query.get("grant_type") ?? query.get("grantType") }
             if grant.refreshToken == nil { grant.refreshToken = query.get("refresh_token") ?? query.get("refreshToken") }
             return JSONResponse(try await service.refresh(grant))

@@ -16,7 +16,7 @@ struct AuthHandlerController {
     func register(on router: Router<HearthRequestContext>) {
         let handler: @Sendable (Request, HearthRequestContext) async throws -> Response = { request, _ in
             var query: [String: String] = [:]
-            for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+            for (key, value) in FormQuery(request.uri.query).fields { query[key] = value }
             let isCallback = query["state"] != nil && (query["code"] != nil || query["error"] != nil) && query[.apiKey] == nil
             let outcome = isCallback
                 ? try await federation.handleCallback(query: query, callbackURL: federation.configuration.publicURL.url + request.uri.description)

@@ -18,12 +18,12 @@ struct DevTryController {
 
     func register(on router: Router<HearthRequestContext>) {
         router.get("/__dev/try") { request, _ -> Response in
-            let provider = request.uri.queryParameters.get("provider") ?? "microsoft.com"
+            let provider = FormQuery(request.uri.query).get("provider") ?? "microsoft.com"
             guard ["microsoft.com", "yahoo.com"].contains(provider) || provider.hasPrefix("oidc.") else {
                 return HTMLPage.message("Unknown provider", "Use provider=microsoft.com, yahoo.com or oidc.<name>.", tone: .error,
                                         status: .badRequest, links: Self.startLinks, badge: Self.badge)
             }
-            let tenant = request.uri.queryParameters.get("tenant").flatMap { $0.isEmpty ? nil : $0 }
+            let tenant = FormQuery(request.uri.query).get("tenant").flatMap { $0.isEmpty ? nil : $0 }
             let rawSession = RandomID.alphanumeric(count: 10).uppercased()
             var done = [("s", rawSession), ("p", provider)]
             if let tenant { done.append(("t", tenant)) }
@@ -47,7 +47,7 @@ struct DevTryController {
                              Pages.Link("Try Yahoo", href: "/__dev/try?provider=yahoo.com")]
 
     func done(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = FormQuery(request.uri.query)
         let provider = query.get("p") ?? "microsoft.com"
         var again = "/__dev/try?" + FormEncoding.encode([("provider", provider)])
         if let tenant = query.get("t") { again += "&" + FormEncoding.encode([("tenant", tenant)]) }

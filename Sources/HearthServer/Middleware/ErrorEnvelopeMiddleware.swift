@@ -62,7 +62,7 @@ struct APIKeyMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if !acceptsAny {
-            let key = request.uri.queryParameters.get("key") ?? request.headers[HTTPField.Name("X-Goog-Api-Key")!]
+            let key = FormQuery(request.uri.query).get("key") ?? request.headers[HTTPField.Name("X-Goog-Api-Key")!]
             guard let key, acceptedKeys.contains(key) else { throw HearthAPIError(.invalidApiKey) }
         }
         return try await next(request, context)

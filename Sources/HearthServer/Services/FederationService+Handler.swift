@@ -121,8 +121,12 @@ extension FederationService {
             }
             let appId = query[.appId] ?? query[.clientId] ?? ""
             guard project.acceptAnyApp || apps.contains(where: { $0.kind == .desktop && $0.id == appId }) else {
-                return .failure(HandlerOutcomeError(.page(status: 400, title: "Unknown application",
-                    message: "No desktop application '\(appId)' is registered for this project.")))
+                // The result is only an error, so it may go to the loopback address (only a program on this machine
+                // listens there): the app waiting for it learns at once what is wrong, rather than at its timeout.
+                let message = Self.unregisteredDesktopApp(appId)
+                return .failure(HandlerOutcomeError(.redirect(Self.deliver(.loopback(redirectUrl), publicURL: configuration.publicURL.url,
+                    authType: query[.authType] ?? "signInWithRedirect", eventId: Self.safeEventId(query[.eventId]), link: nil,
+                    firebaseError: FirebaseWebError(code: .appNotAuthorized, message: "APP_NOT_AUTHORIZED : " + message)))))
             }
             return .success(.loopback(redirectUrl))
         }
@@ -159,6 +163,12 @@ extension FederationService {
             return .failure(HandlerOutcomeError(.page(status: 400, title: "Invalid request", message: "The application's URL scheme is malformed.")))
         }
         return .success(.appleScheme(scheme.lowercased()))
+    }
+
+    /// The app's event id when well-formed, else empty (an error still reaches the app).
+    static func safeEventId(_ raw: String?) -> String {
+        guard let raw, (1...64).contains(raw.count), raw.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return "" }
+        return raw
     }
 
     /// The provider's return to the handler (`code` or `error`, and `state`): delivers the full callback URL

@@ -46,11 +46,26 @@ public struct FederationService: Sendable {
 
     /// `createAuthUri` with a `providerId`: `OPERATION_NOT_ALLOWED` unless the provider is enabled (configured or
     /// served by a dev IdP), else where its sign-in starts. Clients use it to check a provider before opening a browser.
-    public func createAuthUri(providerId: String, sessionId: String?) async throws -> CreateAuthUriResponse {
+    public func createAuthUri(providerId: String, sessionId: String?, appId: String? = nil) async throws -> CreateAuthUriResponse {
         let config = try await enabledProvider(providerId.lowercased())
+        if let appId, !appId.isEmpty, try await !desktopAppAccepted(appId) {
+            throw HearthAPIError(.appNotAuthorized, Self.unregisteredDesktopApp(appId))
+        }
         return CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil,
                                      sessionId: sessionId ?? RandomID.alphanumeric(count: 27), providerId: config.providerId,
                                      authUri: configuration.publicURL.authHandlerURL)
+    }
+
+    /// Whether the auth handler hands results to the desktop app `appId` (registered, or any app accepted).
+    func desktopAppAccepted(_ appId: String) async throws -> Bool {
+        if try await accounts.projectConfig().acceptAnyApp { return true }
+        return try await store.apps().contains { $0.kind == .desktop && $0.id == appId }
+    }
+
+    /// What to do about an unregistered desktop app, with the exact command.
+    static func unregisteredDesktopApp(_ appId: String) -> String {
+        let shown = String(appId.prefix(100))
+        return "no desktop application '\(shown)' is registered for this project: register it with hearth apps add-desktop --id \(shown) (or the console's Apps page)"
     }
 
     /// Where each provider comes from: stored (configured by a person, enabled or not) or the dev IdPs.
@@ -79,8 +94,8 @@ public struct FederationService: Sendable {
         }
         guard let requestUri = request.requestUri, !requestUri.isEmpty else { throw HearthAPIError(.missingRequestUri) }
         guard let components = URLComponents(string: requestUri), components.scheme != nil else { throw HearthAPIError(.invalidRequestUri) }
-        var parameters: [String: String] = [:]
-        for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
+        // Form semantics (`+` is a space), as every query Hearth reads.
+        var parameters = FormQuery(components.percentEncodedQuery).fields
         if let fragment = components.fragment { for (key, value) in FormEncoding.decode(fragment) { parameters[key] = value } }
         var postBody: [String: String] = [:]
         for (key, value) in FormEncoding.decode(request.postBody ?? "") { postBody[key] = value }

@@ -6,11 +6,15 @@ public struct CreateAuthUriRequest: Codable, Sendable, Equatable {
     public var providerId: String?
     public var sessionId: String?
     public var tenantId: String?
+    /// With `providerId`: the app that will open the auth handler (a desktop app's id). The server then also checks
+    /// that the app is registered (`APP_NOT_AUTHORIZED` otherwise), so a client can say so before a browser opens.
+    public var appId: String?
 
-    public init(identifier: String?, continueUri: String? = "http://localhost", providerId: String? = nil) {
+    public init(identifier: String?, continueUri: String? = "http://localhost", providerId: String? = nil, appId: String? = nil) {
         self.identifier = identifier
         self.continueUri = continueUri
         self.providerId = providerId
+        self.appId = appId
     }
 }
 

@@ -54,6 +54,8 @@ public enum WebAuthErrorCode: String, Sendable, CaseIterable, Codable {
     case internalError = "auth/internal-error"
     /// The app's OAuth client id is not valid.
     case invalidOAuthClientId = "auth/invalid-oauth-client-id"
+    /// The app that would receive the result is not registered for the project.
+    case appNotAuthorized = "auth/app-not-authorized"
 }
 
 /// The `firebaseError` JSON the auth handler delivers to the app when a sign-in does not complete. Besides
