@@ -257,8 +257,15 @@ import Testing
             let apple = try await Browser.get(h.handlerURL(providerId: "microsoft.com", rawSessionId: "ABCDEFGHIJ", apple: ("com.evil", "1:1:ios:1")))
             #expect(apple.status == 400)
             #expect(apple.location == nil)
+            // An unregistered desktop app gets no sign-in: only the error, on its own loopback address (issue 18: the
+            // app waiting there learns at once what to do).
             let desktop = try await Browser.get(h.handlerURL(providerId: "microsoft.com", rawSessionId: "ABCDEFGHIJ"))
-            #expect(desktop.status == 400)
+            #expect(desktop.status == 302)
+            let delivered = try #require(desktop.location)
+            #expect(delivered.hasPrefix("http://127.0.0.1:65000/callback?"))
+            #expect(Browser.query(delivered, "link") == nil)
+            #expect(Browser.query(delivered, "firebaseError")?.contains("auth/app-not-authorized") == true)
+            #expect(Browser.query(delivered, "firebaseError")?.contains("hearth apps add-desktop --id") == true)
             // Registered apps pass.
             try await h.store.saveApp(AppRegistration(id: "ios-1", kind: .apple, bundleId: "com.example.app", appId: "1:1234:ios:abcd"))
             try await h.store.saveApp(AppRegistration(id: "cli", kind: .desktop))

@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HearthTesting
+import HearthWire
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 18's first-hour findings in the command-line tools, each as a new user met it.
+@Suite struct FirstHourCLITests {
+    /// 18.2: against a server where the CLI's desktop app is not registered, `hearth signin` says so in seconds, with
+    /// the exact command — no browser, no countdown, no "cancelled by the user".
+    @Test func signinSaysTheAppIsNotRegisteredWithTheCommand() throws {
+        let data = CLI.temporaryDirectory() + "/data"
+        RunningServer.startAndStop(dataDir: data)
+        let enabled = try CLI.run(["providers", "enable", "microsoft.com", "--client-id", "11111111-2222-3333-4444-555555555555", "--data-dir", data],
+                                  environment: ["HEARTH_CLIENT_SECRET": "a-client-secret"])
+        #expect(enabled.status == 0, "\(enabled.output)")
+        let server = try RunningServer.start([], dataDir: data)
+        defer { server.stop() }
+        let started = Date()
+        let result = try CLI.run(["signin", "microsoft.com", "--server", server.url], timeout: 30)
+        #expect(result.status != 0)
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(result.stderr.contains("hearth apps add-desktop --id hearth-cli"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Opening the browser") && !result.stderr.contains("cancelled"))
+        // Registered, the preflight passes (the browser part is other tests').
+        #expect(try CLI.run(["apps", "add-desktop", "--id", "hearth-cli", "--data-dir", data]).status == 0)
+    }
+
+    /// 18.4: commands on a server's data use the URL it runs at (recorded at start), not port 9099.
+    @Test func commandsUseTheAddressTheServerRecorded() throws {
+        let data = CLI.temporaryDirectory() + "/data"
+        let server = try RunningServer.start([], dataDir: data)
+        server.stop()
+        let out = CLI.temporaryDirectory() + "/sa.json"
+        let created = try CLI.run(["service-accounts", "create", "--email", "admin@demo-hearth.iam.gserviceaccount.com", "--out", out, "--data-dir", data])
+        #expect(created.status == 0, "\(created.output)")
+        let file = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(file.contains("\(server.url)/oauth2.googleapis.com/token"), "\(file)")
+        let link = try CLI.run(["console", "login-link", "--data-dir", data, "--project-id", "demo-hearth"])
+        #expect(link.stdout.contains("\(server.url)/console/login/link?token="), "\(link.output)")
+    }
+
+    /// 18.5: signout keeps the server; password sign-in without a terminal or HEARTH_PASSWORD, and with a wrong
+    /// password, says what happened and what to do.
+    @Test func signoutKeepsTheServerAndPasswordErrorsArePlain() async throws {
+        let server = try RunningServer.start()
+        defer { server.stop() }
+        try await CLITests.signUp(server.url, email: "plain@example.com", password: "correct horse")
+        let home = CLI.temporaryDirectory()
+        #expect(try CLI.run(["signin", "password", "--email", "plain@example.com", "--server", server.url],
+                            environment: ["HEARTH_PASSWORD": "correct horse"], configHome: home).status == 0)
+        #expect(try CLI.run(["signout"], configHome: home).status == 0)
+        let whoami = try CLI.run(["whoami"], configHome: home)
+        #expect(whoami.stdout.contains("Not signed in to \(server.url)"), "\(whoami.output)")
+        let noPassword = try CLI.run(["signin", "password", "--email", "plain@example.com"], configHome: home)
+        #expect(noPassword.status != 0)
+        #expect(noPassword.stderr.contains("set HEARTH_PASSWORD"), "\(noPassword.stderr)")
+        #expect(!noPassword.stderr.contains("17999") && !noPassword.stderr.contains("internalError"))
+        let wrong = try CLI.run(["signin", "password", "--email", "plain@example.com"], environment: ["HEARTH_PASSWORD": "wrong horse"], configHome: home)
+        #expect(wrong.stderr.contains("wrong email or password"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("malformed"))
+        let again = try CLI.run(["signin", "password", "--email", "plain@example.com"], environment: ["HEARTH_PASSWORD": "correct horse"], configHome: home)
+        #expect(again.status == 0, "the remembered server is used: \(again.stderr)")
+        // --timeout belongs to the commands that wait for a browser only.
+        #expect(!(try CLI.run(["whoami", "--help"]).stdout.contains("--timeout")))
+        #expect(!(try CLI.run(["signout", "--help"]).stdout.contains("--timeout")))
+        #expect(try CLI.run(["signin", "--help"]).stdout.contains("--timeout"))
+    }
+
+    /// 18.10: an email user is not made password-less silently; one made on purpose is shown as an email user.
+    @Test func usersCreateNeverMakesASilentPasswordlessUser() throws {
+        let data = CLI.temporaryDirectory() + "/data"
+        RunningServer.startAndStop(dataDir: data)
+        let refused = try CLI.run(["users", "create", "--email", "nopass@example.com", "--data-dir", data])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--no-password"), "\(refused.stderr)")
+        let made = try CLI.run(["users", "create", "--email", "nopass@example.com", "--no-password", "--data-dir", data])
+        #expect(made.status == 0, "\(made.output)")
+        let list = try CLI.run(["users", "list", "--data-dir", data])
+        #expect(list.stdout.contains("email (no password)"), "\(list.stdout)")
+        #expect(!list.stdout.contains("anonymous"))
+    }
+}
