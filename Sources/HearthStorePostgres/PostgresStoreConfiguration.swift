@@ -52,15 +52,21 @@ public struct PostgresStoreConfiguration: Sendable, Equatable, CustomStringConve
     /// Parses `postgres://user:password@host:port/database[?sslmode=disable|prefer|require]`. User and password
     /// may be percent-encoded. `tls` (when given) overrides the URL's `sslmode`; the default is `prefer`.
     public init(url text: String, tls: TLSMode? = nil, caFile: String? = nil, maximumConnections: Int = 20) throws(ConfigurationError) {
+        // A password holding @ : / ? # or % breaks the URL's structure unless percent-encoded: say so whenever the
+        // URL does not read as one (never repeating the URL, which holds the password).
+        let afterScheme = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false).dropFirst(2).first ?? ""
+        let encodingHint = afterScheme.filter { $0 == "@" }.count > 1 || URLComponents(string: text) == nil
+            ? " — if the password holds @ : / ? # or %, percent-encode it (@ is %40, : is %3A, / is %2F, # is %23, % is %25)" : ""
         guard Self.isPostgresURL(text), let components = URLComponents(string: text) else {
-            throw ConfigurationError("the database URL must look like postgres://user:password@host:5432/database")
+            throw ConfigurationError("the database URL must look like postgres://user:password@host:5432/database" + encodingHint)
         }
-        guard let host = components.host, !host.isEmpty else { throw ConfigurationError("the database URL has no host") }
-        guard let user = components.user, !user.isEmpty else { throw ConfigurationError("the database URL has no user name") }
+        guard let host = components.host, !host.isEmpty else { throw ConfigurationError("the database URL has no host" + encodingHint) }
+        guard let user = components.user, !user.isEmpty else { throw ConfigurationError("the database URL has no user name" + encodingHint) }
         let database = String(components.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty, !database.contains("/") else {
-            throw ConfigurationError("the database URL must name one database after the host (…:5432/hearth)")
+            throw ConfigurationError("the database URL must name one database after the host (…:5432/hearth)" + encodingHint)
         }
+
         var mode = tls
         for item in components.queryItems ?? [] {
             switch item.name {

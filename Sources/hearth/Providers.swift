@@ -9,6 +9,12 @@ import Logging
 
 /// `hearth providers`: upstream identity providers (microsoft.com, yahoo.com, oidc.*).
 struct Providers: AsyncParsableCommand {
+    /// The token vault's state for a provider as the server will apply it: on only with vault keys.
+    static func vaultState(_ config: IdPConfig, keys: Bool) -> String {
+        guard config.keepsProviderTokens else { return "off" }
+        return keys ? "on" : "off (no vault keys: give the server --vault-keys-file; hearth vault new-key makes one)"
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "providers",
         abstract: "Enable, list and disable sign-in providers (microsoft.com, yahoo.com, oidc.<name>).",
@@ -84,6 +90,7 @@ struct Providers: AsyncParsableCommand {
         func run() async throws {
             let kind = IdPConfig.kind(forProviderId: providerId)!
             let given = clientSecret ?? ProcessInfo.processInfo.environment["HEARTH_CLIENT_SECRET"]
+            let vaultKeys = try storeOptions.settings().providerTokenKeys != nil
             let (config, keptSecret) = try await storeOptions.withStore { store in
                 // Settings not given are kept from the stored registration (disable then enable keeps the secret).
                 let stored = try await store.idpConfig(providerId: providerId)
@@ -111,7 +118,7 @@ struct Providers: AsyncParsableCommand {
             }
             let tenants = config.kind == .microsoft ? ", tenants: \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ", ") } ?? "any")" : ""
             let native = config.nativeClientIds.map { ", native client ids \($0.joined(separator: ","))" } ?? ""
-            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(tenants), token vault \(config.keepsProviderTokens ? "on" : "off")\(native)\(keptSecret ? ", stored secret kept" : "")).")
+            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(tenants), token vault \(Providers.vaultState(config, keys: vaultKeys))\(native)\(keptSecret ? ", stored secret kept" : "")).")
         }
 
     }
@@ -121,13 +128,14 @@ struct Providers: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
+            let vaultKeys = try storeOptions.settings().providerTokenKeys != nil
             let configs = try await storeOptions.withStore { try await $0.idpConfigs() }
             if configs.isEmpty { print("No providers. Enable one with: hearth providers enable microsoft.com --client-id … --client-secret …") }
             for config in configs {
                 let endpoint = config.issuer ?? config.endpointBase ?? "default endpoints"
                 let tenants = config.kind == .microsoft ? "\ttenants \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ",") } ?? "any")" : ""
                 let native = config.nativeClientIds.map { "\tnative clients \($0.joined(separator: ","))" } ?? ""
-                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\(tenants)\ttoken vault \(config.keepsProviderTokens ? "on" : "off")\(native)")
+                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\(tenants)\ttoken vault \(Providers.vaultState(config, keys: vaultKeys))\(native)")
             }
         }
     }

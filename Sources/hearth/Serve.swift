@@ -129,6 +129,10 @@ struct Serve: AsyncParsableCommand {
         if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
             throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
         }
+        // What this start creates, so a start that fails (a port in use) leaves nothing behind.
+        let databasePath = (settings.dataDir as NSString).appendingPathComponent("hearth.sqlite")
+        let createsDirectory = settings.database == nil && !FileManager.default.fileExists(atPath: settings.dataDir)
+        let createsDatabase = settings.database == nil && !FileManager.default.fileExists(atPath: databasePath)
         let store = try await HearthCLI.openStore(settings: settings, create: true, logger: Logger(label: "hearth.store"))
         let wildcard = ["0.0.0.0", "::", "[::]"].contains(settings.host)
         var draft = HearthServerConfiguration(
@@ -166,6 +170,12 @@ struct Serve: AsyncParsableCommand {
             try await app.runService()
         } catch {
             try? await store.close()
+            if createsDatabase {
+                for file in [databasePath, databasePath + "-wal", databasePath + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+            }
+            if createsDirectory, (try? FileManager.default.contentsOfDirectory(atPath: settings.dataDir))?.isEmpty == true {
+                try? FileManager.default.removeItem(atPath: settings.dataDir)
+            }
             throw Self.explain(error, settings: settings)
         }
         try await store.close()
@@ -242,10 +252,9 @@ struct Serve: AsyncParsableCommand {
             "  refresh:       \(base)/securetoken.googleapis.com/v1/token",
             "  x509 keys:     \(base)/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
             "  JWKS:          \(base)/.well-known/jwks.json",
-            "  emulator host: FIREBASE_AUTH_EMULATOR_HOST=\(settings.host):\(port)",
             "  admin API:     \(base)/identitytoolkit.googleapis.com/v1/projects/\(settings.projectId)/accounts… (token endpoint \(configuration.publicURL.url)/oauth2.googleapis.com/token)",
             configuration.emulatorAdminEnabled
-                ? "  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "programs on this machine (loopback, no browser Origin)"): anyone who reaches the port is an administrator"
+                ? "  emulator host: FIREBASE_AUTH_EMULATOR_HOST=\(settings.host):\(port)\n  admin auth:    emulator credentials ('Bearer owner') accepted from \(configuration.emulatorAdminAllowRemote ? "ANY client" : "programs on this machine (loopback, no browser Origin)"): anyone who reaches the port is an administrator"
                 : "  admin auth:    service-account access tokens only",
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
             configuration.providerTokenKeys.map { "  token vault:   on (key \($0.activeKeyId) seals, \($0.keyIds.count) key(s)); \(base)\(WirePaths.providerAccessToken)" }

@@ -29,7 +29,8 @@ struct Users: AsyncParsableCommand {
     static func find(_ store: any HearthStore, _ identifier: String) async throws -> UserRecord {
         if let user = try await store.user(localId: identifier) { return user }
         if let email = EmailAddress.normalize(identifier), let user = try await store.user(email: email) { return user }
-        throw ValidationError("no user with uid or email \(identifier)")
+        // Not found is an answer, not a usage error: plain message, exit status 1.
+        throw CLIError("no user with uid or email \(identifier)")
     }
 
     static func describe(_ user: UserRecord) -> String {

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HearthCore
 import HearthServer
 import HearthStore
@@ -174,8 +177,12 @@ extension Users {
             discussion: "Hearth's hashes are standard scrypt: the command prints the parameters to give `firebase auth:import --hash-algo STANDARD_SCRYPT`.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Where to write the JSON file.") var file: String
+        @Flag(help: "Replace an existing file.") var force = false
 
         func run() async throws {
+            if !force, FileManager.default.fileExists(atPath: file) {
+                throw CLIError("\(file) already exists: choose another file, or pass --force to replace it")
+            }
             let (users, parameters, skipped) = try await storeOptions.withStore { store -> ([FirebaseExportUser], Set<String>, Int) in
                 var exported: [FirebaseExportUser] = []
                 var parameters: Set<String> = []
@@ -215,8 +222,14 @@ extension Users {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(["users": users])
-            guard FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("could not write \(file)")
+            // Written beside the target and renamed over it: a crash never leaves half a file, and an existing file
+            // (with --force) is replaced whole, with the new file's owner-only mode.
+            let temporary = (file as NSString).deletingLastPathComponent.isEmpty ? ".\(UUID().uuidString).tmp"
+                : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".\(UUID().uuidString).tmp")
+            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
+                  rename(temporary, file) == 0 else {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw CLIError("could not write \(file): check that its directory exists and is writable")
             }
             print("Exported \(users.count) users to \(file).")
             if !parameters.isEmpty {

@@ -70,9 +70,19 @@ import Testing
         #expect(result.status != 0)
         #expect(result.stderr.contains("port \(first.port) is in use; pick another with --port"), "\(result.stderr)")
         for marker in rawErrorMarkers { #expect(!result.output.contains(marker), "\(result.output)") }
+        // Issue 18.11: a start that failed leaves nothing behind — no database, no data directory it created.
+        #expect(!FileManager.default.fileExists(atPath: data + "/hearth.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: data))
+        // An existing database is kept, and gets no key either.
+        RunningServer.startAndStop(dataDir: data)
         let store = try await SQLiteStore.open(path: data + "/hearth.sqlite")
-        #expect(try await store.signingKeys().isEmpty, "a signing key was generated before the listener was bound")
+        let keys = try await store.signingKeys().count
         try await store.close()
+        let again = try CLI.run(["serve", "--port", "\(first.port)", "--data-dir", data], timeout: 30)
+        #expect(again.status != 0)
+        let reopened = try await SQLiteStore.open(path: data + "/hearth.sqlite")
+        #expect(try await reopened.signingKeys().count == keys, "a signing key was generated before the listener was bound")
+        try await reopened.close()
     }
 
     // MARK: 7. Admin commands.

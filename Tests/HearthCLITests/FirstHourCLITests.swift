@@ -72,6 +72,37 @@ import Glibc
         #expect(try CLI.run(["signin", "--help"]).stdout.contains("--timeout"))
     }
 
+    /// 18.11: the polish list — vault state told as the server applies it, not-found is not a usage error, export
+    /// never overwrites silently, the production banner offers no emulator host, a bad database URL mentions
+    /// percent-encoding.
+    @Test func polish() throws {
+        let data = CLI.temporaryDirectory() + "/data"
+        let server = try RunningServer.start(["--project-id", "acme-prod", "--api-key", "k1"], dataDir: data)
+        server.stop()
+        #expect(!server.banner.contains("FIREBASE_AUTH_EMULATOR_HOST"), "\(server.banner)")
+        let demo = try RunningServer.start()
+        demo.stop()
+        #expect(demo.banner.contains("FIREBASE_AUTH_EMULATOR_HOST"))
+        let enabled = try CLI.run(["providers", "enable", "yahoo.com", "--client-id", "yahoo-client", "--data-dir", data],
+                                  environment: ["HEARTH_CLIENT_SECRET": "a-client-secret"])
+        #expect(enabled.stdout.contains("token vault off (no vault keys"), "\(enabled.output)")
+        #expect(try CLI.run(["providers", "list", "--data-dir", data]).stdout.contains("token vault off (no vault keys"))
+        let missing = try CLI.run(["users", "get", "nobody@example.com", "--data-dir", data])
+        #expect(missing.status == 1, "\(missing.output)")
+        #expect(missing.stderr.contains("no user with uid or email nobody@example.com"))
+        #expect(!missing.stderr.contains("Usage:"))
+        let file = CLI.temporaryDirectory() + "/users.json"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("keep me".utf8)))
+        let refused = try CLI.run(["users", "export", file, "--data-dir", data])
+        #expect(refused.status != 0 && refused.stderr.contains("--force"), "\(refused.output)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
+        #expect(try CLI.run(["users", "export", file, "--force", "--data-dir", data]).status == 0)
+        let badURL = try CLI.run(["users", "list", "--database-url", "postgres://hearth:p@ss/word@127.0.0.1:5432/hearth"])
+        #expect(badURL.status != 0)
+        #expect(badURL.stderr.contains("percent-encode"), "\(badURL.stderr)")
+        #expect(!badURL.stderr.contains("ss/word"))
+    }
+
     /// 18.10: an email user is not made password-less silently; one made on purpose is shown as an email user.
     @Test func usersCreateNeverMakesASilentPasswordlessUser() throws {
         let data = CLI.temporaryDirectory() + "/data"
