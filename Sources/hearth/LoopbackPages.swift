@@ -1,5 +1,6 @@
 import HearthAuth
 import HearthPages
+import HearthWire
 
 /// The page the CLI's loopback listener shows in the browser, in the look of Hearth's other pages.
 enum LoopbackPages {
@@ -26,7 +27,13 @@ enum LoopbackPages {
             Pages.message(title: "Sign-in with \(provider) cancelled", message: message + "\n\nRun hearth signin \(provider) again to retry.",
                           tone: .warning, badge: "hearth CLI")
         case .refused(let provider, let message):
-            Pages.message(title: "\(provider) refused the sign-in", message: message + "\n\nThe terminal shows the details.",
+            Pages.message(title: SignInRefusal.provider.title(provider: provider), message: message + "\n\nThe terminal shows the details.",
+                          tone: .error, badge: "hearth CLI")
+        case .notAllowed(let provider, let message):
+            Pages.message(title: SignInRefusal.rules.title(provider: provider), message: message + "\n\nThe terminal shows what to do.",
+                          tone: .error, badge: "hearth CLI")
+        case .failed(let provider, let message):
+            Pages.message(title: SignInRefusal.server.title(provider: provider), message: message + "\n\nThe terminal shows the details; the server log has more.",
                           tone: .error, badge: "hearth CLI")
         }
     }

@@ -308,6 +308,7 @@ import Testing
             .providerAlreadyLinked: .providerAlreadyLinked, .invalidProviderId: .invalidProviderID, .unauthorizedDomain: .unauthorizedDomain,
             .missingEmail: .missingEmail, .missingOrInvalidNonce: .missingOrInvalidNonce, .noProviderToken: .providerTokenUnavailable,
             .providerTokenVaultDisabled: .providerTokenVaultDisabled, .providerUnavailable: .providerUnavailable,
+            .appNotAuthorized: .appNotAuthorized, .unavailable: .networkError,
         ]
         for code in ServerErrorCode.allCases {
             let mapped = AuthErrorUtils.code(forServerError: code.rawValue, reason: code.reason)
@@ -396,7 +397,9 @@ import Testing
             components.queryItems = query.map { URLQueryItem(name: $0.0.rawValue, value: $0.1) }
             return components.url!
         }
-        let refused = FirebaseWebError(code: .invalidCredential, message: "This app accepts work or school accounts only (AADSTS50020).")
+        // As the server sends a provider's refusal: with the provider's own answer (issue 18.8 titles by who refused).
+        let refused = FirebaseWebError(code: .invalidCredential, message: "This app accepts work or school accounts only (AADSTS50020).",
+                                       providerError: "access_denied", providerErrorCode: "AADSTS50020")
         let cancelled = FirebaseWebError(code: .webContextCancelled, message: "You cancelled the sign-in at yahoo.com.")
         #expect(LoopbackReceiver.outcome(of: url([(.link, "http://h/__/auth/handler?code=c&state=s"), (.eventId, "E")]), providerID: "yahoo.com")
             == .confirmed(providerID: "yahoo.com"))

@@ -68,3 +68,18 @@ import Testing
         }
     }
 }
+
+/// Issue 18.8: the CLI's loopback page is titled by who stopped the sign-in.
+@Suite struct LoopbackOutcomeTitleTests {
+    @Test func outcomesNameWhoRefused() {
+        let inUse = NSError(domain: AuthErrors.domain, code: AuthErrorCode.credentialAlreadyInUse.rawValue, userInfo: [NSLocalizedDescriptionKey: "in use"])
+        #expect(LoopbackReceiver.outcome(of: inUse, providerID: "microsoft.com") == .notAllowed(providerID: "microsoft.com", message: "in use"))
+        let network = NSError(domain: AuthErrors.domain, code: AuthErrorCode.networkError.rawValue, userInfo: [NSLocalizedDescriptionKey: "down"])
+        #expect(LoopbackReceiver.outcome(of: network, providerID: "microsoft.com") == .failed(providerID: "microsoft.com", message: "down"))
+        let refused = NSError(domain: AuthErrors.domain, code: AuthErrorCode.invalidCredential.rawValue,
+                              userInfo: [NSLocalizedDescriptionKey: "no", AuthErrors.userInfoProviderErrorKey: "access_denied"])
+        #expect(LoopbackReceiver.outcome(of: refused, providerID: "microsoft.com") == .refused(providerID: "microsoft.com", message: "no"))
+        #expect(LoopbackReceiver.plainPage(.failed(providerID: "microsoft.com", message: "m")).contains("The sign-in could not be completed"))
+        #expect(!LoopbackReceiver.plainPage(.notAllowed(providerID: "microsoft.com", message: "m")).contains("refused"))
+    }
+}

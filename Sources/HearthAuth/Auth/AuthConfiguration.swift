@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// How an `Auth` instance reaches its Hearth server and who the app is.
 public struct AuthConfiguration: Sendable {
@@ -74,6 +75,19 @@ public enum LoopbackOutcome: Sendable, Equatable {
     case accountExists(providerID: String, email: String?, signInMethods: [String])
     /// The user cancelled at the provider.
     case cancelled(providerID: String, message: String)
-    /// The provider or the server refused the sign-in (`message` says why).
+    /// The provider refused the sign-in (`message` says why).
     case refused(providerID: String, message: String)
+    /// Hearth's rules refused it: a provider not enabled, an app not registered, the account linked elsewhere.
+    case notAllowed(providerID: String, message: String)
+    /// Hearth failed: the provider or the database could not be reached.
+    case failed(providerID: String, message: String)
+
+    /// The outcome for a refusal by `refusal`.
+    static func stopped(by refusal: SignInRefusal, providerID: String, message: String) -> LoopbackOutcome {
+        switch refusal {
+        case .provider: .refused(providerID: providerID, message: message)
+        case .rules: .notAllowed(providerID: providerID, message: message)
+        case .server: .failed(providerID: providerID, message: message)
+        }
+    }
 }

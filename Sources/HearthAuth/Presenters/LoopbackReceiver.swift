@@ -131,7 +131,13 @@ final class LoopbackReceiver: Sendable {
         case .accountExistsWithDifferentCredential?:
             return .accountExists(providerID: providerID, email: error.userInfo[AuthErrors.userInfoEmailKey] as? String,
                                   signInMethods: error.userInfo[AuthErrors.userInfoSignInMethodsKey] as? [String] ?? [])
-        default: return .refused(providerID: providerID, message: error.localizedDescription)
+        case .invalidCredential? where error.userInfo[AuthErrors.userInfoProviderErrorKey] != nil:
+            return .refused(providerID: providerID, message: error.localizedDescription)
+        case .networkError?, .webNetworkRequestFailed?, .internalError?, .webInternalError?:
+            return .failed(providerID: providerID, message: error.localizedDescription)
+        default:
+            // Hearth's rules: linked to another account, email in use, provider not enabled, the answer failed a check.
+            return .notAllowed(providerID: providerID, message: error.localizedDescription)
         }
     }
 
@@ -141,8 +147,8 @@ final class LoopbackReceiver: Sendable {
         if let json = parameters[.firebaseError] {
             let error = FirebaseWebError(jsonString: json)
             let message = error?.message ?? "The sign-in did not complete."
-            return error?.webCode == .webContextCancelled
-                ? .cancelled(providerID: providerID, message: message) : .refused(providerID: providerID, message: message)
+            if error?.webCode == .webContextCancelled { return .cancelled(providerID: providerID, message: message) }
+            return .stopped(by: error?.refusal ?? .rules, providerID: providerID, message: message)
         }
         return .confirmed(providerID: providerID)
     }
@@ -157,7 +163,9 @@ final class LoopbackReceiver: Sendable {
             ("An account already exists for \(email ?? "this email")",
              "Sign in to it\(methods.isEmpty ? "" : " with \(methods.joined(separator: " or "))") first, then link \(provider). Return to the app.")
         case .cancelled(let provider, let message): ("Sign-in with \(provider) cancelled", message)
-        case .refused(let provider, let message): ("\(provider) refused the sign-in", message)
+        case .refused(let provider, let message): (SignInRefusal.provider.title(provider: provider), message)
+        case .notAllowed(let provider, let message): (SignInRefusal.rules.title(provider: provider), message)
+        case .failed(let provider, let message): (SignInRefusal.server.title(provider: provider), message)
         }
         func escape(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

@@ -58,7 +58,7 @@ struct DevTryController {
             var facts: [(String, String)] = [("Provider", provider), ("Error code", error?.code ?? "-")]
             if let code = error?.providerErrorCode ?? error?.providerError { facts.append(("Provider's code", code)) }
             if let id = error?.correlationId { facts.append(("Correlation id", id)) }
-            return HTMLPage.message(cancelled ? "Sign-in cancelled" : "\(provider) refused the sign-in",
+            return HTMLPage.message(cancelled ? "Sign-in cancelled" : (error?.refusal ?? .rules).title(provider: provider),
                                     error?.message ?? "The sign-in did not complete.", tone: cancelled ? .warning : .error,
                                     status: cancelled ? .ok : .badRequest, facts: facts, detail: error?.providerErrorDescription,
                                     links: tryAgain, badge: Self.badge)
@@ -91,7 +91,11 @@ struct DevTryController {
                         ("ID token", Self.mask(result.idToken)), ("Refresh token", result.refreshToken.map { "issued (\($0.count) characters, not shown)" } ?? "-")],
                 links: tryAgain, badge: Self.badge)
         } catch let error as HearthAPIError {
-            return HTMLPage.message("Sign-in failed", error.description, tone: .error, status: .badRequest, links: tryAgain, badge: Self.badge)
+            // Titled by who refused: the provider (its refusal carries its answer), Hearth's rules, or Hearth itself.
+            let refusal: SignInRefusal = error.details?.isEmpty == false ? .provider
+                : error.httpStatus >= 500 ? .server : .rules
+            return HTMLPage.message(refusal.title(provider: provider), error.description, tone: .error, status: .badRequest,
+                                    links: tryAgain, badge: Self.badge)
         }
     }
 

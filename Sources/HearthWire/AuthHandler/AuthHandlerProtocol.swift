@@ -58,6 +58,27 @@ public enum WebAuthErrorCode: String, Sendable, CaseIterable, Codable {
     case appNotAuthorized = "auth/app-not-authorized"
 }
 
+/// Who stopped a sign-in — the page a person sees is titled by it, so a failure of Hearth's is never blamed on the
+/// provider.
+public enum SignInRefusal: String, Sendable, Equatable {
+    /// The provider said no (a wrong tenant, no consent, `AADSTS…`, its own server error).
+    case provider
+    /// Hearth's rules said no (a provider not enabled, an app not registered, an account already linked elsewhere, a
+    /// provider answer that failed Hearth's checks).
+    case rules
+    /// Hearth itself failed (the provider could not be reached, the database is unavailable).
+    case server
+
+    /// The page's title.
+    public func title(provider: String) -> String {
+        switch self {
+        case .provider: "\(provider) refused the sign-in"
+        case .rules: "Hearth did not allow this sign-in"
+        case .server: "The sign-in could not be completed"
+        }
+    }
+}
+
 /// The `firebaseError` JSON the auth handler delivers to the app when a sign-in does not complete. Besides
 /// Firebase's `code` and `message`, Hearth keeps the provider's own answer (`access_denied`, `AADSTS50020`, its
 /// description) and a correlation id that also appears in the server log.
@@ -106,6 +127,16 @@ public struct FirebaseWebError: Codable, Sendable, Equatable {
 
     /// The code as a known value, if it is one.
     public var webCode: WebAuthErrorCode? { WebAuthErrorCode(rawValue: code) }
+
+    /// Who stopped the sign-in (a cancellation counts as the provider's).
+    public var refusal: SignInRefusal {
+        switch webCode {
+        case .invalidCredential?: providerError != nil || providerErrorCode != nil ? .provider : .rules
+        case .internalError?, .invalidOAuthClientId?, .webContextCancelled?: .provider
+        case .networkRequestFailed?: .server
+        case .operationNotAllowed?, .argumentError?, .unsupportedTenantOperation?, .appNotAuthorized?, nil: .rules
+        }
+    }
 
     /// Compact JSON, as carried in the `firebaseError` query parameter.
     public var jsonString: String {
