@@ -45,9 +45,12 @@ actor DiscoveryCache {
         do {
             reply = try await http.get(url)
         } catch {
-            throw RelyingPartyError(.discovery, "the provider's discovery document could not be fetched")
+            throw RelyingPartyError(.discovery, "the provider's discovery document could not be fetched (\(UpstreamHTTP.describe(error, url: url)))")
         }
-        guard reply.status == 200, let document = try? JSONDecoder().decode(DiscoveryDocument.self, from: reply.body) else {
+        guard reply.status == 200 else {
+            throw RelyingPartyError(.discovery, "the provider's discovery document could not be fetched (HTTP: \(url) answered \(reply.status))")
+        }
+        guard let document = try? JSONDecoder().decode(DiscoveryDocument.self, from: reply.body) else {
             throw RelyingPartyError(.discovery, "the provider's discovery document is unusable (HTTP \(reply.status))")
         }
         entries[url] = (document, now)

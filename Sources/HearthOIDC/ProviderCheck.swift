@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import HearthCore
 import HearthWire
 
@@ -13,9 +14,34 @@ extension RelyingParty {
     /// secret, AADSTS7000222 expired secret, AADSTS700016 unknown application) means the credentials are wrong
     /// and `invalid_grant` means they were accepted. No user, code or token is involved, and nothing is created
     /// at the provider.
-    public func checkConfiguration(_ config: IdPConfig, redirectUri: String) async -> ProviderCheckReport {
+    public func checkConfiguration(_ config: IdPConfig, redirectUri: String, probeTimeout: TimeAmount = .seconds(4),
+                                   progress: @escaping @Sendable (String) -> Void = { _ in }) async -> ProviderCheckReport {
+        // Each probe waits at most `probeTimeout` (a check without network answers in seconds, not half a minute), on
+        // a relying party of its own (nothing cached from or for sign-ins).
+        let probing = RelyingParty(http: http.with(timeout: probeTimeout), clock: clock,
+                                   configuration: .init(minimumJWKSRefetchInterval: 0), logger: logger)
+        return await probing.runChecks(config, redirectUri: redirectUri, progress: progress)
+    }
+
+    private func runChecks(_ config: IdPConfig, redirectUri: String, progress: @escaping @Sendable (String) -> Void) async -> ProviderCheckReport {
         var checks: [ProviderCheckReport.Check] = []
         let discoveryURL = Self.discoveryURL(config)
+        // Reachability first: with no network (no DNS, no route) that is the finding, named as such, before anything
+        // that would only fail because of it (a tenant lookup would blame the tenant).
+        progress("checking that \(discoveryURL) answers…")
+        do {
+            let reply = try await http.get(discoveryURL)
+            if reply.status != 200 {
+                checks.append(.init(name: "discovery", status: .failed, detail: "HTTP: \(discoveryURL) answered \(reply.status)",
+                                    fix: config.kind == .oidc ? "set the issuer to the provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration)"
+                                        : "check the endpoint base URL"))
+                return ProviderCheckReport(providerId: config.providerId, redirectUri: redirectUri, checks: checks + [redirectCheck(config, redirectUri)])
+            }
+        } catch {
+            checks.append(.init(name: "discovery", status: .failed, detail: UpstreamHTTP.describe(error, url: discoveryURL),
+                                fix: "check that this server can reach \(discoveryURL) (network, DNS, firewall, proxy) and that the \(config.kind == .oidc ? "issuer" : "endpoint base") URL is right"))
+            return ProviderCheckReport(providerId: config.providerId, redirectUri: redirectUri, checks: checks + [redirectCheck(config, redirectUri)])
+        }
         if config.clientId.isEmpty {
             checks.append(.init(name: "client", status: .failed, detail: "no client id is configured",
                                 fix: "set the client id registered at \(config.providerId) (hearth providers enable \(config.providerId) --client-id …)"))
@@ -25,6 +51,7 @@ extension RelyingParty {
                                 fix: "set the client secret (HEARTH_CLIENT_SECRET=… hearth providers enable \(config.providerId))"))
         }
         if let entries = config.allowedTenants, !entries.isEmpty, config.kind == .microsoft {
+            progress("checking the tenant allow-list…")
             let base = Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority)
             let list = await microsoftAllowList(config, base: base)
             if let list, !list.unresolvedDomains.isEmpty {
@@ -37,6 +64,7 @@ extension RelyingParty {
         }
 
         let provider: ResolvedProvider
+        progress("checking the discovery document and its issuer…")
         do {
             provider = try await resolve(config, tenant: nil)
             let fetched = provider.tenant.map {
@@ -60,6 +88,7 @@ extension RelyingParty {
             return ProviderCheckReport(providerId: config.providerId, redirectUri: redirectUri, checks: checks + [redirectCheck(config, redirectUri)])
         }
 
+        progress("checking the signing keys…")
         do {
             let count = try await validator.jwks.usableKeyCount(uri: provider.discovery.jwksURI)
             checks.append(count > 0
@@ -71,6 +100,7 @@ extension RelyingParty {
         }
 
         if !config.clientId.isEmpty, !config.clientSecret.isEmpty {
+            progress("checking the client id and secret at the token endpoint…")
             checks.append(await clientCheck(provider, redirectUri: redirectUri))
         }
         checks.append(redirectCheck(config, redirectUri))
@@ -102,7 +132,8 @@ extension RelyingParty {
             // The client authenticates exactly as a sign-in's code exchange does (form body or HTTP Basic).
             reply = try await postToTokenEndpoint(provider, fields)
         } catch {
-            return .init(name: "client", status: .failed, detail: "the token endpoint \(provider.discovery.tokenEndpoint) could not be reached",
+            return .init(name: "client", status: .failed,
+                         detail: "the token endpoint could not be reached (\(UpstreamHTTP.describe(error, url: provider.discovery.tokenEndpoint)))",
                          fix: "check that this server can reach the provider's token endpoint")
         }
         let body = (try? JSONDecoder().decode(JSONValue.self, from: reply.body))?.objectValue ?? [:]

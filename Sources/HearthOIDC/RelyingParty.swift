@@ -71,6 +71,7 @@ public struct RelyingParty: Sendable {
     public static let reservedParameters: Set<String> = ["client_id", "response_type", "redirect_uri", "state", "scope", "response_mode"]
 
     let http: UpstreamHTTP
+    let clock: WallClock
     let discovery: DiscoveryCache
     let validator: IDTokenValidator
     let logger: Logger
@@ -78,6 +79,7 @@ public struct RelyingParty: Sendable {
     public init(http: UpstreamHTTP = UpstreamHTTP(), clock: WallClock = .system, configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "hearth.oidc")) {
         self.http = http
+        self.clock = clock
         self.discovery = DiscoveryCache(http: http, clock: clock)
         self.validator = IDTokenValidator(
             jwks: JWKSCache(http: http, clock: clock, minimumRefetchInterval: configuration.minimumJWKSRefetchInterval), clock: clock)

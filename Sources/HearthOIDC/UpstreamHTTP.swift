@@ -4,6 +4,10 @@ import HearthWire
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// HTTP to upstream providers: bounded time and body size, JSON answers.
 public struct UpstreamHTTP: Sendable {
@@ -45,6 +49,48 @@ public struct UpstreamHTTP: Sendable {
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
         return try await send(request)
+    }
+
+    /// A copy whose requests wait at most `timeout` (configuration checks: a few seconds per probe).
+    public func with(timeout: TimeAmount) -> UpstreamHTTP {
+        UpstreamHTTP(client: client, timeout: timeout, maxBodySize: maxBodySize)
+    }
+
+    /// Why a request to `url` failed, in words, the real cause first: the name does not resolve (DNS), the connection
+    /// is refused or times out, TLS fails. Never the request's content.
+    public static func describe(_ error: any Error, url: String) -> String {
+        let host = URLComponents(string: url)?.host ?? url
+        if let failure = error as? NIOConnectionError {
+            if failure.connectionErrors.isEmpty, failure.dnsAError != nil || failure.dnsAAAAError != nil {
+                return "DNS: the host \(host) does not resolve (no network, or a mistyped host)"
+            }
+            if let io = failure.connectionErrors.first?.error as? IOError {
+                if io.errnoCode == ECONNREFUSED { return "connect: \(host) refused the connection" }
+                return "connect: \(host) cannot be reached (\(io.errnoCode == ENETUNREACH || io.errnoCode == EHOSTUNREACH ? "no route" : "error \(io.errnoCode)"))"
+            }
+            return "connect: no connection to \(host)"
+        }
+        if let io = error as? IOError {
+            if io.errnoCode == ECONNREFUSED { return "connect: \(host) refused the connection" }
+            return "connect: \(host) cannot be reached (error \(io.errnoCode))"
+        }
+        let text = String(describing: error)
+        if text.contains("refused") { return "connect: \(host) refused the connection" }
+        if text.lowercased().contains("name resolution") || text.contains("dnsA") || text.contains("EAI_") {
+            return "DNS: the host \(host) does not resolve (no network, or a mistyped host)"
+        }
+        if text.contains("NIOSSL") || text.contains("TLS") || text.contains("handshake") || text.contains("certificate") {
+            return "TLS: the secure connection to \(host) failed (certificate or protocol)"
+        }
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout: return "timeout: \(host) did not answer in time"
+            case .remoteConnectionClosed: return "connect: \(host) closed the connection"
+            default: return "HTTP: \(client)"
+            }
+        }
+        if error is CancellationError { return "timeout: \(host) did not answer in time" }
+        return "connect: \(host) could not be reached (\(type(of: error)))"
     }
 
     private func send(_ request: HTTPClientRequest) async throws -> Reply {

@@ -34,7 +34,8 @@ public enum ConsolePages {
         .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--bg);padding:.4rem}
         h2{font-size:1.1rem;margin:1.6rem 0 .5rem}
         .table-wrap{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.95rem}
-        th,td{text-align:left;padding:.45rem .5rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
+        th,td{text-align:left;padding:.45rem .5rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
+        td.key,th.key{white-space:nowrap}
         th{color:var(--muted);font-weight:500}caption{text-align:left;color:var(--muted);padding:.3rem 0}
         .tag{display:inline-block;font-size:.8rem;padding:0 .45rem;border:1px solid var(--line);border-radius:999px;margin:0 .2rem .2rem 0}
         .tag.on{border-color:var(--ok);color:var(--ok)}.tag.off{border-color:var(--bad);color:var(--bad)}
@@ -66,7 +67,10 @@ public enum ConsolePages {
         });
         document.addEventListener('submit', function (event) {
           var message = event.target.getAttribute('data-confirm');
-          if (message && !window.confirm(message)) event.preventDefault();
+          if (message && !window.confirm(message)) { event.preventDefault(); return; }
+          var busy = event.target.getAttribute('data-busy');
+          var button = event.target.querySelector('button[type=submit]');
+          if (busy && button) { button.textContent = busy; button.disabled = true; event.target.setAttribute('aria-busy', 'true'); }
         });
         """
 
@@ -190,15 +194,15 @@ public enum ConsolePages {
             <label for="native-client-ids">Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)</label>
             <input id="native-client-ids" type="text" name="nativeClientIds" value="{{nativeClientIds}}" autocomplete="off">
             <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/console/providers">Cancel</a></div></form>
-            {{#canTest}}<form method="post" action="/console/provider/test" class="card"><input type="hidden" name="csrf" value="{{csrf}}">
+            {{#canTest}}<form method="post" action="/console/provider/test" class="card" data-busy="Testing… (each probe waits at most 4 s)"><input type="hidden" name="csrf" value="{{csrf}}">
             <input type="hidden" name="provider" value="{{providerId}}">
-            <p class="note">Checks the saved settings without a user: discovery, issuer, signing keys, client ID and secret, redirect URI.</p>
+            <p class="note">Checks the saved settings without a user: discovery, issuer, signing keys, client ID and secret, redirect URI. Each probe of the provider waits at most 4 seconds.</p>
             <div class="actions"><button type="submit" class="secondary">Test configuration</button></div></form>{{/canTest}}
             """,
         "provider-test": """
             <section class="card {{^ok}}error{{/ok}}" role="status"><p><strong>{{providerId}}</strong>: {{summary}}</p></section>
             <div class="table-wrap"><table><caption>Configuration checks</caption><thead><tr><th scope="col">Check</th><th scope="col">Result</th><th scope="col">Details</th></tr></thead><tbody>
-            {{#checks}}<tr><td data-label="Check">{{name}}</td><td data-label="Result"><span class="tag {{#passed}}on{{/passed}}{{#failed}}off{{/failed}}">{{status}}</span></td>
+            {{#checks}}<tr><td data-label="Check" class="key">{{name}}</td><td data-label="Result" class="key"><span class="tag {{#passed}}on{{/passed}}{{#failed}}off{{/failed}}">{{status}}</span></td>
             <td data-label="Details">{{detail}}{{#fix}}<p class="note">Fix: {{fix}}</p>{{/fix}}</td></tr>{{/checks}}
             </tbody></table></div>
             <div class="actions"><a class="button secondary" href="{{backHref}}">Back to the provider</a></div>

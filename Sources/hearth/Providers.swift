@@ -177,7 +177,11 @@ struct Providers: AsyncParsableCommand {
             guard let config else {
                 throw ValidationError("\(providerId) is not configured: hearth providers enable \(providerId) --client-id …")
             }
-            let report = await RelyingParty().checkConfiguration(config, redirectUri: PublicBaseURL(base).authHandlerURL)
+            let started = Date()
+            let report = await RelyingParty().checkConfiguration(config, redirectUri: PublicBaseURL(base).authHandlerURL) { step in
+                // Progress on standard error (the report itself goes to standard output).
+                FileHandle.standardError.write(Data("[\(String(format: "%4.1f", Date().timeIntervalSince(started))) s] \(step)\n".utf8))
+            }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -103,6 +103,30 @@ import Glibc
         #expect(!badURL.stderr.contains("ss/word"))
     }
 
+    /// 18.7: "providers test" without network answers in seconds, shows progress, and names the real failure first
+    /// (connect, DNS) — never the tenant allow-list when the network is what failed.
+    @Test func providersTestIsBoundedShowsProgressAndNamesTheRealFailure() throws {
+        let data = CLI.temporaryDirectory() + "/data"
+        RunningServer.startAndStop(dataDir: data)
+        let secret = ["HEARTH_CLIENT_SECRET": "a-client-secret"]
+        #expect(try CLI.run(["providers", "enable", "microsoft.com", "--client-id", "11111111-2222-3333-4444-555555555555", "--endpoint-base",
+                             "http://127.0.0.1:9", "--allowed-tenant", "contoso.com", "--data-dir", data], environment: secret).status == 0)
+        var started = Date()
+        let refused = try CLI.run(["providers", "test", "microsoft.com", "--data-dir", data], timeout: 60)
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("checking that http://127.0.0.1:9/common/v2.0/.well-known/openid-configuration answers"), "\(refused.stderr)")
+        #expect(refused.stdout.contains("connect: 127.0.0.1 refused the connection"), "\(refused.stdout)")
+        #expect(!refused.stdout.lowercased().contains("tenant"), "\(refused.stdout)")
+        #expect(try CLI.run(["providers", "enable", "oidc.nowhere", "--client-id", "c", "--issuer", "http://hearth-no-such-host.invalid",
+                             "--data-dir", data], environment: secret).status == 0)
+        started = Date()
+        let unresolved = try CLI.run(["providers", "test", "oidc.nowhere", "--data-dir", data], timeout: 60)
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(unresolved.stdout.contains("DNS: the host hearth-no-such-host.invalid does not resolve") || unresolved.stdout.contains("timeout:"),
+                "\(unresolved.stdout)")
+    }
+
     /// 18.10: an email user is not made password-less silently; one made on purpose is shown as an email user.
     @Test func usersCreateNeverMakesASilentPasswordlessUser() throws {
         let data = CLI.temporaryDirectory() + "/data"

@@ -161,7 +161,8 @@ import Testing
             #expect(!unreachable.ok)
             let discovery = try #require(unreachable.checks.first { $0.name == "discovery" })
             #expect(discovery.status == .failed)
-            #expect(discovery.detail.contains("could not be fetched"), "\(discovery.detail)")
+            // The real cause first (issue 18.7): the connection was refused.
+            #expect(discovery.detail.contains("connect: 127.0.0.1 refused the connection"), "\(discovery.detail)")
             #expect(discovery.fix?.contains("can reach http://127.0.0.1:9249/__dev/microsoft/") == true, "\(discovery.fix ?? "")")
             #expect(!unreachable.checks.contains { $0.name == "client" }, "no secret is sent anywhere when discovery fails")
 
