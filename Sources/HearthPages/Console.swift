@@ -43,6 +43,7 @@ public enum ConsolePages {
         border-radius:6px;background:var(--bg);color:var(--fg)}
         textarea{font-family:ui-monospace,monospace;min-height:7rem}
         .check{display:flex;gap:.5rem;align-items:flex-start;margin:.7rem 0;font-weight:400}.check input{margin-top:.3rem}
+        .field-error{color:var(--bad);margin:.25rem 0 .6rem;font-weight:500}input[aria-invalid=true]{border-color:var(--bad)}
         form.inline{display:inline}form.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}form.row label{margin:.3rem 0}
         form.row .grow{flex:1 1 14rem}.stats{display:flex;flex-wrap:wrap;gap:1rem}.stats .card{flex:1 1 12rem}
         .figure{font-size:1.8rem;font-weight:600}button.danger{background:var(--bad);border-color:var(--bad)}
@@ -178,21 +179,28 @@ public enum ConsolePages {
             <button type="button" class="secondary" data-copy-from="redirect-uri">Copy redirect URI</button></div>
             <p class="note">{{hint}}</p></section>
             <form method="post" action="/console/provider" class="card"><input type="hidden" name="csrf" value="{{csrf}}">
-            {{#isNew}}<label for="provider-id">Provider ID (oidc. followed by letters, digits, - or _)</label><input id="provider-id" type="text" name="provider" value="{{providerId}}" required pattern="oidc\\.[A-Za-z0-9_-]+">{{/isNew}}
+            {{#formError}}<p class="field-error" role="alert">{{formError}}</p>{{/formError}}
+            {{#isNew}}<label for="provider-id">Provider ID (oidc. followed by letters, digits, - or _)</label><input id="provider-id" type="text" name="provider" value="{{providerId}}" required pattern="oidc\\.[A-Za-z0-9_-]+" {{#providerIdError}}aria-invalid="true" aria-describedby="provider-id-error"{{/providerIdError}}>
+            {{#providerIdError}}<p class="field-error" id="provider-id-error">{{providerIdError}}</p>{{/providerIdError}}{{/isNew}}
             {{^isNew}}<input type="hidden" name="provider" value="{{providerId}}">{{/isNew}}
             {{#isOIDC}}<label for="display-name">Display name</label><input id="display-name" type="text" name="displayName" value="{{displayName}}">
-            <label for="issuer">Issuer URL</label><input id="issuer" type="url" name="issuer" value="{{issuer}}" required>{{/isOIDC}}
-            <label for="client-id">Client ID</label><input id="client-id" type="text" name="clientId" value="{{clientId}}" required autocomplete="off">
+            <label for="issuer">Issuer URL</label><input id="issuer" type="url" name="issuer" value="{{issuer}}" required {{#issuerError}}aria-invalid="true" aria-describedby="issuer-error"{{/issuerError}}>
+            {{#issuerError}}<p class="field-error" id="issuer-error">{{issuerError}}</p>{{/issuerError}}{{/isOIDC}}
+            <label for="client-id">Client ID</label><input id="client-id" type="text" name="clientId" value="{{clientId}}" required autocomplete="off" {{#clientIdError}}aria-invalid="true" aria-describedby="client-id-error"{{/clientIdError}}>
+            {{#clientIdError}}<p class="field-error" id="client-id-error">{{clientIdError}}</p>{{/clientIdError}}
             <label for="client-secret">Client secret ({{secretState}})</label>
             <input id="client-secret" type="password" name="clientSecret" autocomplete="new-password" {{^secretSet}}required{{/secretSet}} placeholder="{{#secretSet}}Leave empty to keep the stored secret{{/secretSet}}">
+            {{#clientSecretError}}<p class="field-error">{{clientSecretError}}</p>{{/clientSecretError}}
             {{#isMicrosoft}}<label for="allowed-tenants">Allowed tenants (empty: every tenant)</label>
-            <input id="allowed-tenants" type="text" name="allowedTenants" value="{{allowedTenants}}" autocomplete="off" placeholder="contoso.com, 72f988bf-86f1-41af-91ab-2d7cd011db47, consumers">
+            <input id="allowed-tenants" type="text" name="allowedTenants" value="{{allowedTenants}}" autocomplete="off" placeholder="contoso.com, 72f988bf-86f1-41af-91ab-2d7cd011db47, consumers" {{#allowedTenantsError}}aria-invalid="true" aria-describedby="allowed-tenants-error"{{/allowedTenantsError}}>
+            {{#allowedTenantsError}}<p class="field-error" id="allowed-tenants-error">{{allowedTenantsError}}</p>{{/allowedTenantsError}}
             <p class="note">Tenant IDs, verified domains, consumers (personal accounts) or organizations, separated by commas. Checked on every Microsoft sign-in; an app's tenant parameter can only narrow this list.</p>{{/isMicrosoft}}
             <label class="check"><input type="checkbox" name="enabled" value="true" {{#enabled}}checked{{/enabled}}> Enabled</label>
             <input type="hidden" name="vaultFields" value="1">
             <label class="check"><input type="checkbox" name="tokenVault" value="true" {{#tokenVault}}checked{{/tokenVault}}> Keep the provider's refresh token in the token vault, so apps get fresh provider access tokens{{^vaultKeys}} (this server has no vault keys yet){{/vaultKeys}}</label>
             <label for="native-client-ids">Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)</label>
-            <input id="native-client-ids" type="text" name="nativeClientIds" value="{{nativeClientIds}}" autocomplete="off">
+            <input id="native-client-ids" type="text" name="nativeClientIds" value="{{nativeClientIds}}" autocomplete="off" {{#nativeClientIdsError}}aria-invalid="true" aria-describedby="native-client-ids-error"{{/nativeClientIdsError}}>
+            {{#nativeClientIdsError}}<p class="field-error" id="native-client-ids-error">{{nativeClientIdsError}}</p>{{/nativeClientIdsError}}
             <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/console/providers">Cancel</a></div></form>
             {{#canTest}}<form method="post" action="/console/provider/test" class="card" data-busy="Testing… (each probe waits at most 4 s)"><input type="hidden" name="csrf" value="{{csrf}}">
             <input type="hidden" name="provider" value="{{providerId}}">

@@ -94,9 +94,11 @@ struct Providers: AsyncParsableCommand {
             let (config, keptSecret) = try await storeOptions.withStore { store in
                 // Settings not given are kept from the stored registration (disable then enable keeps the secret).
                 let stored = try await store.idpConfig(providerId: providerId)
-                guard let clientId = clientId ?? stored?.clientId else {
+                guard let typedClientId = clientId ?? stored?.clientId else {
                     throw ValidationError("give --client-id (the application id registered at \(providerId))")
                 }
+                // The admin API's and the console's rule, from the one validator.
+                guard let clientId = IdPConfig.checkedClientId(typedClientId) else { throw ValidationError("--client-id: " + IdPConfig.clientIdProblem) }
                 if kind == .oidc, (issuer ?? stored?.issuer) == nil { throw ValidationError("oidc.* providers need --issuer") }
                 let sameClient = stored?.clientId == clientId
                 guard let secret = given.flatMap({ $0.isEmpty ? nil : $0 }) ?? (sameClient ? stored?.clientSecret : nil) else {

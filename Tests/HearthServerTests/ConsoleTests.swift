@@ -390,3 +390,44 @@ extension ConsoleTests {
         }
     }
 }
+
+/// Issue 18.6: console forms validate as the CLI and the admin API do (one validator), and a refused form comes back
+/// with what was typed and the error beside its field — not a separate page sending the user Back.
+@Suite struct ConsoleFormTests {
+    @Test func aRefusedProviderFormComesBackWithTheValuesAndTheErrorBesideTheField() async throws {
+        try await HearthHarness.run { h in
+            let console = ConsoleTests()
+            let session = try await console.signIn(h)
+            let spaced = try await console.post(h, "/console/provider", session, [
+                ("csrf", session.csrf), ("provider", "microsoft.com"), ("clientId", "1111 2222"), ("clientSecret", "a secret"),
+                ("allowedTenants", "contoso.com"), ("enabled", "true"), ("vaultFields", "1")])
+            #expect(spaced.status == 400)
+            #expect(spaced.text.contains(#"id="client-id-error""#), "\(spaced.text)")
+            #expect(spaced.text.contains("no spaces"))
+            #expect(spaced.text.contains(#"value="1111 2222""#), "the typed value is kept")
+            #expect(spaced.text.contains(#"value="contoso.com""#))
+            #expect(!spaced.text.contains("Back button"))
+            #expect(!spaced.text.contains("a secret"), "the secret is never echoed")
+            #expect(try await h.store.idpConfig(providerId: "microsoft.com") == nil)
+            // A tenant list is split on commas only: a mistyped entry is named whole.
+            let tenants = try await console.post(h, "/console/provider", session, [
+                ("csrf", session.csrf), ("provider", "microsoft.com"), ("clientId", "11112222"), ("clientSecret", "a secret"),
+                ("allowedTenants", "contoso.com, not a tenant"), ("enabled", "true"), ("vaultFields", "1")])
+            #expect(tenants.status == 400)
+            #expect(tenants.text.contains(#"id="allowed-tenants-error""#), "\(tenants.text)")
+            #expect(tenants.text.contains("not a tenant"))
+            #expect(!tenants.text.contains("'not' is not"))
+            // Fixed, it saves.
+            let saved = try await console.post(h, "/console/provider", session, [
+                ("csrf", session.csrf), ("provider", "microsoft.com"), ("clientId", " 11112222 "), ("clientSecret", "a secret"),
+                ("allowedTenants", "contoso.com, consumers"), ("enabled", "true"), ("vaultFields", "1")])
+            #expect(saved.status == 303 || saved.status == 302, "\(saved.status) \(saved.text.prefix(300))")
+            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.clientId == "11112222")
+            // The admin API refuses the same client id (one validator).
+            let api = try await h.send(.post, "/identitytoolkit.googleapis.com/v2/projects/\(h.projectId)/defaultSupportedIdpConfigs?idpId=yahoo.com",
+                                       body: #"{"clientId":"has space","clientSecret":"s"}"#, headers: [.authorization: "Bearer owner"])
+            #expect(api.status == 400)
+            #expect(api.text.contains("no spaces"), "\(api.text)")
+        }
+    }
+}

@@ -74,6 +74,26 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A client id as every entry point accepts it (the admin API, the console, the CLI): trimmed, 1 to 256
+    /// characters, no space or control character inside. Nil when it is not one; ``clientIdProblem`` says why.
+    public static func checkedClientId(_ raw: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 256,
+              !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) })
+        else { return nil }
+        return trimmed
+    }
+
+    /// Why a client id is refused.
+    public static let clientIdProblem = "a client ID is 1 to 256 characters with no spaces (copy the Application (client) ID exactly)"
+
+    /// A list typed by a person (tenants, native client ids): entries separated by commas or new lines, each trimmed
+    /// — never split on spaces inside an entry, so a mistyped entry is reported whole.
+    public static func listEntries(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "," || $0 == "\n" || $0 == "\r" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// A copy safe to show: the secret replaced by a mask.
     public var redacted: IdPConfig {
         var copy = self

@@ -186,7 +186,8 @@ extension AdminService {
         if try await store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
-        guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+        guard let raw = body.clientId, !raw.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+        guard let clientId = IdPConfig.checkedClientId(raw) else { throw HearthAPIError(.invalidConfig, IdPConfig.clientIdProblem) }
         guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
         try Self.checkURL(body.endpointBase, "endpointBase")
         try Self.checkURL(body.graphBase, "graphBase")
@@ -269,7 +270,8 @@ extension AdminService {
         if try await store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
-        guard let clientId = body.clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+        guard let raw = body.clientId, !raw.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+        guard let clientId = IdPConfig.checkedClientId(raw) else { throw HearthAPIError(.invalidConfig, IdPConfig.clientIdProblem) }
         guard let issuer = body.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
         try Self.checkURL(issuer, "issuer")
         guard let secret = body.clientSecret, !secret.isEmpty else {
@@ -356,7 +358,8 @@ extension AdminService {
         case "enabled": config.enabled = enabled ?? false
         case "clientId":
             guard let clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
-            config.clientId = clientId
+            guard let checked = IdPConfig.checkedClientId(clientId) else { throw HearthAPIError(.invalidConfig, IdPConfig.clientIdProblem) }
+            config.clientId = checked
         default:
             guard let clientSecret, !clientSecret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
             config.clientSecret = clientSecret

@@ -177,6 +177,26 @@ extension ConsoleController {
         return ("providers", ["providers": rows])
     }
 
+    /// The provider form again after a refused save: the values as typed (never the secret) and the error beside the
+    /// field it concerns, instead of a separate error page.
+    func providerFormAgain(_ form: ConsoleForm, error: HearthAPIError) async throws -> (String, [String: Any]) {
+        let id = form.text("provider") ?? "oidc.new"
+        let known = id.hasPrefix("oidc.") ? (try? AdminService.checkOIDCId(id)) != nil : (try? AdminService.checkDefaultIdpId(id)) != nil
+        var (template, context) = try await provider(known ? id : "oidc.new")
+        if !known { context["providerId"] = id }
+        for field in ["clientId", "issuer", "displayName", "allowedTenants", "nativeClientIds"] { context[field] = form[field] ?? "" }
+        context["enabled"] = form.flag("enabled")
+        context["tokenVault"] = form.flag("tokenVault")
+        let message = error.description
+        let lower = message.lowercased()
+        let field = lower.contains("tenant") ? "allowedTenants" : lower.contains("client id") || lower.contains("client_id") || error.code == .missingOAuthClientId ? "clientId"
+            : lower.contains("issuer") ? "issuer" : lower.contains("native") ? "nativeClientIds" : lower.contains("secret") ? "clientSecret"
+            : !known ? "providerId" : "form"
+        context[field + "Error"] = message
+        context["formError"] = "Nothing was saved: " + message
+        return (template, context)
+    }
+
     func provider(_ id: String) async throws -> (String, [String: Any]) {
         let isNew = id == "oidc.new"
         let isOIDC = id.hasPrefix("oidc.")
@@ -245,7 +265,7 @@ extension ConsoleController {
         let vaultFields = form["vaultFields"] == "1"
         let tokenVault = vaultFields ? form.flag("tokenVault") : nil
         let nativeClientIds = vaultFields
-            ? (form["nativeClientIds"] ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init) : nil
+            ? IdPConfig.listEntries(form["nativeClientIds"] ?? "") : nil
         if vaultFields { mask += ["tokenVault", "nativeClientIds"] }
         if id.hasPrefix("oidc.") {
             let body = OAuthIdpConfig(clientId: form.text("clientId"), clientSecret: secret, issuer: form.text("issuer"),
@@ -260,7 +280,7 @@ extension ConsoleController {
             var body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret,
                                                  tokenVault: tokenVault, nativeClientIds: nativeClientIds)
             if id == "microsoft.com" {
-                body.allowedTenants = (form["allowedTenants"] ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+                body.allowedTenants = IdPConfig.listEntries(form["allowedTenants"] ?? "")
                 mask.append("allowedTenants")
             }
             if exists {

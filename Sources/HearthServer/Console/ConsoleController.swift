@@ -103,7 +103,15 @@ struct ConsoleController {
         }
         router.post("/console/provider") { request, _ in
             try await action(request) { session, form in
-                try await saveProvider(form, by: principal(session))
+                do {
+                    try await saveProvider(form, by: principal(session))
+                } catch let error as HearthAPIError where error.httpStatus < 500 {
+                    // The form again, with what was typed and the error beside its field.
+                    let (template, context) = try await providerFormAgain(form, error: error)
+                    return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? "Configure provider", projectId: configuration.projectId,
+                                                    current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken,
+                                                    context: context), status: .badRequest)
+                }
                 return redirect("/console/providers?ok=provider")
             }
         }
