@@ -92,7 +92,7 @@ public final class PostgresStore: HearthStore {
     // MARK: Availability
 
     /// Whether the database is reachable, as this store last found it: healthy, being probed after a failure, or
-    /// down (every operation then answers ``StoreError/unavailable(_:)`` at once, while a probe every half second
+    /// down (every operation then answers ``StoreError/unavailable(_:)`` at once, while a probe every quarter second
     /// waits for it to come back).
     final class Availability: Sendable {
         enum State: Sendable, Equatable {
@@ -128,7 +128,7 @@ public final class PostgresStore: HearthStore {
     }
 
     /// Something went wrong reaching the database: probe it directly (once, whoever asks). Reachable: carry on (with
-    /// a fresh pool when `replacePool`, as after broken connections). Unreachable: fail fast and probe every half
+    /// a fresh pool when `replacePool`, as after broken connections). Unreachable: fail fast and probe every quarter
     /// second; when it answers again, a fresh pool serves the next request at once.
     func suspect(_ reason: String, replacePool: Bool) {
         guard availability.beginProbe() else { return }
@@ -146,7 +146,7 @@ public final class PostgresStore: HearthStore {
                     availability.set(.down(reason))
                     logger.error("the database is unreachable; answering 503 until it is back", metadata: ["reason": "\(reason)"])
                 }
-                try? await Task.sleep(for: .milliseconds(500))
+                try? await Task.sleep(for: .milliseconds(250))
             }
         }
     }

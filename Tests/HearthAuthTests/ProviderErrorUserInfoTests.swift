@@ -83,3 +83,12 @@ import Testing
         #expect(!LoopbackReceiver.plainPage(.notAllowed(providerID: "microsoft.com", message: "m")).contains("refused"))
     }
 }
+
+/// Issue 18.11: `hearth link` / `User.link` ends on a page that says linked, not "Signed in with".
+@Suite struct LoopbackLinkedPageTests {
+    @Test func linkingSaysLinked() {
+        let page = LoopbackReceiver.plainPage(.linked(providerID: "yahoo.com", email: "ada@yahoo.com"))
+        #expect(page.contains("yahoo.com linked"))
+        #expect(!page.contains("Signed in with"))
+    }
+}

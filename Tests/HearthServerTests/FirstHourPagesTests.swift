@@ -1,7 +1,10 @@
 import Foundation
 import HearthCore
+import HearthServer
 import HearthTesting
 import HearthWire
+import Logging
+import Synchronization
 import Testing
 
 /// Issue 18's findings in the pages and the handler: titles name who refused (18.8), `+` is a space in queries (18.9).
@@ -51,4 +54,34 @@ import Testing
             #expect(grant.errorCode == "INVALID_REFRESH_TOKEN")
         }
     }
+
+    /// 18.11: a request refused for a wrong API key leaves a log line (without the key); the console's user page shows
+    /// the linked provider's own uid.
+    @Test func aWrongAPIKeyIsLoggedAndTheConsoleShowsTheProvidersUid() async throws {
+        let lines = LogLines()
+        var logger = Logger(label: "hearth.test") { _ in HearthLogHandler(label: "hearth", format: .text, level: .info, sink: { lines.append($0) }) }
+        logger.logLevel = .info
+        try await HearthHarness.run(configure: { $0.apiKeys = ["test-key"] }, devIdPs: true, logger: logger) { h in
+            try await h.enableDevProviders()
+            let refused = try await h.post(WirePaths.accounts("signUp"), SignUpRequest(), query: "key=wrong-key-123")
+            #expect(refused.errorCode == "API_KEY_INVALID")
+            #expect(lines.all.contains { $0.contains("request refused: API key not valid") && $0.contains("accounts:signUp") }, "\(lines.all)")
+            #expect(!lines.all.contains { $0.contains("wrong-key-123") })
+            let flow = try await h.browserSignIn(providerId: "microsoft.com", email: "uid@contoso.com")
+            let signedIn = try await h.post(WirePaths.v3("verifyAssertion"), SignInWithIdpRequest(
+                requestUri: flow.link, postBody: "providerId=microsoft.com", sessionId: flow.rawSessionId))
+            let body = try signedIn.decode(SignInWithIdpResponse.self)
+            let console = ConsoleTests()
+            let session = try await console.signIn(h)
+            let page = try await h.send(.get, "/console/user?uid=\(try #require(body.localId))", headers: session.headers)
+            #expect(page.text.contains("uid \(try #require(body.federatedId))"), "\(page.text)")
+        }
+    }
+}
+
+/// Log lines captured by a test's log handler.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

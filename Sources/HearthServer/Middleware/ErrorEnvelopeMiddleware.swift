@@ -18,7 +18,7 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         } catch {
             let apiError = Self.apiError(for: error, request: request, context: context)
             var response = try apiError.response(from: request, context: context)
-            // A load balancer or client retries a 503 after this many seconds (the store is probed every half second).
+            // A load balancer or client retries a 503 after this many seconds (the store is probed every quarter second).
             if apiError.code == .unavailable { response.headers[.retryAfter] = "1" }
             return response
         }
