@@ -22,6 +22,9 @@ public enum PostgresTestDatabase {
         configuration.database = name
         // Many suites run at once against one test server (max_connections 200): a few connections per store.
         configuration.maximumConnections = 6
+        // Store semantics are tested here, under bursts far beyond a 6-connection pool: no request-style bound (the
+        // outage bound has its own tests, OutageTests and the harness's 5 s store deadline).
+        configuration.operationTimeout = 60
         do {
             let result = try await body(configuration)
             try await execute("DROP DATABASE \(name) WITH (FORCE)", on: admin)
