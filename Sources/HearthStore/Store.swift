@@ -157,6 +157,9 @@ public protocol FlowStore: Sendable {
     /// id) was used to sign in, until `expiresAt`: true the first time; false when it was recorded already and has
     /// not expired (a replay). Atomic across replicas.
     func markIDTokenUsed(keyHash: String, expiresAt: Date, now: Date) async throws -> Bool
+    /// Takes a use back: the sign-in it was recorded for gave no session (refused, or an account to confirm first),
+    /// so the same token may complete it later (a link after `needConfirmation`, a retry after a 503).
+    func forgetIDTokenUse(keyHash: String) async throws
     /// Deletes expired sessions, pending credentials, used-token records and old password attempts.
     func pruneExpiredFlows(now: Date) async throws
 }

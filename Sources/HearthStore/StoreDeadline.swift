@@ -65,7 +65,12 @@ final class ResumeOnce<T: Sendable>: Sendable {
     private let state = Mutex(State())
 
     func attach(_ continuation: CheckedContinuation<T, any Error>) {
-        state.withLock { $0.continuation = continuation }
+        let cancelled = state.withLock { state -> Bool in
+            state.continuation = continuation
+            return state.cancelled
+        }
+        // The caller was cancelled before the continuation existed: answer it now.
+        if cancelled { resume(.failure(CancellationError())) }
     }
 
     func onResume(_ action: @escaping @Sendable () -> Void) {

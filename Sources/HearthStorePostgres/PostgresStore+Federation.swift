@@ -159,6 +159,10 @@ extension PostgresStore {
         }
     }
 
+    public func forgetIDTokenUse(keyHash: String) async throws {
+        try await single { db in try await db.execute("DELETE FROM used_id_tokens WHERE key_hash = ?", [.text(keyHash)]) }
+    }
+
     public func markIDTokenUsed(keyHash: String, expiresAt: Date, now: Date) async throws -> Bool {
         try await transaction { db in
             try await db.execute("DELETE FROM used_id_tokens WHERE key_hash = ? AND expires_at < ?", [.text(keyHash), .date(now)])

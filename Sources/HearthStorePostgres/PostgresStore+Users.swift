@@ -41,7 +41,15 @@ extension PostgresStore {
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await single { db in try await db.row("\(Self.userSelect) WHERE u.email = ?", [.text(EmailAddress.canonical(email))]).map(Self.userRecord) }
+        // The canonical form; then, for a row stored before emails were canonical (NFD), its decomposed form.
+        let canonical = EmailAddress.canonical(email)
+        let forms = canonical.unicodeScalars.allSatisfy(\.isASCII) ? [canonical] : [canonical, canonical.decomposedStringWithCanonicalMapping]
+        return try await single { db in
+            for form in forms {
+                if let row = try await db.row("\(Self.userSelect) WHERE u.email = ?", [.text(form)]) { return try Self.userRecord(row) }
+            }
+            return nil
+        }
     }
 
     public func user(providerId: String, federatedId: String) async throws -> UserRecord? {

@@ -87,6 +87,12 @@ public final class PostgresStore: HearthStore {
         let runner = pool.withLock { $0.runner }
         runner.cancel()
         await runner.value
+        // A pool swapped in by a probe that finished meanwhile is stopped too.
+        let last = pool.withLock { $0.runner }
+        if last != runner {
+            last.cancel()
+            await last.value
+        }
     }
 
     // MARK: Availability
@@ -144,7 +150,8 @@ public final class PostgresStore: HearthStore {
                 if !down {
                     down = true
                     availability.set(.down(reason))
-                    logger.error("the database is unreachable; answering 503 until it is back", metadata: ["reason": "\(reason)"])
+                    logger.error("the database is unreachable; answering 503 until it is back",
+                                 metadata: ["reason": "\(reason)", "database": "\(configuration.maskedURL)"])
                 }
                 try? await Task.sleep(for: .milliseconds(250))
             }
@@ -176,6 +183,11 @@ public final class PostgresStore: HearthStore {
 
     private func replacePoolNow() async {
         guard let fresh = try? await Self.startedPool(configuration, logger: logger) else { return }
+        // Closed while the fresh pool started: it must not outlive the store.
+        if availability.isClosed {
+            fresh.runner.cancel()
+            return
+        }
         let old = pool.withLock { current -> Pool in
             let old = current
             current = fresh
@@ -199,7 +211,8 @@ public final class PostgresStore: HearthStore {
         }
         switch error.code {
         case .connectionError, .serverClosedConnection, .uncleanShutdown, .failedToAddSSLHandler, .clientClosedConnection, .poolClosed:
-            return ("PostgreSQL cannot be reached: " + describe(error), true)
+            // Said without the host and port (clients read this); the probe's log line has the details.
+            return ("PostgreSQL cannot be reached", true)
         default:
             return nil
         }
@@ -250,6 +263,8 @@ public final class PostgresStore: HearthStore {
                 let result: T
                 do {
                     result = try await body(db)
+                    // Past its deadline the caller has answered 503 already: nothing it asked for may commit now.
+                    if Task.isCancelled { throw CancellationError() }
                 } catch {
                     _ = try? await db.execute("ROLLBACK")
                     throw error
@@ -282,18 +297,29 @@ public final class PostgresStore: HearthStore {
     /// Every operation's frame: fails fast while the database is known to be down; bounded by the operation timeout
     /// and the request's deadline (``StoreDeadline``); failures to reach the database become
     /// ``StoreError/unavailable(_:)`` and start a probe.
-    private func guarded<T: Sendable>(_ work: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    private func guarded<T: Sendable>(_ work: @escaping @Sendable (PostgresClient) async throws -> T, retried: Bool = false) async throws -> T {
         if let reason = availability.downReason { throw StoreError.unavailable(reason) }
-        let limit = try StoreDeadline.limit(.milliseconds(Int64(configuration.operationTimeout * 1000)))
+        let full = Duration.milliseconds(Int64(configuration.operationTimeout * 1000))
+        let limit = try StoreDeadline.limit(full)
         let client = pool.withLock { $0.client }
+        // A failure of a pool that was replaced meanwhile says nothing about the database (it was closed on purpose).
+        let current = { [self] in pool.withLock { $0.client === client } }
         do {
             return try await Deadline.run(limit) { try await work(client) }
         } catch is DeadlineExceeded {
+            // Only a full operation timeout says something about the database: a limit shortened by the request's own
+            // deadline (time spent on scrypt or a provider) does not start a probe.
+            if limit < full { throw StoreError.unavailable("the request ran out of time waiting for the database") }
             let reason = "the database did not answer within \(limit.formatted(.units(allowed: [.seconds, .milliseconds], width: .abbreviated)))"
-            suspect(reason, replacePool: false)
+            if current() { suspect(reason, replacePool: false) }
             throw StoreError.unavailable(reason)
         } catch let error as PSQLError {
             if let (reason, broken) = Self.unavailability(error) {
+                guard current() else {
+                    // The operation met the pool being retired: once more on the fresh one.
+                    if !retried { return try await guarded(work, retried: true) }
+                    throw StoreError.unavailable(reason)
+                }
                 suspect(reason, replacePool: broken)
                 throw StoreError.unavailable(reason)
             }

@@ -214,7 +214,12 @@ public final class SQLiteStore: HearthStore {
 
     public func user(email: String) async throws -> UserRecord? {
         try await read { db in
-            guard let localId = try db.row("SELECT local_id FROM users WHERE email = ?", [.text(EmailAddress.canonical(email))])?.string("local_id") else { return nil }
+            // The canonical form; then, for a row stored before emails were canonical (NFD), its decomposed form.
+            let canonical = EmailAddress.canonical(email)
+            guard let localId = try db.row("SELECT local_id FROM users WHERE email = ?", [.text(canonical)])?.string("local_id")
+                ?? (canonical.unicodeScalars.allSatisfy(\.isASCII) ? nil
+                    : try db.row("SELECT local_id FROM users WHERE email = ?", [.text(canonical.decomposedStringWithCanonicalMapping)])?.string("local_id"))
+            else { return nil }
             return try Self.loadUser(localId: localId, db: db)
         }
     }

@@ -57,13 +57,15 @@ struct Migrate: AsyncParsableCommand {
     static func open(_ name: String, create: Bool) async throws -> any StoreCopying {
         let logger = Logger(label: "hearth.store")
         if PostgresStoreConfiguration.isPostgresURL(name) {
-            let configuration: PostgresStoreConfiguration
+            var configuration: PostgresStoreConfiguration
             do {
                 configuration = try PostgresStoreConfiguration(url: name)
             } catch {
                 throw ValidationError("\(error.description)")
             }
             do {
+                // A copy is long work, not a request: no 5-second bound on its statements.
+                configuration.operationTimeout = 3600
                 return try await PostgresStore.open(configuration, logger: logger)
             } catch let error as StoreError {
                 let reason = if case .backend(let message) = error { message } else { "\(error)" }

@@ -9,6 +9,7 @@ import HearthWire
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,6 +135,7 @@ struct Serve: AsyncParsableCommand {
         let createsDirectory = settings.database == nil && !FileManager.default.fileExists(atPath: settings.dataDir)
         let createsDatabase = settings.database == nil && !FileManager.default.fileExists(atPath: databasePath)
         let store = try await HearthCLI.openStore(settings: settings, create: true, logger: Logger(label: "hearth.store"))
+        let listening = Mutex(false)
         let wildcard = ["0.0.0.0", "::", "[::]"].contains(settings.host)
         var draft = HearthServerConfiguration(
             projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
@@ -164,16 +166,19 @@ struct Serve: AsyncParsableCommand {
                 devIdPs = nil
             }
             let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { report in
+                // From here on the data is live: no later failure (a shutdown days later) may remove it.
+                listening.withLock { $0 = true }
                 Self.printBanner(settings: settings, configuration: configuration, report: report)
                 await Self.deliverConsoleLink(linkDelivery, store: store, configuration: configuration, logger: logger)
             }
             try await app.runService()
         } catch {
             try? await store.close()
-            if createsDatabase {
+            let bound = listening.withLock { $0 }
+            if createsDatabase, !bound {
                 for file in [databasePath, databasePath + "-wal", databasePath + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
             }
-            if createsDirectory, (try? FileManager.default.contentsOfDirectory(atPath: settings.dataDir))?.isEmpty == true {
+            if createsDirectory, !bound, (try? FileManager.default.contentsOfDirectory(atPath: settings.dataDir))?.isEmpty == true {
                 try? FileManager.default.removeItem(atPath: settings.dataDir)
             }
             throw Self.explain(error, settings: settings)

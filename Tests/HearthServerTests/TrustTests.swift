@@ -230,6 +230,39 @@ import Testing
         }
     }
 
+    /// A native token whose sign-in gave no session (an account to confirm first) is not used up: after the password
+    /// sign-in it links, once.
+    @Test func aNativeTokenThatGaveNoSessionCanStillLinkOnce() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            try await h.enableDevProviders()
+            let owner = try await h.signUp(email: "ada@outlook.com", password: "correct horse")
+            let native = try await h.nativeProviderTokens(.microsoft, email: "ada@outlook.com", nonce: nil)
+            let exists = try await NativeIDTokenTests.signIn(h, providerId: "microsoft.com", postBody: [("id_token", native.idToken)])
+            #expect(try exists.decode(SignInWithIdpResponse.self).needConfirmation == true, "\(exists.text)")
+            let linked = try await NativeIDTokenTests.signIn(h, providerId: "microsoft.com", postBody: [("id_token", native.idToken)],
+                                                             idToken: owner.idToken)
+            #expect(linked.status == 200, "\(linked.text)")
+            #expect(try linked.decode(SignInWithIdpResponse.self).localId == owner.localId)
+            let again = try await NativeIDTokenTests.signIn(h, providerId: "microsoft.com", postBody: [("id_token", native.idToken)])
+            #expect(again.envelope?.error.message.contains("used already") == true, "\(again.text)")
+        }
+    }
+
+    /// The console's administrator attempts and the project's user attempts are counted apart on the same store: a
+    /// user's successful sign-in never clears an administrator's failures (review finding).
+    @Test func consoleAndUserAttemptsAreCountedApart() async throws {
+        try await HearthHarness.run { h in
+            let configuration = ThrottleConfiguration(maxFailuresPerAccount: 3, maxFailuresPerAddress: 100)
+            let console = LoginThrottle(configuration: configuration, clock: h.server.configuration.clock, shared: h.store, scope: "console")
+            let users = LoginThrottle(configuration: configuration, clock: h.server.configuration.clock, shared: h.store)
+            for _ in 0..<3 { #expect(try await console.reserve(account: "admin@example.com", address: "203.0.113.9") != nil) }
+            #expect(try await console.reserve(account: "admin@example.com", address: "203.0.113.9") == nil)
+            let user = try #require(try await users.reserve(account: "admin@example.com", address: "203.0.113.9"))
+            try await users.succeeded(user)
+            #expect(try await console.reserve(account: "admin@example.com", address: "203.0.113.9") == nil, "a user's success cleared the console count")
+        }
+    }
+
     // MARK: 9. Log forging
 
     /// The attack: a newline in a value the server logs (an assertion's `iss`) wrote a fake log line. Every text

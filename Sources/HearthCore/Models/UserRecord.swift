@@ -8,7 +8,8 @@ public struct UserRecord: Sendable, Equatable {
     /// The email, if any, always in ``EmailAddress/canonical(_:)`` form (lower-cased, trimmed, NFC): whoever sets
     /// it, the stores write and compare one form.
     public var email: String? {
-        didSet { if let email, EmailAddress.canonical(email) != email { self.email = EmailAddress.canonical(email) } }
+        // Compared as bytes: Swift's `==` calls a composed and a decomposed spelling equal, which is the point here.
+        didSet { if let email, !EmailAddress.canonical(email).utf8.elementsEqual(email.utf8) { self.email = EmailAddress.canonical(email) } }
     }
     public var emailVerified: Bool
     public var displayName: String?

@@ -187,13 +187,14 @@ extension ConsoleController {
         for field in ["clientId", "issuer", "displayName", "allowedTenants", "nativeClientIds"] { context[field] = form[field] ?? "" }
         context["enabled"] = form.flag("enabled")
         context["tokenVault"] = form.flag("tokenVault")
-        let message = error.description
+        // People read the sentence, not the wire code in front of it.
+        let message = error.detail.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? error.description
         let lower = message.lowercased()
         let field = lower.contains("tenant") ? "allowedTenants" : lower.contains("client id") || lower.contains("client_id") || error.code == .missingOAuthClientId ? "clientId"
             : lower.contains("issuer") ? "issuer" : lower.contains("native") ? "nativeClientIds" : lower.contains("secret") ? "clientSecret"
             : !known ? "providerId" : "form"
         context[field + "Error"] = message
-        context["formError"] = "Nothing was saved: " + message
+        context["formError"] = field == "form" ? "Nothing was saved: " + message : "Nothing was saved: correct the field marked below."
         return (template, context)
     }
 

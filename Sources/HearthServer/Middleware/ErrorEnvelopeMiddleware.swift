@@ -31,6 +31,7 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         case StoreError.textWithNUL:
             return HearthRequestDecoder.nulRefusal
         case StoreError.unavailable(let reason):
+            // Reasons are written to say what without where (no host, port or path of the database).
             context.logger.warning("store unavailable", metadata: ["reason": "\(reason)"])
             return HearthAPIError(.unavailable, "the database is unavailable (\(reason)); try again shortly")
         case let error as HTTPError:

@@ -38,6 +38,16 @@ extension FederationService {
             throw diagnostics.refusal(refusal, providerId: config.providerId, code: .invalidIdpResponse,
                                       message: "native ID-token sign-in refused (replay)")
         }
-        return try await finish(signIn, request: request, returnCredential: returnCredential)
+        // Recorded before the account rules run (two copies racing cannot both pass); taken back when this use gave
+        // no session, so the token can still complete what it started (a link after needConfirmation, a retry after
+        // a 503 or a refused link).
+        do {
+            let answer = try await finish(signIn, request: request, returnCredential: returnCredential)
+            if answer.idToken == nil, let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }
+            return answer
+        } catch {
+            if let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }
+            throw error
+        }
     }
 }

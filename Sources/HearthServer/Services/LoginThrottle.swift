@@ -27,24 +27,28 @@ public actor LoginThrottle {
     private let configuration: ThrottleConfiguration
     private let clock: WallClock
     private let shared: (any SignInThrottleStore)?
+    private let scope: String
     private var attempts: [String: [Attempt]] = [:]
 
-    public init(configuration: ThrottleConfiguration, clock: WallClock, shared: (any SignInThrottleStore)? = nil) {
+    /// `scope` keeps this throttle's counts apart from another's on the same store (the console's administrators
+    /// from the project's users: a user's success must never clear an administrator's failures, nor the reverse).
+    public init(configuration: ThrottleConfiguration, clock: WallClock, shared: (any SignInThrottleStore)? = nil, scope: String = "") {
         self.configuration = configuration
         self.clock = clock
         self.shared = shared
+        self.scope = scope.isEmpty ? "" : scope + "-"
     }
 
-    static func accountKey(_ account: String) -> String { "account:\(account)" }
-    static func addressKey(_ address: String) -> String { "address:\(address)" }
+    func accountKey(_ account: String) -> String { "\(scope)account:\(account)" }
+    func addressKey(_ address: String) -> String { "\(scope)address:\(address)" }
 
     /// Reserves one attempt for `account` from `address`: nil when either limit is reached (nothing is counted then).
     public func reserve(account: String, address: String) async throws -> Reservation? {
         let now = clock.now()
         let cutoff = now.addingTimeInterval(-configuration.window)
         let id = RandomID.token(byteCount: 12)
-        let keys = [ThrottleKey(Self.accountKey(account), limit: configuration.maxFailuresPerAccount),
-                    ThrottleKey(Self.addressKey(address), limit: configuration.maxFailuresPerAddress)]
+        let keys = [ThrottleKey(accountKey(account), limit: configuration.maxFailuresPerAccount),
+                    ThrottleKey(addressKey(address), limit: configuration.maxFailuresPerAddress)]
         if let shared {
             guard try await shared.reserveThrottleAttempt(keys: keys, attemptId: id, at: now, since: cutoff) else { return nil }
             return Reservation(id: id, account: account)
@@ -62,12 +66,12 @@ public actor LoginThrottle {
 
     /// The reserved attempt succeeded: it is taken back, and the account's earlier failures are forgotten.
     public func succeeded(_ reservation: Reservation) async throws {
-        let accountKey = Self.accountKey(reservation.account)
+        let key = accountKey(reservation.account)
         if let shared {
-            try await shared.settleThrottleAttempt(attemptId: reservation.id, clearing: accountKey)
+            try await shared.settleThrottleAttempt(attemptId: reservation.id, clearing: key)
             return
         }
-        attempts[accountKey] = nil
+        attempts[key] = nil
         for key in attempts.keys { attempts[key]?.removeAll { $0.id == reservation.id } }
     }
 }
