@@ -307,9 +307,9 @@ public final class PostgresStore: HearthStore {
         do {
             return try await Deadline.run(limit) { try await work(client) }
         } catch is DeadlineExceeded {
-            // Only a full operation timeout says something about the database: a limit shortened by the request's own
-            // deadline (time spent on scrypt or a provider) does not start a probe.
-            if limit < full { throw StoreError.unavailable("the request ran out of time waiting for the database") }
+            // A wait of a second or more says something about the database; a limit the request's own deadline cut
+            // shorter than that (its time went to scrypt or a provider) does not start a probe.
+            if limit < min(full, .seconds(1)) { throw StoreError.unavailable("the request ran out of time waiting for the database") }
             let reason = "the database did not answer within \(limit.formatted(.units(allowed: [.seconds, .milliseconds], width: .abbreviated)))"
             if current() { suspect(reason, replacePool: false) }
             throw StoreError.unavailable(reason)

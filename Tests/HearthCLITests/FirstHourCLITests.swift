@@ -97,6 +97,10 @@ import Glibc
         #expect(refused.status != 0 && refused.stderr.contains("--force"), "\(refused.output)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
         #expect(try CLI.run(["users", "export", file, "--force", "--data-dir", data]).status == 0)
+        // --project-id is accepted where people pass it by habit.
+        let admin = try CLI.run(["console", "admins", "add", "grace", "--project-id", "acme-prod", "--data-dir", data],
+                                environment: ["HEARTH_CONSOLE_PASSWORD": "a long passphrase"])
+        #expect(admin.status == 0, "\(admin.output)")
         let badURL = try CLI.run(["users", "list", "--database-url", "postgres://hearth:p@ss/word@127.0.0.1:5432/hearth"])
         #expect(badURL.status != 0)
         #expect(badURL.stderr.contains("percent-encode"), "\(badURL.stderr)")

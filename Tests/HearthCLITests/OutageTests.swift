@@ -99,12 +99,14 @@ struct OutageTests {
         var later: [Double] = []
         for _ in 0..<5 {
             let reply = await Self.signIn(base)
-            Self.expectUnavailable(reply, within: 6, "request while stopped")
+            // Known down: the probe failed, so every request fails fast instead of waiting out its bound again.
+            Self.expectUnavailable(reply, within: 1, "request while stopped, after the first")
             later.append(reply.seconds)
         }
         var ready = await Self.call(base, "/readyz")
         #expect(ready.status == 503)
         let toReady503 = (ContinuousClock.now - stopped)
+        #expect(toReady503 < .seconds(8), "/readyz turned 503 only after \(toReady503)")
         // Restarted: the first sign-in succeeds within 2 s of the database accepting connections.
         try Self.cluster("start")
         let recoveredAfterStop = await Self.recovery(base)

@@ -132,7 +132,7 @@ extension ConsoleController {
             "providers": user.providerUserInfo.map { info in
                 // Everything that identifies the link, the provider's own uid included (what support asks for).
                 ["providerId": info.providerId,
-                 "detail": ([info.email, info.displayName].compactMap { $0 } + ["uid \(info.rawId)"]).joined(separator: " · ")]
+                 "detail": ([info.email, info.displayName].compactMap { $0 } + (info.rawId == info.email ? [] : ["uid \(info.rawId)"])).joined(separator: " · ")]
             },
             "claims": Self.prettyClaims(user.customAttributes),
         ])
