@@ -57,6 +57,13 @@ public final class HearthServer: Sendable {
     @discardableResult
     public func start() async throws -> [ProviderSource] {
         try await keyRing.maintain(force: true)
+        // Emails stored by older versions in another Unicode form than the one lookups use (NFC, lower-case).
+        let emails = try await store.canonicalizeStoredEmails()
+        if emails.rewritten > 0 { logger.notice("stored emails rewritten in canonical form (NFC)", metadata: ["count": "\(emails.rewritten)"]) }
+        if !emails.conflicts.isEmpty {
+            logger.warning("accounts whose email differs from another account's only in Unicode form: resolve them (hearth users get <uid>)",
+                           metadata: ["uids": "\(emails.conflicts.prefix(20).joined(separator: ","))"])
+        }
         // Commands run on the same data (service-accounts create, providers test, console login-link) use the URL
         // this server is reached at, not a default port.
         var project = try await accounts.projectConfig()

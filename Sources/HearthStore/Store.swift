@@ -84,6 +84,10 @@ public protocol UserStore: Sendable {
     func deleteUser(localId: String) async throws -> Bool
     /// Number of users (for status output and tests).
     func userCount() async throws -> Int
+    /// Rewrites stored emails that are not in ``EmailAddress/canonical(_:)`` form (older versions kept the bytes a
+    /// client sent, NFD included). Returns the rewritten count and the uids left as they are because another
+    /// account holds the canonical form already (an administrator decides between the two).
+    func canonicalizeStoredEmails() async throws -> (rewritten: Int, conflicts: [String])
 }
 
 /// Refresh tokens, stored hashed.

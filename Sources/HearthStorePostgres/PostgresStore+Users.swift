@@ -131,6 +131,26 @@ extension PostgresStore {
         }
     }
 
+    public func canonicalizeStoredEmails() async throws -> (rewritten: Int, conflicts: [String]) {
+        try await transaction { db in
+            var rewritten = 0
+            var conflicts: [String] = []
+            // Only addresses with a non-ASCII character can differ from their NFC form.
+            for row in try await db.rows("SELECT local_id, email FROM users WHERE email ~ '[^ -~]' FOR UPDATE") {
+                guard let localId = try row.string("local_id"), let email = try row.string("email") else { continue }
+                let canonical = EmailAddress.canonical(email)
+                guard !canonical.utf8.elementsEqual(email.utf8) else { continue }
+                if try await db.row("SELECT 1 FROM users WHERE email = ? AND local_id <> ?", [.text(canonical), .text(localId)]) != nil {
+                    conflicts.append(localId)
+                    continue
+                }
+                try await db.execute("UPDATE users SET email = ?, version = version + 1 WHERE local_id = ?", [.text(canonical), .text(localId)])
+                rewritten += 1
+            }
+            return (rewritten, conflicts)
+        }
+    }
+
     public func userCount() async throws -> Int {
         try await single { db in try await db.row("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0 }
     }

@@ -301,6 +301,26 @@ public final class SQLiteStore: HearthStore {
         }
     }
 
+    public func canonicalizeStoredEmails() async throws -> (rewritten: Int, conflicts: [String]) {
+        try await transaction { db in
+            var rewritten = 0
+            var conflicts: [String] = []
+            // Only addresses with a non-ASCII character can differ from their NFC form.
+            for row in try db.rows("SELECT local_id, email FROM users WHERE email GLOB '*[^ -~]*'") {
+                guard let localId = row.string("local_id"), let email = row.string("email") else { continue }
+                let canonical = EmailAddress.canonical(email)
+                guard !canonical.utf8.elementsEqual(email.utf8) else { continue }
+                if try db.row("SELECT 1 FROM users WHERE email = ? AND local_id <> ?", [.text(canonical), .text(localId)]) != nil {
+                    conflicts.append(localId)
+                    continue
+                }
+                try db.execute("UPDATE users SET email = ?, version = version + 1 WHERE local_id = ?", [.text(canonical), .text(localId)])
+                rewritten += 1
+            }
+            return (rewritten, conflicts)
+        }
+    }
+
     public func userCount() async throws -> Int {
         try await read { db in try db.row("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0 }
     }

@@ -1,6 +1,8 @@
 import Foundation
 import HearthCore
 import HearthStore
+@testable import HearthStorePostgres
+@testable import HearthStoreSQLite
 import HearthTesting
 import Testing
 
@@ -99,6 +101,34 @@ import Testing
             }
             store.clientSecrets.use(keys)
             #expect(try await store.idpConfig(providerId: "yahoo.com")?.clientSecret == "plain-before-keys")
+        }
+    }
+
+    /// Emails an older version stored in NFD are rewritten in canonical form at start; one whose canonical form
+    /// another account holds is reported, not merged.
+    @Test(arguments: StoreKind.allCases)
+    func storedNFDEmailsAreCanonicalized(_ kind: StoreKind) async throws {
+        try await kind.with { store in
+            try await store.createUser(makeUser("u1", email: "placeholder1@example.com"))
+            try await store.createUser(makeUser("u2", email: "zo\u{E9}@example.com"))
+            try await store.createUser(makeUser("u3", email: "placeholder3@example.com"))
+            // As an older version stored them: the client's decomposed bytes.
+            let legacy: [(String, String)] = [("u1", "rene\u{301}@example.com"), ("u3", "zoe\u{301}@example.com")]
+            for (uid, email) in legacy {
+                if let sqlite = store as? SQLiteStore {
+                    try await sqlite.transaction { db in try db.execute("UPDATE users SET email = ? WHERE local_id = ?", [.text(email), .text(uid)]) }
+                } else if let postgres = store as? PostgresStore {
+                    try await postgres.single { db in try await db.execute("UPDATE users SET email = ? WHERE local_id = ?", [.text(email), .text(uid)]) }
+                }
+            }
+            // Found before the rewrite too (lookups try the decomposed form).
+            #expect(try await store.user(email: "ren\u{E9}@example.com")?.localId == "u1")
+            let result = try await store.canonicalizeStoredEmails()
+            #expect(result.rewritten == 1)
+            #expect(result.conflicts == ["u3"])
+            #expect(try await store.user(localId: "u1")?.email?.utf8.elementsEqual("ren\u{E9}@example.com".utf8) == true)
+            await #expect(throws: StoreError.emailExists) { try await store.createUser(makeUser("u4", email: "rene\u{301}@example.com")) }
+            #expect(try await store.canonicalizeStoredEmails().rewritten == 0)
         }
     }
 }
