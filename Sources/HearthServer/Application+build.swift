@@ -57,20 +57,26 @@ public final class HearthServer: Sendable {
     @discardableResult
     public func start() async throws -> [ProviderSource] {
         try await keyRing.maintain(force: true)
-        // Emails stored by older versions in another Unicode form than the one lookups use (NFC, lower-case).
-        let emails = try await store.canonicalizeStoredEmails()
-        if emails.rewritten > 0 { logger.notice("stored emails rewritten in canonical form (NFC)", metadata: ["count": "\(emails.rewritten)"]) }
-        if !emails.conflicts.isEmpty {
-            logger.warning("accounts whose email differs from another account's only in Unicode form: resolve them (hearth users get <uid>)",
-                           metadata: ["uids": "\(emails.conflicts.prefix(20).joined(separator: ","))"])
+        var project = try await accounts.projectConfig()
+        var changed = false
+        if !project.emailsCanonical {
+            // Once per database: emails stored by older versions in another Unicode form than the one lookups use.
+            let emails = try await store.canonicalizeStoredEmails()
+            if emails.rewritten > 0 { logger.notice("stored emails rewritten in canonical form (NFC)", metadata: ["count": "\(emails.rewritten)"]) }
+            if !emails.conflicts.isEmpty {
+                logger.warning("accounts whose email differs from another account's only in Unicode form: resolve them (hearth users get <uid>)",
+                               metadata: ["uids": "\(emails.conflicts.prefix(20).joined(separator: ","))"])
+            }
+            project.emailsCanonical = true
+            changed = true
         }
         // Commands run on the same data (service-accounts create, providers test, console login-link) use the URL
         // this server is reached at, not a default port.
-        var project = try await accounts.projectConfig()
         if project.servedPublicURL != configuration.publicURL.url {
             project.servedPublicURL = configuration.publicURL.url
-            try await store.saveProjectConfig(project)
+            changed = true
         }
+        if changed { try await store.saveProjectConfig(project) }
         if configuration.providerTokenKeys != nil {
             let sealed = try await store.sealStoredClientSecrets()
             if sealed > 0 { logger.info("provider client secrets sealed with the vault key", metadata: ["count": "\(sealed)"]) }

@@ -253,8 +253,8 @@ import Testing
     @Test func consoleAndUserAttemptsAreCountedApart() async throws {
         try await HearthHarness.run { h in
             let configuration = ThrottleConfiguration(maxFailuresPerAccount: 3, maxFailuresPerAddress: 100)
-            let console = LoginThrottle(configuration: configuration, clock: h.server.configuration.clock, shared: h.store, scope: "console")
-            let users = LoginThrottle(configuration: configuration, clock: h.server.configuration.clock, shared: h.store)
+            let console = LoginThrottle(configuration: configuration, clock: h.server.configuration.clock, store: h.store, scope: "console")
+            let users = LoginThrottle(configuration: configuration, clock: h.server.configuration.clock, store: h.store)
             for _ in 0..<3 { #expect(try await console.reserve(account: "admin@example.com", address: "203.0.113.9") != nil) }
             #expect(try await console.reserve(account: "admin@example.com", address: "203.0.113.9") == nil)
             let user = try #require(try await users.reserve(account: "admin@example.com", address: "203.0.113.9"))

@@ -25,6 +25,9 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     /// The public URL the server last started with (`--public-url`, or the address it bound): commands run on the
     /// same data (`hearth service-accounts create`, `providers test`, `console login-link`) use it.
     public var servedPublicURL: String?
+    /// Every stored email has been rewritten in canonical form once (``EmailAddress/canonical(_:)``); every write
+    /// since is canonical, so the pass need not run again.
+    public var emailsCanonical: Bool = false
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
@@ -50,6 +53,7 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         userSignupDisabled = try c.decodeIfPresent(Bool.self, forKey: .userSignupDisabled) ?? false
         userDeletionDisabled = try c.decodeIfPresent(Bool.self, forKey: .userDeletionDisabled) ?? false
         servedPublicURL = try c.decodeIfPresent(String.self, forKey: .servedPublicURL)
+        emailsCanonical = try c.decodeIfPresent(Bool.self, forKey: .emailsCanonical) ?? false
     }
 }
 

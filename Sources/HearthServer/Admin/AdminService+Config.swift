@@ -186,8 +186,7 @@ extension AdminService {
         if try await store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
-        guard let raw = body.clientId, !raw.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
-        guard let clientId = IdPConfig.checkedClientId(raw) else { throw HearthAPIError(.invalidConfig, IdPConfig.clientIdProblem) }
+        let clientId = try Self.clientId(body.clientId)
         guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
         try Self.checkURL(body.endpointBase, "endpointBase")
         try Self.checkURL(body.graphBase, "graphBase")
@@ -270,8 +269,7 @@ extension AdminService {
         if try await store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
-        guard let raw = body.clientId, !raw.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
-        guard let clientId = IdPConfig.checkedClientId(raw) else { throw HearthAPIError(.invalidConfig, IdPConfig.clientIdProblem) }
+        let clientId = try Self.clientId(body.clientId)
         guard let issuer = body.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
         try Self.checkURL(issuer, "issuer")
         guard let secret = body.clientSecret, !secret.isEmpty else {
@@ -351,15 +349,21 @@ extension AdminService {
 
     /// The stored secret goes to the token endpoint: moving that endpoint (issuer, endpointBase, graphBase) without
     /// giving the secret again would let a caller send the write-only secret to a server of their choice.
+    /// A client id from a request: `MISSING_OAUTH_CLIENT_ID` when absent, `INVALID_CONFIG` unless it passes
+    /// ``IdPConfig/checkedClientId(_:)`` (the console's and the CLI's rule too).
+    static func clientId(_ raw: String?) throws -> String {
+        guard let raw, !raw.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
+        guard let clientId = IdPConfig.checkedClientId(raw) else { throw HearthAPIError(.invalidConfig, IdPConfig.clientIdProblem) }
+        return clientId
+    }
+
     /// The fields both provider kinds share: `enabled`, a non-empty `clientId`, a non-empty (write-only) `clientSecret`.
     static func applyCredentialField(_ field: String, enabled: Bool?, clientId: String?, clientSecret: String?,
                                      to config: inout IdPConfig) throws {
         switch field {
         case "enabled": config.enabled = enabled ?? false
         case "clientId":
-            guard let clientId, !clientId.isEmpty else { throw HearthAPIError(.missingOAuthClientId) }
-            guard let checked = IdPConfig.checkedClientId(clientId) else { throw HearthAPIError(.invalidConfig, IdPConfig.clientIdProblem) }
-            config.clientId = checked
+            config.clientId = try Self.clientId(clientId)
         default:
             guard let clientSecret, !clientSecret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
             config.clientSecret = clientSecret

@@ -26,7 +26,7 @@ public struct ConsoleAccess: Sendable {
     public init(store: any HearthStore, configuration: HearthServerConfiguration) {
         self.store = store
         self.configuration = configuration
-        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock, shared: store, scope: "console")
+        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock, store: store, scope: "console")
     }
 
     /// The stored form of a token: SHA-256, base64url.

@@ -21,8 +21,7 @@ public struct AccountService: Sendable {
         self.configuration = configuration
         self.store = store
         self.keyRing = keyRing
-        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock,
-                                      shared: store)
+        self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock, store: store)
         self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
         self.logger = logger
     }

@@ -58,8 +58,12 @@ public struct FederationService: Sendable {
 
     /// Whether the auth handler hands results to the desktop app `appId` (registered, or any app accepted).
     func desktopAppAccepted(_ appId: String) async throws -> Bool {
-        if try await accounts.projectConfig().acceptAnyApp { return true }
-        return try await store.apps().contains { $0.kind == .desktop && $0.id == appId }
+        Self.acceptsDesktopApp(appId, project: try await accounts.projectConfig(), apps: try await store.apps())
+    }
+
+    /// The rule itself, for callers that have the project and the apps at hand.
+    static func acceptsDesktopApp(_ appId: String, project: ProjectConfig, apps: [AppRegistration]) -> Bool {
+        project.acceptAnyApp || apps.contains { $0.kind == .desktop && $0.id == appId }
     }
 
     /// What to do about an unregistered desktop app, with the exact command.
