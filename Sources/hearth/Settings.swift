@@ -113,6 +113,7 @@ struct Settings {
             case .rateLimitPerAddress: "--rate-limit-per-address"
             case .rateLimitPerProject: "--rate-limit-per-project"
             case .trustedProxies: "--trusted-proxy"
+            case .storeTimeout: "--store-timeout"
             default: "--\(rawValue)"
             }
         }
