@@ -97,6 +97,8 @@ import Glibc
         #expect(refused.status != 0 && refused.stderr.contains("--force"), "\(refused.output)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
         #expect(try CLI.run(["users", "export", file, "--force", "--data-dir", data]).status == 0)
+        let badTimeout = try CLI.run(["serve", "--store-timeout", "0", "--data-dir", data])
+        #expect(badTimeout.status != 0 && badTimeout.stderr.contains("--store-timeout must be a number of seconds"), "\(badTimeout.stderr)")
         // --project-id is accepted where people pass it by habit.
         let admin = try CLI.run(["console", "admins", "add", "grace", "--project-id", "acme-prod", "--data-dir", data],
                                 environment: ["HEARTH_CONSOLE_PASSWORD": "a long passphrase"])

@@ -5375,6 +5375,10 @@ public enum OpenAPIDocument {
      },
      "tenantId": {
       "type": "string"
+     },
+     "appId": {
+      "type": "string",
+      "description": "With providerId: the desktop app that will open the auth handler; APP_NOT_AUTHORIZED when it is not registered."
      }
     }
    },
