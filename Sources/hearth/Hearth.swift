@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthDevIdP
 import HearthServer
 import HearthStore
 import HearthStorePostgres
@@ -192,3 +193,6 @@ enum HearthCLI {
         return config
     }
 }
+
+// The `hearth` command is a composition root: `serve --dev` hands the server HearthDevIdP's providers.
+extension DevIdentityProviders: DevelopmentProviders {}
