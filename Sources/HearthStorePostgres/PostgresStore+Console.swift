@@ -21,10 +21,11 @@ extension PostgresStore {
     }
 
     public func deleteConsoleAdmin(name: String) async throws -> Bool {
-        try await transaction { db in
-            var counts: [Int] = []
-            for statement in StoreSQL.deleteConsoleAdmin(name: name) { counts.append(try await db.execute(statement)) }
-            return counts[0] > 0
+        let deletion = StoreSQL.deleteConsoleAdmin(name: name)
+        return try await transaction { db in
+            let existed = try await db.execute(deletion.admin) > 0
+            for statement in deletion.rest { try await db.execute(statement) }
+            return existed
         }
     }
 

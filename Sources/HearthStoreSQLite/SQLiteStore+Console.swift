@@ -19,7 +19,12 @@ extension SQLiteStore {
     }
 
     public func deleteConsoleAdmin(name: String) async throws -> Bool {
-        try await transaction { db in try StoreSQL.deleteConsoleAdmin(name: name).map { try db.execute($0) }[0] > 0 }
+        let deletion = StoreSQL.deleteConsoleAdmin(name: name)
+        return try await transaction { db in
+            let existed = try db.execute(deletion.admin) > 0
+            for statement in deletion.rest { try db.execute(statement) }
+            return existed
+        }
     }
 
     // MARK: Login links

@@ -416,10 +416,10 @@ package enum StoreSQL {
         return "SELECT * FROM console_admins WHERE name = \(name)"
     }
 
-    /// The administrator, then its sessions and login links: the first statement's count says whether it existed.
-    package static func deleteConsoleAdmin(name: String) -> [SQLStatement] {
-        ["DELETE FROM console_admins WHERE name = \(name)", "DELETE FROM console_sessions WHERE admin_name = \(name)",
-         "DELETE FROM console_login_links WHERE admin_name = \(name)"]
+    /// Deletes the administrator (its count says whether it existed), then its sessions and login links.
+    package static func deleteConsoleAdmin(name: String) -> (admin: SQLStatement, rest: [SQLStatement]) {
+        ("DELETE FROM console_admins WHERE name = \(name)",
+         ["DELETE FROM console_sessions WHERE admin_name = \(name)", "DELETE FROM console_login_links WHERE admin_name = \(name)"])
     }
 
     package static func insertConsoleLoginLink(tokenHash: String, adminName: String, expiresAt: Date) -> SQLStatement {
