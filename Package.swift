@@ -51,8 +51,10 @@ let package = Package(
     targets: [
         // Wire types shared by server and clients: Foundation, plus SHA-256 (session-id hashes) from swift-crypto.
         .target(name: "HearthWire", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
-        // The HTML pages' templates and their one stylesheet (server, dev IdPs, the CLI's loopback page).
-        .target(name: "HearthPages", dependencies: [.product(name: "Mustache", package: "swift-mustache")], swiftSettings: swiftSettings),
+        // The HTML pages' templates and their one stylesheet (server, dev IdPs, the CLI's loopback page): files under
+        // Templates/, compiled into the binary (no resource bundle to ship beside `hearth`).
+        .target(name: "HearthPages", dependencies: [.product(name: "Mustache", package: "swift-mustache")],
+                resources: [.embedInCode("Templates")], swiftSettings: swiftSettings),
         // The Firebase-shaped client SDK: Foundation (+ FoundationNetworking), the wire types, SHA-256.
         .target(
             name: "HearthAuth",

@@ -4,11 +4,11 @@ import HearthStore
 import HearthWire
 import Hummingbird
 
-/// The console's pages: each returns its template name and context.
+/// The console's pages: each returns its view model (``ConsolePageModels.swift``).
 extension ConsoleController {
     // MARK: Overview
 
-    func overview(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
+    func overview(_ request: Request, _ session: ConsoleSession) async throws -> OverviewPage {
         let now = configuration.clock.now()
         let since = now.addingTimeInterval(-29 * 86_400)
         let days = (0..<30).map { AdminService.day(since.addingTimeInterval(Double($0) * 86_400)) }
@@ -27,57 +27,52 @@ extension ConsoleController {
         let colors = Dictionary(uniqueKeysWithValues: providers.enumerated().map { ($1, palette[$0 % palette.count]) })
         var refusalTotals: [String: Int] = [:]
         for count in refusals { refusalTotals[count.key, default: 0] += count.count }
-        return ("overview", [
-            "usersTotal": String(try await store.userCount()),
-            "usersNew": newUsers >= 500 ? "500+" : String(newUsers),
-            "signInsTotal": String(signIns.reduce(0) { $0 + $1.count }),
-            "refusedTotal": String(refusals.reduce(0) { $0 + $1.count }),
-            "chart": Self.chart(days: days, counts: signIns, providers: providers, colors: colors),
-            "legend": providers.map { provider in
-                ["provider": provider, "color": colors[provider] ?? "#888",
-                 "count": String(signIns.filter { $0.key == provider }.reduce(0) { $0 + $1.count })]
+        return OverviewPage(
+            usersTotal: String(try await store.userCount()),
+            usersNew: newUsers >= 500 ? "500+" : String(newUsers),
+            signInsTotal: String(signIns.reduce(0) { $0 + $1.count }),
+            refusedTotal: String(refusals.reduce(0) { $0 + $1.count }),
+            chart: Self.chart(days: days, counts: signIns, providers: providers, colors: colors),
+            legend: providers.map { provider in
+                OverviewPage.LegendEntry(provider: provider, color: colors[provider] ?? "#888",
+                                         count: String(signIns.filter { $0.key == provider }.reduce(0) { $0 + $1.count }))
             },
-            "hasRefusals": !refusalTotals.isEmpty,
-            "refusals": refusalTotals.sorted { $0.value > $1.value }.map { ["reason": $0.key, "count": String($0.value)] },
-        ])
+            refusals: refusalTotals.sorted { $0.value > $1.value }.map { OverviewPage.Refusal(reason: $0.key, count: String($0.value)) })
     }
 
-    /// Stacked bars, one per day, one colour per provider. Text values are escaped.
-    static func chart(days: [String], counts: [DailyCount], providers: [String], colors: [String: String]) -> String {
+    /// Stacked bars, one per day, one colour per provider, and every seventh day's date counted back from today
+    /// (the template, `console-chart.mustache`, escapes the texts).
+    static func chart(days: [String], counts: [DailyCount], providers: [String], colors: [String: String]) -> OverviewPage.Chart {
         let width = 640.0, height = 200.0, left = 32.0, bottom = 22.0
         var byDay: [String: [String: Int]] = [:]
         for count in counts { byDay[count.day, default: [:]][count.key, default: 0] += count.count }
         let maximum = max(1, byDay.values.map { $0.values.reduce(0, +) }.max() ?? 1)
         let barWidth = (width - left) / Double(days.count)
         let scale = (height - bottom - 8) / Double(maximum)
-        var svg = "<svg role=\"img\" aria-labelledby=\"chart-title\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\">"
-        svg += "<line x1=\"\(left)\" y1=\"\(height - bottom)\" x2=\"\(width)\" y2=\"\(height - bottom)\" stroke=\"currentColor\" stroke-opacity=\".3\"/>"
-        svg += "<text x=\"0\" y=\"12\">\(maximum)</text><text x=\"0\" y=\"\(Int(height - bottom))\">0</text>"
-        for (index, day) in days.enumerated() {
+        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        let chartDays = days.enumerated().map { index, day -> OverviewPage.Chart.Day in
             let x = left + Double(index) * barWidth
             var y = height - bottom
+            var bars: [OverviewPage.Chart.Bar] = []
             for provider in providers {
                 guard let value = byDay[day]?[provider], value > 0 else { continue }
                 let barHeight = Double(value) * scale
                 y -= barHeight
-                svg += "<rect x=\"\(String(format: "%.1f", x + 1))\" y=\"\(String(format: "%.1f", y))\" width=\"\(String(format: "%.1f", barWidth - 2))\" height=\"\(String(format: "%.1f", barHeight))\" fill=\"\(colors[provider] ?? "#888")\"><title>\(escape(day)) \(escape(provider)): \(value)</title></rect>"
+                bars.append(.init(x: number(x + 1), y: number(y), width: number(barWidth - 2), height: number(barHeight),
+                                  fill: colors[provider] ?? "#888", day: day, provider: provider, value: value))
             }
-            if (days.count - 1 - index) % 7 == 0 {
-                // Each label ends at its day's bar, so the last one (today) stays inside the chart.
-                svg += "<text x=\"\(String(format: "%.1f", x + barWidth))\" y=\"\(Int(height - 6))\" text-anchor=\"end\">\(escape(String(day.suffix(5))))</text>"
-            }
+            // Each label ends at its day's bar, so the last one (today) stays inside the chart.
+            let label = (days.count - 1 - index) % 7 == 0
+                ? OverviewPage.Chart.Label(x: number(x + barWidth), y: Int(height - 6), text: String(day.suffix(5))) : nil
+            return OverviewPage.Chart.Day(bars: bars, label: label)
         }
-        return svg + "</svg>"
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        return OverviewPage.Chart(width: Int(width), height: Int(height), left: left, right: width, baseline: height - bottom,
+                                  baselineLabel: Int(height - bottom), maximum: maximum, days: chartDays)
     }
 
     // MARK: Users
 
-    func users(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
+    func users(_ request: Request, _ session: ConsoleSession) async throws -> UsersPage {
         let parameters = FormQuery(request.uri.query)
         let search = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
         let pageIndex = max(0, Int(parameters.get("page") ?? "0") ?? 0)
@@ -97,24 +92,22 @@ extension ConsoleController {
         let users = result.userInfo ?? []
         let encodedSearch = search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         func pageHref(_ index: Int) -> String { "/console/users?page=\(index)" + (search.isEmpty ? "" : "&q=\(encodedSearch)") }
-        var context: [String: Any] = [
-            "caption": total == 0 ? (search.isEmpty ? "No users yet." : "No user matches “\(search)”.")
+        return UsersPage(
+            caption: total == 0 ? (search.isEmpty ? "No users yet." : "No user matches “\(search)”.")
                 : "Users \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + users.count) of \(total)",
-            "users": users.enumerated().map { index, user -> [String: Any] in
+            users: users.enumerated().map { index, user in
                 var providers = user.providerUserInfo.map(\.providerId)
                 if providers.isEmpty { providers = [user.email != nil ? "email (no password)" : "anonymous"] }
-                return ["index": index, "uid": user.localId, "href": userHref(user.localId), "identifier": identifier(user),
-                        "disabled": user.disabled, "providers": providers, "created": Self.display(milliseconds: user.createdAt),
-                        "lastSignIn": Self.display(milliseconds: user.lastLoginAt)]
+                return UsersPage.Row(index: index, uid: user.localId, href: userHref(user.localId), identifier: identifier(user),
+                                     disabled: user.disabled, providers: providers, created: Self.display(milliseconds: user.createdAt),
+                                     lastSignIn: Self.display(milliseconds: user.lastLoginAt))
             },
-        ]
-        if !search.isEmpty { context["query"] = search }
-        if pageIndex > 0 { context["previous"] = pageHref(pageIndex - 1) }
-        if (pageIndex + 1) * Self.pageSize < total { context["next"] = pageHref(pageIndex + 1) }
-        return ("users", context)
+            query: search.isEmpty ? nil : search,
+            previous: pageIndex > 0 ? pageHref(pageIndex - 1) : nil,
+            next: (pageIndex + 1) * Self.pageSize < total ? pageHref(pageIndex + 1) : nil)
     }
 
-    func user(_ request: Request, _ session: ConsoleSession) async throws -> (String, [String: Any]) {
+    func user(_ request: Request, _ session: ConsoleSession) async throws -> UserPage {
         let user = try await lookup(FormQuery(request.uri.query).get("uid"))
         var facts: [(String, String)] = [("UID", user.localId), ("Email", user.email ?? "—")]
         facts.append(("Email verified", user.emailVerified ? "yes" : "no"))
@@ -124,18 +117,18 @@ extension ConsoleController {
         facts.append(("Created", Self.display(milliseconds: user.createdAt)))
         facts.append(("Last sign-in", Self.display(milliseconds: user.lastLoginAt)))
         facts.append(("Password", user.passwordUpdatedAt != nil ? "set" : "none"))
-        return ("user", [
-            "pageTitle": identifier(user),
-            "uid": user.localId, "disabled": user.disabled, "deleteHref": "/console/user/delete?uid=" + (user.localId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
-            "facts": facts.map { ["label": $0.0, "value": $0.1] },
-            "hasProviders": !user.providerUserInfo.isEmpty,
-            "providers": user.providerUserInfo.map { info in
+        return UserPage(
+            pageTitle: identifier(user),
+            uid: user.localId, disabled: user.disabled,
+            deleteHref: "/console/user/delete?uid=" + (user.localId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
+            facts: facts.map { UserPage.Fact(label: $0.0, value: $0.1) },
+            providers: user.providerUserInfo.map { info in
                 // Everything that identifies the link, the provider's own uid included (what support asks for).
-                ["providerId": info.providerId,
-                 "detail": ([info.email, info.displayName].compactMap { $0 } + (info.rawId == info.email ? [] : ["uid \(info.rawId)"])).joined(separator: " · ")]
+                UserPage.LinkedProvider(
+                    providerId: info.providerId,
+                    detail: ([info.email, info.displayName].compactMap { $0 } + (info.rawId == info.email ? [] : ["uid \(info.rawId)"])).joined(separator: " · "))
             },
-            "claims": Self.prettyClaims(user.customAttributes),
-        ])
+            claims: Self.prettyClaims(user.customAttributes))
     }
 
     static func prettyClaims(_ text: String?) -> String {
@@ -148,14 +141,13 @@ extension ConsoleController {
 
     // MARK: Sign-in method
 
-    func providers() async throws -> (String, [String: Any]) {
+    func providers() async throws -> ProvidersPage {
         let project = try await service.projectConfigResource()
         let configs = try await store.idpConfigs()
-        func row(_ name: String, _ id: String, enabled: Bool, configured: Bool, toggle: Bool, edit: Bool) -> [String: Any] {
-            var row: [String: Any] = ["name": name, "providerId": id, "enabled": enabled, "toggle": toggle,
-                                      "status": configured ? (enabled ? "Enabled" : "Disabled") : "Not configured"]
-            if edit { row["editHref"] = "/console/provider?id=\(id)" }
-            return row
+        func row(_ name: String, _ id: String, enabled: Bool, configured: Bool, toggle: Bool, edit: Bool) -> ProvidersPage.Row {
+            ProvidersPage.Row(name: name, providerId: id, enabled: enabled, toggle: toggle,
+                              status: configured ? (enabled ? "Enabled" : "Disabled") : "Not configured",
+                              editHref: edit ? "/console/provider?id=\(id)" : nil)
         }
         var rows = [
             row("Email/Password", "password", enabled: project.signIn?.email?.enabled ?? false, configured: true, toggle: true, edit: false),
@@ -166,39 +158,48 @@ extension ConsoleController {
             let config = configs.first { $0.providerId == id && !$0.isDevLeftover }
             var entry = row(name, id, enabled: config?.enabled ?? false, configured: config != nil, toggle: config != nil, edit: true)
             if config == nil, devProviders.contains(id) {
-                entry["enabled"] = true
-                entry["status"] = "Dev IdP (this process only; configure to use the real \(name))"
+                entry.enabled = true
+                entry.status = "Dev IdP (this process only; configure to use the real \(name))"
             }
             rows.append(entry)
         }
         for config in configs.filter({ $0.kind == .oidc }).sorted(by: { $0.providerId < $1.providerId }) {
             rows.append(row(config.displayName ?? config.providerId, config.providerId, enabled: config.enabled, configured: true, toggle: true, edit: true))
         }
-        return ("providers", ["providers": rows])
+        return ProvidersPage(providers: rows)
     }
 
     /// The provider form again after a refused save: the values as typed (never the secret) and the error beside the
     /// field it concerns, instead of a separate error page.
-    func providerFormAgain(_ form: ConsoleForm, error: HearthAPIError) async throws -> (String, [String: Any]) {
+    func providerFormAgain(_ form: ConsoleForm, error: HearthAPIError) async throws -> ProviderPage {
         let id = form.text("provider") ?? "oidc.new"
         let known = id.hasPrefix("oidc.") ? (try? AdminService.checkOIDCId(id)) != nil : (try? AdminService.checkDefaultIdpId(id)) != nil
-        var (template, context) = try await provider(known ? id : "oidc.new")
-        if !known { context["providerId"] = id }
-        for field in ["clientId", "issuer", "displayName", "allowedTenants", "nativeClientIds"] { context[field] = form[field] ?? "" }
-        context["enabled"] = form.flag("enabled")
-        context["tokenVault"] = form.flag("tokenVault")
+        var page = try await provider(known ? id : "oidc.new")
+        if !known { page.providerId = id }
+        page.clientId = form["clientId"] ?? ""
+        page.issuer = form["issuer"] ?? ""
+        page.displayName = form["displayName"] ?? ""
+        page.allowedTenants = form["allowedTenants"] ?? ""
+        page.nativeClientIds = form["nativeClientIds"] ?? ""
+        page.enabled = form.flag("enabled")
+        page.tokenVault = form.flag("tokenVault")
         // People read the sentence, not the wire code in front of it.
         let message = error.detail.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? error.description
         let lower = message.lowercased()
-        let field = lower.contains("tenant") ? "allowedTenants" : lower.contains("client id") || lower.contains("client_id") || error.code == .missingOAuthClientId ? "clientId"
-            : lower.contains("issuer") ? "issuer" : lower.contains("native") ? "nativeClientIds" : lower.contains("secret") ? "clientSecret"
-            : !known ? "providerId" : "form"
-        context[field + "Error"] = message
-        context["formError"] = field == "form" ? "Nothing was saved: " + message : "Nothing was saved: correct the field marked below."
-        return (template, context)
+        let field: WritableKeyPath<ProviderPage, String?>? = lower.contains("tenant") ? \.allowedTenantsError
+            : lower.contains("client id") || lower.contains("client_id") || error.code == .missingOAuthClientId ? \.clientIdError
+            : lower.contains("issuer") ? \.issuerError : lower.contains("native") ? \.nativeClientIdsError : lower.contains("secret") ? \.clientSecretError
+            : !known ? \.providerIdError : nil
+        if let field {
+            page[keyPath: field] = message
+            page.formError = "Nothing was saved: correct the field marked below."
+        } else {
+            page.formError = "Nothing was saved: " + message
+        }
+        return page
     }
 
-    func provider(_ id: String) async throws -> (String, [String: Any]) {
+    func provider(_ id: String) async throws -> ProviderPage {
         let isNew = id == "oidc.new"
         let isOIDC = id.hasPrefix("oidc.")
         if !isNew {
@@ -211,32 +212,27 @@ extension ConsoleController {
         case "yahoo.com": "In the Yahoo developer console, set this as the app's Redirect URI; copy its Client ID and Client Secret here."
         default: "Register this redirect URI with the provider's OAuth client (authorization code flow); the issuer's /.well-known/openid-configuration must be reachable from this server."
         }
-        return ("provider", [
-            "pageTitle": "Configure \(name)", "providerId": isNew ? "oidc." : id, "isNew": isNew, "isOIDC": isOIDC, "name": name,
-            "redirectURI": configuration.publicURL.authHandlerURL, "hint": hint,
-            "clientId": config?.clientId ?? "", "issuer": config?.issuer ?? "", "displayName": config?.displayName ?? "",
-            "secretSet": config != nil, "secretState": config != nil ? "set; never shown" : "not set",
-            "enabled": config?.enabled ?? true, "tokenVault": config?.keepsProviderTokens ?? true,
-            "vaultKeys": configuration.providerTokenKeys != nil, "nativeClientIds": (config?.nativeClientIds ?? []).joined(separator: ", "),
-            "isMicrosoft": id == "microsoft.com", "allowedTenants": (config?.allowedTenants ?? []).joined(separator: ", "),
-            "canTest": config != nil,
-        ])
+        return ProviderPage(
+            pageTitle: "Configure \(name)", providerId: isNew ? "oidc." : id, isNew: isNew, isOIDC: isOIDC, isMicrosoft: id == "microsoft.com",
+            redirectURI: configuration.publicURL.authHandlerURL, hint: hint,
+            clientId: config?.clientId ?? "", issuer: config?.issuer ?? "", displayName: config?.displayName ?? "",
+            secretSet: config != nil, secretState: config != nil ? "set; never shown" : "not set",
+            enabled: config?.enabled ?? true, tokenVault: config?.keepsProviderTokens ?? true,
+            vaultKeys: configuration.providerTokenKeys != nil, nativeClientIds: (config?.nativeClientIds ?? []).joined(separator: ", "),
+            allowedTenants: (config?.allowedTenants ?? []).joined(separator: ", "), canTest: config != nil)
     }
 
     /// The configuration check of a provider (the "Test configuration" button).
-    func providerTest(_ id: String) async throws -> (String, [String: Any]) {
+    func providerTest(_ id: String) async throws -> ProviderTestPage {
         if id.hasPrefix("oidc.") { _ = try AdminService.checkOIDCId(id) } else { _ = try AdminService.checkDefaultIdpId(id) }
         let report = try await federation.checkProvider(id)
-        return ("provider-test", [
-            "pageTitle": "Test \(id)", "providerId": id, "ok": report.ok, "backHref": "/console/provider?id=\(id)",
-            "summary": report.ok ? "the configuration looks right." : "the configuration has problems; each failed check says what to fix.",
-            "checks": report.checks.map { check -> [String: Any] in
-                var row: [String: Any] = ["name": check.name, "status": check.status.rawValue, "detail": check.detail,
-                                          "passed": check.status == .ok, "failed": check.status == .failed]
-                if let fix = check.fix { row["fix"] = fix }
-                return row
-            },
-        ])
+        return ProviderTestPage(
+            pageTitle: "Test \(id)", providerId: id, ok: report.ok, backHref: "/console/provider?id=\(id)",
+            summary: report.ok ? "the configuration looks right." : "the configuration has problems; each failed check says what to fix.",
+            checks: report.checks.map { check in
+                ProviderTestPage.Check(name: check.name, status: check.status.rawValue, detail: check.detail,
+                                       passed: check.status == .ok, failed: check.status == .failed, fix: check.fix)
+            })
     }
 
     func toggle(_ providerId: String, enabled: Bool, by principal: AdminPrincipal) async throws {
@@ -294,50 +290,47 @@ extension ConsoleController {
 
     // MARK: Settings, apps, service accounts, keys
 
-    func settings() async throws -> (String, [String: Any]) {
+    func settings() async throws -> SettingsPage {
         let project = try await service.projectConfigResource()
-        return ("settings", [
-            "onePerEmail": !(project.signIn?.allowDuplicateEmails ?? false),
-            "enumeration": project.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false,
-            "signupAllowed": !(project.client?.permissions?.disabledUserSignup ?? false),
-            "deletionAllowed": !(project.client?.permissions?.disabledUserDeletion ?? false),
-            "domains": (project.authorizedDomains ?? []).map { ["domain": $0] },
-        ])
+        return SettingsPage(
+            onePerEmail: !(project.signIn?.allowDuplicateEmails ?? false),
+            enumeration: project.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false,
+            signupAllowed: !(project.client?.permissions?.disabledUserSignup ?? false),
+            deletionAllowed: !(project.client?.permissions?.disabledUserDeletion ?? false),
+            domains: (project.authorizedDomains ?? []).map { SettingsPage.Domain(domain: $0) })
     }
 
-    func apps() async throws -> (String, [String: Any]) {
+    func apps() async throws -> AppsPage {
         let apps = try await store.apps()
-        return ("apps", [
-            "caption": apps.isEmpty ? "No apps registered." : "\(apps.count) app(s)",
-            "apps": apps.map { app -> [String: Any] in
+        return AppsPage(
+            caption: apps.isEmpty ? "No apps registered." : "\(apps.count) app(s)",
+            apps: apps.map { app in
                 let redirect = switch app.kind {
                 case .apple: AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId).map { "\($0)://" } ?? "—"
                 case .desktop: "http://127.0.0.1:<port>/… (loopback, RFC 8252)"
                 }
-                return ["id": app.id, "name": app.name ?? app.bundleId ?? app.id, "kind": app.kind == .apple ? "Apple app" : "Desktop / CLI", "redirect": redirect]
-            },
-        ])
+                return AppsPage.App(id: app.id, name: app.name ?? app.bundleId ?? app.id, kind: app.kind == .apple ? "Apple app" : "Desktop / CLI",
+                                    redirect: redirect)
+            })
     }
 
-    func serviceAccounts() async throws -> (String, [String: Any]) {
+    func serviceAccounts() async throws -> ServiceAccountsPage {
         let keys = try await service.serviceAccountKeys()
-        return ("service-accounts", [
-            "caption": keys.isEmpty ? "No service-account keys." : "\(keys.count) key(s)",
-            "keys": keys.map { ["email": $0.clientEmail, "keyId": $0.keyId, "created": Self.display($0.createdAt)] },
-        ])
+        return ServiceAccountsPage(
+            caption: keys.isEmpty ? "No service-account keys." : "\(keys.count) key(s)",
+            keys: keys.map { ServiceAccountsPage.Key(email: $0.clientEmail, keyId: $0.keyId, created: Self.display($0.createdAt)) })
     }
 
-    func signingKeys() async throws -> (String, [String: Any]) {
+    func signingKeys() async throws -> SigningKeysPage {
         let keys = try await store.signingKeys().sorted { $0.generation > $1.generation }
         let now = configuration.clock.now()
         let active = configuration.keyRotation.plan(keys: keys, now: now).active
-        return ("keys", [
-            "rotationHours": String(Int(configuration.keyRotation.rotationInterval / 3600)),
-            "prepublishMinutes": String(Int(configuration.keyRotation.prepublish / 60)),
-            "keys": keys.map { key -> [String: Any] in
+        return SigningKeysPage(
+            rotationHours: String(Int(configuration.keyRotation.rotationInterval / 3600)),
+            prepublishMinutes: String(Int(configuration.keyRotation.prepublish / 60)),
+            keys: keys.map { key in
                 let state = key.kid == active?.kid ? "active" : key.activatesAt > now ? "next" : "retired"
-                return ["kid": key.kid, "state": state, "created": Self.display(key.createdAt), "activates": Self.display(key.activatesAt)]
-            },
-        ])
+                return SigningKeysPage.Key(kid: key.kid, state: state, created: Self.display(key.createdAt), activates: Self.display(key.activatesAt))
+            })
     }
 }

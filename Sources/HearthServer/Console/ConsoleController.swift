@@ -52,7 +52,7 @@ struct ConsoleController {
         page(router, "/console/user", title: "User", nav: "/console/users") { request, session in try await user(request, session) }
         page(router, "/console/user/delete", title: "Delete user", nav: "/console/users") { request, session in
             let info = try await lookup(FormQuery(request.uri.query).get("uid"))
-            return ("confirm-delete", ["uid": info.localId, "identifier": identifier(info), "backHref": userHref(info.localId)])
+            return ConfirmDeletePage(uid: info.localId, identifier: identifier(info), backHref: userHref(info.localId))
         }
         router.post("/console/users") { request, _ in
             try await action(request) { session, form in
@@ -96,9 +96,9 @@ struct ConsoleController {
         }
         router.post("/console/provider/test") { request, _ in
             try await action(request) { session, form in
-                let (template, context) = try await providerTest(form["provider"] ?? "")
-                return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? "Test provider", projectId: configuration.projectId,
-                                                current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken, context: context))
+                let page = try await providerTest(form["provider"] ?? "")
+                return html(ConsolePages.render(page, title: "Test provider", projectId: configuration.projectId,
+                                                current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken))
             }
         }
         router.post("/console/provider") { request, _ in
@@ -107,10 +107,10 @@ struct ConsoleController {
                     try await saveProvider(form, by: principal(session))
                 } catch let error as HearthAPIError where error.httpStatus < 500 {
                     // The form again, with what was typed and the error beside its field.
-                    let (template, context) = try await providerFormAgain(form, error: error)
-                    return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? "Configure provider", projectId: configuration.projectId,
-                                                    current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken,
-                                                    context: context), status: .badRequest)
+                    let page = try await providerFormAgain(form, error: error)
+                    return html(ConsolePages.render(page, title: "Configure provider", projectId: configuration.projectId,
+                                                    current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken),
+                                status: .badRequest)
                 }
                 return redirect("/console/providers?ok=provider")
             }
@@ -196,11 +196,11 @@ struct ConsoleController {
         }
         page(router, "/console/audit", title: "Audit log") { request, _ in
             let log = try await service.auditLog(pageSize: 50, pageToken: FormQuery(request.uri.query).get("before"))
-            var context: [String: Any] = ["entries": log.entries.map { entry -> [String: Any] in
-                ["time": Self.display(entry.time), "actor": entry.actor, "action": entry.action, "target": entry.target, "detail": entry.detail ?? ""]
-            }]
-            if let next = log.nextPageToken { context["next"] = "/console/audit?before=\(next)" }
-            return ("audit", context)
+            return AuditPage(
+                entries: log.entries.map {
+                    AuditPage.Entry(time: Self.display($0.time), actor: $0.actor, action: $0.action, target: $0.target, detail: $0.detail ?? "")
+                },
+                next: log.nextPageToken.map { "/console/audit?before=\($0)" })
         }
     }
 
@@ -227,16 +227,16 @@ struct ConsoleController {
         return response
     }
 
-    /// A signed-in page: `body` returns the template and its context.
+    /// A signed-in page: `body` returns its view model.
     func page(_ router: Router<HearthRequestContext>, _ path: String, title: String, nav: String? = nil,
-              _ body: @escaping @Sendable (Request, ConsoleSession) async throws -> (String, [String: Any])) {
+              _ body: @escaping @Sendable (Request, ConsoleSession) async throws -> any ConsolePage) {
         router.get(RouterPath(path)) { request, _ -> Response in
             guard let session = try await access.session(request) else { return toLogin(request) }
             let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
             do {
-                let (template, context) = try await body(request, session)
-                return html(ConsolePages.render(template, title: context["pageTitle"] as? String ?? title, projectId: configuration.projectId, current: nav ?? path,
-                                                adminName: session.adminName, csrf: session.csrfToken, flash: flash, context: context))
+                let page = try await body(request, session)
+                return html(ConsolePages.render(page, title: title, projectId: configuration.projectId, current: nav ?? path,
+                                                adminName: session.adminName, csrf: session.csrfToken, flash: flash))
             } catch let error as HearthAPIError {
                 return errorPage(error, session: session, status: .init(code: error.httpStatus))
             }
@@ -261,8 +261,8 @@ struct ConsoleController {
     }
 
     func errorPage(_ error: HearthAPIError, session: ConsoleSession, status: HTTPResponse.Status, title: String = "That did not work") -> Response {
-        html(ConsolePages.render("blank", title: title, projectId: configuration.projectId, current: nil, adminName: session.adminName,
-                                 csrf: session.csrfToken, error: error.description, context: [:]), status: status)
+        html(ConsolePages.render(BlankPage(), title: title, projectId: configuration.projectId, current: nil, adminName: session.adminName,
+                                 csrf: session.csrfToken, error: error.description), status: status)
     }
 
     static func display(_ iso: String) -> String {
@@ -304,8 +304,8 @@ struct ConsoleController {
             message = "Your console session has ended (idle for more than \(Int(configuration.consoleIdleTimeout / 60)) minutes, or logged out elsewhere). Sign in again."
         }
         let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
-        var response = html(ConsolePages.render("login", title: "Sign in to the console", projectId: configuration.projectId, current: nil,
-                                                adminName: nil, csrf: nil, flash: flash, error: message, context: ["loginCsrf": token]), status: status)
+        var response = html(ConsolePages.render(ConsoleLoginPage(loginCsrf: token), title: "Sign in to the console", projectId: configuration.projectId,
+                                                current: nil, adminName: nil, csrf: nil, flash: flash, error: message), status: status)
         response.setCookie(access.loginCookie(token))
         return response
     }
@@ -342,8 +342,8 @@ struct ConsoleController {
         let token = try await access.startSession(adminName: name)
         try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name)
         var response = viaPage
-            ? html(ConsolePages.render("signed-in", title: "Signed in", projectId: configuration.projectId, current: nil, adminName: nil,
-                                       csrf: nil, context: ["adminName": name]))
+            ? html(ConsolePages.render(SignedInPage(adminName: name), title: "Signed in", projectId: configuration.projectId, current: nil,
+                                       adminName: nil, csrf: nil))
             : redirect("/console")
         response.setCookie(access.sessionCookie(token))
         response.setCookie(access.expired(ConsoleAccess.loginCookieName))

@@ -1,0 +1,205 @@
+import Foundation
+import HearthPages
+@testable import HearthServer
+import HearthStore
+import Testing
+
+/// Every page template (`Sources/HearthPages/Templates`) rendered with a sample view model: the page is whole (its
+/// partials and body are there, no mustache tag is left), has its title, and user input comes out escaped.
+@Suite struct PageTemplateTests {
+    /// User input that must never reach a page as markup.
+    static let evil = "<script>alert('x')</script> & \"q\""
+    /// `evil` as the templates escape it.
+    static let escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
+
+    struct Sample: Sendable {
+        var name: String
+        var page: any ConsolePage
+        var signedIn = true
+        var flash: String?
+        var error: String?
+        /// A text of the page's body that shows the template rendered with the model.
+        var marker: String
+    }
+
+    static func overviewChart() -> OverviewPage.Chart {
+        let days = (0..<30).map { String(format: "2025-01-%02d", $0 + 1) }
+        let counts = [DailyCount(day: "2025-01-03", kind: "signIn", key: "microsoft.com", count: 3),
+                      DailyCount(day: "2025-01-03", kind: "signIn", key: "password", count: 7),
+                      DailyCount(day: "2025-01-30", kind: "signIn", key: "password", count: 1),
+                      DailyCount(day: "2025-01-12", kind: "signIn", key: "oidc.<x>&\"", count: 2)]
+        let providers = Array(Set(counts.map(\.key))).sorted()
+        let colors = Dictionary(uniqueKeysWithValues: providers.enumerated().map { ($1, ["#c2410c", "#1d4ed8", "#15803d"][$0 % 3]) })
+        return ConsoleController.chart(days: days, counts: counts, providers: providers, colors: colors)
+    }
+
+    static let provider = ProviderPage(
+        pageTitle: "Configure Microsoft", providerId: "microsoft.com", isNew: false, isOIDC: false, isMicrosoft: true,
+        redirectURI: "http://localhost:9099/__/auth/handler", hint: "hint " + evil, clientId: evil, issuer: "", displayName: "",
+        secretSet: true, secretState: "set; never shown", enabled: true, tokenVault: false, vaultKeys: false, nativeClientIds: "a, b",
+        allowedTenants: "contoso.com", canTest: true)
+
+    static let refusedProvider = ProviderPage(
+        pageTitle: "Configure Microsoft", providerId: "oidc.", isNew: true, isOIDC: true, isMicrosoft: false,
+        redirectURI: "http://localhost:9099/__/auth/handler", hint: "hint " + evil, clientId: evil, issuer: "", displayName: "",
+        secretSet: false, secretState: "set; never shown", enabled: false, tokenVault: true, vaultKeys: true, nativeClientIds: "a, b",
+        allowedTenants: "contoso.com", canTest: false, formError: "Nothing was saved: " + evil, providerIdError: "bad id " + evil,
+        issuerError: "iss", clientIdError: "cid", clientSecretError: "sec", nativeClientIdsError: "nat")
+
+    static var tenantsRefused: ProviderPage {
+        var page = provider
+        page.allowedTenantsError = "tenants " + evil
+        return page
+    }
+
+    /// One or more samples per console template.
+    static let samples: [Sample] = [
+        Sample(name: "signed-in", page: SignedInPage(adminName: evil), signedIn: false, marker: "You are signed in to the console as " + escaped),
+        Sample(name: "blank", page: BlankPage(), error: "oops " + evil, marker: "Nothing was changed."),
+        Sample(name: "login", page: ConsoleLoginPage(loginCsrf: "lc"), signedIn: false, flash: "You are logged out.", error: evil,
+               marker: #"name="csrf" value="lc""#),
+        Sample(name: "overview1", page: OverviewPage(
+            usersTotal: "3", usersNew: "2", signInsTotal: "5", refusedTotal: "1", chart: overviewChart(),
+            legend: [.init(provider: "microsoft.com", color: "#c2410c", count: "4"), .init(provider: evil, color: "#1d4ed8", count: "1")],
+            refusals: [.init(reason: evil, count: "1")]), marker: "<title>2025-01-12 oidc.&lt;x&gt;&amp;&quot;: 2</title>"),
+        Sample(name: "overview2", page: OverviewPage(
+            usersTotal: "0", usersNew: "0", signInsTotal: "0", refusedTotal: "0",
+            chart: ConsoleController.chart(days: ["2025-01-01", "2025-01-02"], counts: [], providers: [], colors: [:]), legend: [], refusals: []),
+               marker: "No refused sign-ins in the last 30 days."),
+        Sample(name: "users1", page: UsersPage(
+            caption: "Users 1–2 of 2",
+            users: [.init(index: 0, uid: "u1", href: "/console/user?uid=u1", identifier: evil, disabled: true, providers: ["password", "google.com"],
+                          created: "2025-01-01 10:00", lastSignIn: "—"),
+                    .init(index: 1, uid: "u2", href: "/console/user?uid=u2", identifier: "b@example.com", disabled: false, providers: ["anonymous"],
+                          created: "2025-01-02 10:00", lastSignIn: "2025-01-03 10:00")],
+            query: evil, previous: "/console/users?page=0", next: "/console/users?page=2&q=x"), flash: "User added.",
+               marker: #"aria-label="Copy UID of \#(escaped)""#),
+        Sample(name: "users2", page: UsersPage(caption: "No users yet.", users: [], query: nil, previous: nil, next: nil),
+               marker: "<caption>No users yet.</caption>"),
+        Sample(name: "user1", page: UserPage(
+            pageTitle: evil, uid: "u1", disabled: true, deleteHref: "/console/user/delete?uid=u1",
+            facts: [.init(label: "UID", value: "u1"), .init(label: "Display name", value: evil)],
+            providers: [.init(providerId: "microsoft.com", detail: "a@b · uid 123")], claims: "{\n  \"admin\" : true\n}"),
+               marker: "<dt>Display name</dt><dd>\(escaped)</dd>"),
+        Sample(name: "user2", page: UserPage(pageTitle: nil, uid: "u2", disabled: false, deleteHref: "/d", facts: [.init(label: "UID", value: "u2")],
+                                             providers: [], claims: ""), marker: "None (anonymous or custom-token user)."),
+        Sample(name: "confirm-delete", page: ConfirmDeletePage(uid: "u1", identifier: evil, backHref: "/console/user?uid=u1"),
+               marker: "Delete <strong>\(escaped)</strong>"),
+        Sample(name: "providers", page: ProvidersPage(providers: [
+            .init(name: "Email/Password", providerId: "password", enabled: true, toggle: true, status: "Enabled", editHref: nil),
+            .init(name: "Microsoft", providerId: "microsoft.com", enabled: false, toggle: false, status: "Not configured",
+                  editHref: "/console/provider?id=microsoft.com"),
+            .init(name: evil, providerId: "oidc.x", enabled: false, toggle: true, status: "Disabled", editHref: "/console/provider?id=oidc.x"),
+        ]), marker: #"aria-label="Enable \#(escaped)""#),
+        Sample(name: "provider1", page: provider, marker: #"id="client-id" type="text" name="clientId" value="\#(escaped)""#),
+        Sample(name: "provider2", page: refusedProvider, marker: #"<p class="field-error" id="provider-id-error">bad id \#(escaped)</p>"#),
+        Sample(name: "provider3", page: tenantsRefused, marker: #"<p class="field-error" id="allowed-tenants-error">tenants \#(escaped)</p>"#),
+        Sample(name: "provider-test1", page: ProviderTestPage(
+            pageTitle: "Test x", providerId: "oidc.x", ok: false, backHref: "/console/provider?id=oidc.x", summary: "problems",
+            checks: [.init(name: "Discovery", status: "ok", detail: "fine", passed: true, failed: false, fix: nil),
+                     .init(name: "Secret", status: "failed", detail: evil, passed: false, failed: true, fix: "fix " + evil),
+                     .init(name: "Other", status: "skipped", detail: "d", passed: false, failed: false, fix: nil)]),
+               marker: #"<p class="note">Fix: fix \#(escaped)</p>"#),
+        Sample(name: "provider-test2", page: ProviderTestPage(pageTitle: "Test x", providerId: "oidc.x", ok: true, backHref: "/b", summary: "good",
+                                                              checks: []), marker: #"<section class="card " role="status">"#),
+        Sample(name: "settings1", page: SettingsPage(onePerEmail: true, enumeration: false, signupAllowed: true, deletionAllowed: false,
+                                                     domains: [.init(domain: "localhost"), .init(domain: evil)]),
+               marker: #"aria-label="Remove \#(escaped)""#),
+        Sample(name: "settings2", page: SettingsPage(onePerEmail: false, enumeration: true, signupAllowed: false, deletionAllowed: true, domains: []),
+               marker: #"name="linking" value="multiple" checked"#),
+        Sample(name: "apps", page: AppsPage(caption: "2 app(s)", apps: [
+            .init(id: "apple:com.x", name: evil, kind: "Apple app", redirect: "app-1-x://"),
+            .init(id: "cli", name: "cli", kind: "Desktop / CLI", redirect: "http://127.0.0.1:<port>/… (loopback, RFC 8252)"),
+        ]), marker: "<code>http://127.0.0.1:&lt;port&gt;/… (loopback, RFC 8252)</code>"),
+        Sample(name: "service-accounts", page: ServiceAccountsPage(caption: "1 key(s)", keys: [.init(email: evil, keyId: "k1", created: "2025-01-01 00:00")]),
+               marker: #"placeholder="admin@demo-project.iam.gserviceaccount.com""#),
+        Sample(name: "keys", page: SigningKeysPage(rotationHours: "24", prepublishMinutes: "60", keys: [
+            .init(kid: "k1", state: "active", created: "c", activates: "a"), .init(kid: "k2", state: "next", created: "c2", activates: "a2"),
+        ]), marker: "Keys rotate every 24 hours; the next key is published 60 minutes before it signs."),
+        Sample(name: "audit1", page: AuditPage(entries: [.init(time: "2025-01-01 00:00", actor: evil, action: "user.update", target: "u1", detail: "")],
+                                               next: "/console/audit?before=abc"), marker: #"<a class="button secondary" href="/console/audit?before=abc" rel="next">"#),
+        Sample(name: "audit2", page: AuditPage(entries: [], next: nil), marker: #"<div class="actions"></div>"#),
+    ]
+
+    static func render(_ sample: Sample) -> String {
+        ConsolePages.render(sample.page, title: "Title " + evil, projectId: "demo-project", current: "/console/users",
+                            adminName: sample.signedIn ? "admin " + evil : nil, csrf: sample.signedIn ? "csrf-token" : nil,
+                            flash: sample.flash, error: sample.error)
+    }
+
+    @Test func everyConsoleTemplateHasASample() {
+        let covered = Set(Self.samples.map { type(of: $0.page).template })
+        #expect(covered == Set(ConsoleTemplate.allCases), "templates without a sample: \(Set(ConsoleTemplate.allCases).subtracting(covered))")
+    }
+
+    @Test(arguments: PageTemplateTests.samples.map(\.name)) func consolePageRendersWholeAndEscaped(_ name: String) throws {
+        let sample = try #require(Self.samples.first { $0.name == name })
+        let html = Self.render(sample)
+        let title = sample.page.pageTitle.map { $0 == Self.evil ? Self.escaped : $0 } ?? "Title " + Self.escaped
+        #expect(html.hasPrefix("<!doctype html>"))
+        #expect(html.hasSuffix("</main></body></html>"))
+        #expect(html.contains("<title>\(title) · Hearth console</title>"), "\(html)")
+        #expect(html.contains("<h1>\(title)</h1>"))
+        // (`}}` alone is CSS: the end of an @media block.)
+        #expect(!html.contains("{{"), "an unrendered mustache tag: \(html)")
+        #expect(!html.contains("<script>alert"), "unescaped user input: \(html)")
+        #expect(html.contains(sample.marker), "the body is missing \(sample.marker): \(html)")
+        // The layout: the navigation and the CSRF token only for a signed-in administrator.
+        #expect(html.contains(#"aria-label="Console sections""#) == sample.signedIn)
+        #expect(html.contains("Signed in as admin \(Self.escaped)") == sample.signedIn)
+        if let flash = sample.flash { #expect(html.contains(#"<p class="card success" role="status">\#(flash)</p>"#)) }
+        if let error = sample.error {
+            #expect(html.contains(#"<p class="card error" role="alert">\#(error.replacingOccurrences(of: Self.evil, with: Self.escaped))</p>"#))
+        }
+    }
+
+    @Test func theChartIsAnSVGOfStackedBars() throws {
+        let html = Self.render(try #require(Self.samples.first { $0.name == "overview1" }))
+        #expect(html.contains(#"<svg role="img" aria-labelledby="chart-title" viewBox="0 0 640 200""#))
+        #expect(html.contains(#"<line x1="32.0" y1="178.0" x2="640.0" y2="178.0""#))
+        #expect(html.contains(#"<text x="0" y="12">10</text>"#), "the tallest day's total labels the axis")
+        #expect(html.components(separatedBy: "<rect ").count - 1 == 4)
+        // Every seventh day from the last is labelled; the last label ends inside the chart.
+        #expect(html.contains(#"<text x="640.0" y="194" text-anchor="end">01-30</text>"#))
+        #expect(html.components(separatedBy: #"text-anchor="end""#).count - 1 == 5)
+    }
+
+    @Test func messagePagesAreWholeAndEscaped() {
+        let html = Pages.message(title: "T " + Self.evil, message: "one\n\ntwo " + Self.evil, tone: .warning,
+                                 facts: [("A", Self.evil)], items: ["i1", Self.evil], detail: "d " + Self.evil,
+                                 links: [Pages.Link("L1", href: "/a?b=1&c=2"), Pages.Link("L2", href: "/x")], badge: "dev mode")
+        #expect(html.hasPrefix("<!doctype html>"))
+        #expect(html.contains("<title>T \(Self.escaped) · Hearth</title>"))
+        #expect(html.contains("<header>Hearth · dev mode</header>"))
+        #expect(html.contains(#"<section class="card warning"><h1>T \#(Self.escaped)</h1><p>one</p><p>two \#(Self.escaped)</p>"#))
+        #expect(html.contains("<dl><dt>A</dt><dd>\(Self.escaped)</dd></dl>"))
+        #expect(html.contains("<ul><li>i1</li><li>\(Self.escaped)</li></ul>"))
+        #expect(html.contains(#"<p class="note">d \#(Self.escaped)</p>"#))
+        #expect(html.contains(#"<a class="button" href="/a?b=1&amp;c=2">L1</a><a class="button secondary" href="/x">L2</a>"#))
+        #expect(!html.contains("<script>") && !html.contains("{{"))
+        // Empty parts are left out, not drawn empty.
+        let plain = Pages.message(title: "Plain", message: "Only", detail: "", badge: "")
+        #expect(plain.contains("<header>Hearth</header>"))
+        #expect(!plain.contains("<dl>") && !plain.contains("<ul>") && !plain.contains(#"class="note""#) && !plain.contains(#"class="actions""#))
+    }
+
+    @Test func devLoginPageIsWholeAndEscaped() {
+        let html = Pages.login(provider: "Microsoft", action: "/a", requestId: "r1", email: Self.evil, name: "N", tenant: "contoso", error: Self.evil)
+        #expect(html.contains("<title>Sign in to Microsoft · Hearth</title>"))
+        #expect(html.contains("<header>Hearth · development provider</header>"))
+        #expect(html.contains(#"name="email" value="\#(Self.escaped)""#))
+        #expect(html.contains(#"<p class="error-text">\#(Self.escaped)</p>"#))
+        #expect(html.contains("Tenant: <code>contoso</code>."))
+        #expect(!html.contains("<script>") && !html.contains("{{"))
+        let bare = Pages.login(provider: "Yahoo", action: "/b", requestId: "r2", email: "", name: "", tenant: nil, error: "")
+        #expect(!bare.contains("Tenant:") && !bare.contains(#"<p class="error-text">"#))
+    }
+
+    @Test func theStylesheetsAndScriptAreTheTemplateFiles() {
+        #expect(Pages.stylesheet.hasPrefix(":root{color-scheme:light dark;"))
+        #expect(!Pages.stylesheet.hasSuffix("\n"))
+        #expect(ConsolePages.script.hasPrefix("document.addEventListener('click'"))
+        let page = Self.render(Self.samples[0])
+        #expect(page.contains("<style>\(Pages.stylesheet)\nbody.console{padding:0}"))
+    }
+}
