@@ -136,7 +136,7 @@ extension PostgresStore {
         }
     }
 
-    static func writeIdentities(_ user: UserRecord, db: Executor) async throws {
+    static func writeIdentities(_ user: UserRecord, db: SQLConnection) async throws {
         for identity in user.identities {
             try await uniqueChecked(providerId: identity.providerId) {
                 try await db.execute(StoreSQL.insertIdentity(identity, localId: user.localId))

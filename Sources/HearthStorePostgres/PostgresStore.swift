@@ -226,7 +226,7 @@ public final class PostgresStore: HearthStore {
     private static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         try await unwrapped {
             try await connection.withTransaction(logger: logger) { connection in
-                let db = Executor(connection: connection, logger: logger)
+                let db = SQLConnection(connection: connection, logger: logger)
                 // Held until this transaction ends: a second replica waits here, then sees the versions applied.
                 try await db.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
                 try await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
@@ -250,12 +250,12 @@ public final class PostgresStore: HearthStore {
     /// Runs `body` in one transaction on one pooled connection (postgres-nio's `withTransaction`): commits when it
     /// returns, rolls back when it throws.
     @discardableResult
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Executor) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) async throws -> T) async throws -> T {
         let logger = logger
         return try await guarded { client in
             try await Self.unwrapped {
                 try await client.withTransaction(logger: logger) { connection in
-                    let result = try await body(Executor(connection: connection, logger: logger))
+                    let result = try await body(SQLConnection(connection: connection, logger: logger))
                     // Past its deadline the caller has answered 503 already: nothing it asked for may commit now.
                     if Task.isCancelled { throw CancellationError() }
                     return result
@@ -276,17 +276,17 @@ public final class PostgresStore: HearthStore {
 
     /// Runs `body` on one pooled connection without a transaction: for a single statement (itself atomic).
     @discardableResult
-    func single<T: Sendable>(_ body: @escaping @Sendable (Executor) async throws -> T) async throws -> T {
+    func single<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) async throws -> T) async throws -> T {
         let logger = logger
         return try await guarded { client in
             try await client.withConnection { connection in
-                try await body(Executor(connection: connection, logger: logger))
+                try await body(SQLConnection(connection: connection, logger: logger))
             }
         }
     }
 
     /// Runs `body` in a read-only snapshot (`REPEATABLE READ`): several statements that must agree (a count and a page).
-    func snapshot<T: Sendable>(_ body: @escaping @Sendable (Executor) async throws -> T) async throws -> T {
+    func snapshot<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) async throws -> T) async throws -> T {
         try await transaction { db in
             try await db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             return try await body(db)
@@ -385,7 +385,7 @@ public final class PostgresStore: HearthStore {
 
     /// One connection during an operation. Statements (``SQLStatement``) become postgres-nio's own interpolated
     /// `PostgresQuery`: `$1, $2, …` with binary binds, values never SQL text.
-    struct Executor: Sendable {
+    struct SQLConnection: Sendable {
         let connection: PostgresConnection
         let logger: Logger
 

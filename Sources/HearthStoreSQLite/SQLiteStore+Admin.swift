@@ -30,7 +30,7 @@ extension SQLiteStore {
         }
     }
 
-    private static func loadUsers(_ page: [SQLiteRow], db: Executor) throws -> [UserRecord] {
+    private static func loadUsers(_ page: [SQLiteRow], db: SQLConnection) throws -> [UserRecord] {
         try page.compactMap { row in try row.string("local_id").flatMap { try loadUser(localId: $0, db: db) } }
     }
 

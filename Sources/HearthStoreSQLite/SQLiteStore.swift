@@ -104,9 +104,9 @@ public final class SQLiteStore: HearthStore {
     /// rolls back when it throws. Writes hop to the writer's queue: waiting for the write lock or the disk never
     /// blocks a thread of the cooperative pool.
     @discardableResult
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
         do {
-            return try await writer.write { db in try body(Executor(db: db)) }
+            return try await writer.write { db in try body(SQLConnection(db: db)) }
         } catch {
             throw mapped(error)
         }
@@ -115,13 +115,13 @@ public final class SQLiteStore: HearthStore {
     /// Runs `body` in a read-only snapshot transaction on a reader connection: never waits for a writer (WAL).
     /// Reads run inline on the calling task (GRDB's synchronous API): a read is a few cached statements on a
     /// local file, shorter than the two thread switches a hop to the reader's queue and back would cost.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
         do {
             // Inline only on a pool (WAL: a reader never waits for the writer). A single-connection queue (the
             // in-memory store) serializes reads behind writes: waiting for it inline would block a thread of the
             // cooperative pool (two on a two-core machine) for as long as the writes queued before it.
-            guard writer is DatabasePool else { return try await writer.read { db in try body(Executor(db: db)) } }
-            return try Self.readInline(writer) { db in try body(Executor(db: db)) }
+            guard writer is DatabasePool else { return try await writer.read { db in try body(SQLConnection(db: db)) } }
+            return try Self.readInline(writer) { db in try body(SQLConnection(db: db)) }
         } catch {
             throw mapped(error)
         }
@@ -155,7 +155,7 @@ public final class SQLiteStore: HearthStore {
     }
 
     /// The connection during a transaction. Statements are prepared once per connection and cached.
-    struct Executor {
+    struct SQLConnection {
         let db: Database
 
         /// Runs `statement`; returns how many rows it changed. `cached: false` for one that runs once (migrations,
@@ -296,7 +296,7 @@ public final class SQLiteStore: HearthStore {
     }
 
     /// The unique checks PostgreSQL's constraints make (SQLite's writer is one connection: check, then write).
-    private static func checkUnique(_ user: UserRecord, db: Executor) throws {
+    private static func checkUnique(_ user: UserRecord, db: SQLConnection) throws {
         if let email = user.email, try db.row(StoreSQL.emailTaken(email, byOtherThan: user.localId)) != nil {
             throw StoreError.emailExists
         }
@@ -308,11 +308,11 @@ public final class SQLiteStore: HearthStore {
         }
     }
 
-    private static func writeIdentities(_ user: UserRecord, db: Executor) throws {
+    private static func writeIdentities(_ user: UserRecord, db: SQLConnection) throws {
         for identity in user.identities { try db.execute(StoreSQL.insertIdentity(identity, localId: user.localId)) }
     }
 
-    static func loadUser(localId: String, db: Executor) throws -> UserRecord? {
+    static func loadUser(localId: String, db: SQLConnection) throws -> UserRecord? {
         guard let row = try db.row("SELECT * FROM users WHERE local_id = \(localId)") else { return nil }
         return try UserRecord(row: row, identities: try db.rows(StoreSQL.identities(localId: localId)).map(ProviderIdentity.init(row:)))
     }

@@ -16,13 +16,13 @@ import Testing
         """
 
     @Test func sqliteRendersPlaceholdersAndArguments() throws {
-        let (sql, arguments) = try SQLiteStore.Executor.render(Self.statement)
+        let (sql, arguments) = try SQLiteStore.SQLConnection.render(Self.statement)
         #expect(sql == "SELECT * FROM users WHERE local_id = ? AND version > ? AND disabled = 0 AND email IN (?, ?) AND last_login_at = ?")
         #expect(arguments == StatementArguments([Self.hostile, 3, "a@example.com", "b@example.com", nil]))
     }
 
     @Test func postgresRendersThroughItsOwnInterpolation() throws {
-        let query = try PostgresStore.Executor.query(Self.statement)
+        let query = try PostgresStore.SQLConnection.query(Self.statement)
         #expect(query.sql == "SELECT * FROM users WHERE local_id = $1 AND version > $2 AND disabled = 0 AND email IN ($3, $4) AND last_login_at = $5")
         #expect(query.binds.count == 5)
     }
@@ -35,7 +35,7 @@ import Testing
 
     @Test func textWithNULIsRefusedByBothRenderings() {
         let statement: SQLStatement = "SELECT 1 FROM users WHERE email = \("a\u{0}b@example.com")"
-        #expect(throws: StoreError.textWithNUL) { try SQLiteStore.Executor.render(statement) }
-        #expect(throws: StoreError.textWithNUL) { try PostgresStore.Executor.query(statement) }
+        #expect(throws: StoreError.textWithNUL) { try SQLiteStore.SQLConnection.render(statement) }
+        #expect(throws: StoreError.textWithNUL) { try PostgresStore.SQLConnection.query(statement) }
     }
 }
