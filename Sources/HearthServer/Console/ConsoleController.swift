@@ -256,7 +256,9 @@ struct ConsoleController {
         } catch let error as HearthAPIError {
             return errorPage(error, session: session, status: .init(code: error.httpStatus))
         } catch let error as StoreError {
-            return errorPage(HearthAPIError(.invalidArgument, "the change could not be stored (\(error)); try again"), session: session, status: .conflict)
+            // The one mapping of store errors (an email taken, a user gone, the database away) the API answers with.
+            let refusal = HearthAPIError(error)
+            return errorPage(refusal, session: session, status: .init(code: refusal.httpStatus))
         }
     }
 
