@@ -151,8 +151,9 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthWire", "HearthCore", "HearthStore", "HearthOIDC", "HearthDevIdP", "HearthPages",
+                "HearthWire", "HearthCore", "HearthStore", "HearthOIDC", "HearthPages",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -163,6 +164,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            // The OpenAPI document is a file, compiled into the binary (no resource bundle to ship beside `hearth`).
+            resources: [.embedInCode("OpenAPI/openapi.json")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -69,6 +69,15 @@ public final class DevIdentityProviders: Sendable {
     /// Yahoo's base URL and issuer.
     public var yahooBase: String { publicURL.url + Self.yahooPath }
 
+    /// The provider configurations the dev IdPs stand in for (`microsoft.com`, `yahoo.com`), with this process's
+    /// dev clients: a server uses them where nothing is stored for the provider id.
+    public func providerConfigs() -> [IdPConfig] {
+        [IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: microsoftClient.id, clientSecret: microsoftClient.secret,
+                   endpointBase: microsoftBase, graphBase: microsoftBase, displayName: "Microsoft (dev IdP)"),
+         IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: yahooClient.id, clientSecret: yahooClient.secret,
+                   endpointBase: yahooBase, displayName: "Yahoo (dev IdP)")]
+    }
+
     /// Rotates a provider's signing key (the old keys stay published).
     public func rotateKeys(_ provider: Provider) async throws {
         try await state(provider).rotateKeys()

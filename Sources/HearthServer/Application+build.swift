@@ -1,7 +1,6 @@
 import HTTPTypes
 import Foundation
 import HearthCore
-import HearthDevIdP
 import HearthPages
 import HearthOIDC
 import HearthStore
@@ -10,42 +9,37 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// A configured Hearth server: its services and its router. `buildApplication` wraps it in a Hummingbird
-/// application; tests use the same builder.
-public final class HearthServer: Sendable {
+/// A configured Hearth server: its services and its router — the composition root of the server module.
+/// `buildApplication` wraps it in a Hummingbird application; tests use the same builder. Development providers
+/// (`hearth serve --dev`, the test harness) come in through ``DevelopmentProviders``: this module does not know them.
+public final class HearthApp: Sendable {
     public let configuration: HearthServerConfiguration
     public let store: any HearthStore
     public let keyRing: KeyRing
     public let accounts: AccountService
     public let federation: FederationService
-    /// The built-in dev identity providers, served under `/__dev/…` when present.
-    public let devIdPs: DevIdentityProviders?
+    /// The admin API's, the console's and the CLI's service.
+    public let admin: AdminService
+    /// The development providers, served under `/__dev/…` when present.
+    public let devProviders: (any DevelopmentProviders)?
     let logger: Logger
 
-    public init(configuration: HearthServerConfiguration, store: any HearthStore, devIdPs: DevIdentityProviders? = nil,
+    public init(configuration: HearthServerConfiguration, store: any HearthStore, devProviders: (any DevelopmentProviders)? = nil,
                 logger: Logger = Logger(label: "hearth")) async throws {
         self.configuration = configuration
         self.store = store
         self.logger = logger
-        self.devIdPs = devIdPs
+        self.devProviders = devProviders
         // Provider client secrets are sealed at rest with the vault keys, when the server has them.
         store.clientSecrets.use(configuration.providerTokenKeys)
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
                                logger: Logger(label: "hearth.keys"), metrics: configuration.metrics)
         self.accounts = AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger)
-        let overlay = devIdPs.map { dev in
-            DevProviderOverlay {
-                [IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: dev.microsoftClient.id,
-                           clientSecret: dev.microsoftClient.secret, endpointBase: dev.microsoftBase,
-                           graphBase: dev.microsoftBase, displayName: "Microsoft (dev IdP)"),
-                 IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: dev.yahooClient.id,
-                           clientSecret: dev.yahooClient.secret, endpointBase: dev.yahooBase, displayName: "Yahoo (dev IdP)")]
-            }
-        }
         self.federation = FederationService(
             accounts: accounts,
             relyingParty: RelyingParty(clock: configuration.clock, configuration: configuration.relyingParty, logger: Logger(label: "hearth.oidc")),
-            logger: logger, devProviders: overlay)
+            logger: logger, devProviders: devProviders)
+        self.admin = AdminService(accounts: accounts, logger: logger)
         if try await store.projectConfig(projectId: configuration.projectId) == nil {
             try await store.saveProjectConfig(configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId))
         }
@@ -56,7 +50,7 @@ public final class HearthServer: Sendable {
     /// IdPs (the dev IdPs now serve unconfigured providers from memory only). Returns where each provider comes from.
     @discardableResult
     public func start() async throws -> [ProviderSource] {
-        try await keyRing.maintain(force: true)
+        try await keyRing.maintain()
         var project = try await accounts.projectConfig()
         var changed = false
         if !project.emailsCanonical {
@@ -81,17 +75,9 @@ public final class HearthServer: Sendable {
             let sealed = try await store.sealStoredClientSecrets()
             if sealed > 0 { logger.info("provider client secrets sealed with the vault key", metadata: ["count": "\(sealed)"]) }
         }
-        if devIdPs != nil {
+        if devProviders != nil {
             for config in try await store.idpConfigs() where config.isDevLeftover {
                 _ = try await store.deleteIdPConfig(providerId: config.providerId)
-            }
-            // Demo projects accept any app and loopback redirect in dev mode (a project setting, not a provider).
-            if configuration.projectId.hasPrefix("demo-") {
-                var project = try await accounts.projectConfig()
-                if !project.acceptAnyApp {
-                    project.acceptAnyApp = true
-                    try await store.saveProjectConfig(project)
-                }
             }
         }
         return try await federation.providerSources()
@@ -126,12 +112,11 @@ public final class HearthServer: Sendable {
         router.add(middleware: BodyLimitMiddleware(maxBodySize: configuration.maxBodySize))
         router.add(middleware: NULQueryMiddleware())
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(proxies: configuration.trustedProxies)) }
-        // Rate limits attach to the limited endpoints' routes (route-group middleware), not to path text.
         let limiter: RateLimiter? = configuration.rateLimits.enabled
             ? RateLimiter(configuration: configuration.rateLimits, store: store, projectId: configuration.projectId,
                           clock: configuration.clock, logger: logger, metrics: configuration.metrics)
             : nil
-        let devMode = devIdPs != nil
+        let devMode = devProviders != nil
         let configuration = configuration
         router.get("/") { request, context -> Response in
             if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode) }
@@ -140,23 +125,23 @@ public final class HearthServer: Sendable {
         OperationsController(store: store, keyRing: keyRing, configuration: configuration).register(on: router)
         PublicKeysController(keyRing: keyRing).register(on: router)
         AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize, limiter: limiter).register(on: router)
-        if let devIdPs {
-            devIdPs.register(on: router)
+        if let devProviders {
+            devProviders.register(on: router)
             DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
         }
-        let authorizer = AdminAuthorizer(configuration: configuration, store: store, keyRing: keyRing)
-        let adminService = AdminService(accounts: accounts, logger: logger)
-        AdminController(service: adminService, authorizer: authorizer, maxBodySize: configuration.maxBodySize).register(on: router)
-        ProviderCheckController(federation: federation, authorizer: authorizer).register(on: router)
-        ConsoleController(service: adminService, access: ConsoleAccess(store: store, configuration: configuration),
+        ConsoleController(service: admin, access: ConsoleAccess(store: store, configuration: configuration),
                           configuration: configuration, store: store, federation: federation).register(on: router)
         OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)
-        let api = router.group()
-            .add(middleware: SignInStatsMiddleware(store: store, clock: configuration.clock, metrics: configuration.metrics))
-            .add(middleware: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey))
-        AccountsController(service: accounts, federation: federation, limiter: limiter).register(on: api)
-        SecureTokenController(service: accounts).register(on: api)
-        ProviderTokenController(federation: federation).register(on: api)
+
+        // The RPC catalog, each RPC in its route group's middleware; then the admin resources in the admin groups.
+        let authorizer = AdminAuthorizer(configuration: configuration, store: store, keyRing: keyRing)
+        RPCRoutes(services: HearthServices(accounts: accounts, federation: federation, admin: admin), router: router,
+                  apiKeys: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey),
+                  stats: accounts.stats, limiter: limiter, authenticator: AdminAuthenticator(authorizer: authorizer),
+                  adminBodyLimit: max(configuration.maxBodySize, 8 * 1024 * 1024)).register()
+        let adminGroup = router.group().add(middleware: AdminAuthenticator(authorizer: authorizer))
+        AdminController(service: admin).register(admin: adminGroup, emulator: router.group().add(middleware: EmulatorAuthenticator(authorizer: authorizer)))
+        ProviderCheckController(federation: federation).register(on: adminGroup)
         return router
     }
 }
@@ -165,10 +150,10 @@ public final class HearthServer: Sendable {
 /// The caller owns `store` and closes it after the application has stopped.
 /// `onServerRunning` receives the bound port (useful with port 0).
 public func buildApplication(
-    configuration: HearthServerConfiguration, store: any HearthStore, devIdPs: DevIdentityProviders? = nil,
+    configuration: HearthServerConfiguration, store: any HearthStore, devProviders: (any DevelopmentProviders)? = nil,
     logger: Logger = Logger(label: "hearth"), onServerRunning: @escaping @Sendable (StartupReport) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    let server = try await HearthServer(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger)
+    let server = try await HearthApp(configuration: configuration, store: store, devProviders: devProviders, logger: logger)
     return Application(
         router: server.router(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
@@ -212,7 +197,7 @@ struct MaintenanceService: Service {
         try? await cancelWhenGracefulShutdown {
             var round = 0
             while !Task.isCancelled {
-                // The first round waits: keys are created once the listener is bound (`HearthServer.start`).
+                // The first round waits: keys are created once the listener is bound (`HearthApp.start`).
                 try await Task.sleep(for: .seconds(60))
                 do {
                     try await keyRing.maintain()

@@ -1,4 +1,6 @@
 import Foundation
+import HearthCore
+import HearthStore
 import HearthWire
 import Hummingbird
 import NIOCore
@@ -27,5 +29,45 @@ public struct HearthAPIError: Error, HTTPResponseError, Sendable, CustomStringCo
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         try HearthResponseEncoder.response(envelope, status: status)
+    }
+}
+
+extension HearthAPIError {
+    /// The one mapping of store errors to the API's errors. Services let ``StoreError``s they do not act on pass;
+    /// the error envelope middleware, the console and the CLI answer them with this.
+    public init(_ error: StoreError) {
+        switch error {
+        case .emailExists:
+            self.init(.emailExists)
+        case .federatedIdTaken(let providerId) where providerId == ProviderIdentity.phoneProviderId:
+            self.init(.phoneNumberExists)
+        case .federatedIdTaken(let providerId):
+            self.init(.federatedUserIdAlreadyLinked, "another user already has this \(providerId) identity")
+        case .duplicateLocalId:
+            self.init(.duplicateLocalId)
+        case .notFound:
+            self.init(.userNotFound)
+        case .conflict:
+            self.init(.internalError, "the account is being changed concurrently; try again", httpStatus: 409)
+        case .duplicateKeyGeneration:
+            self.init(.internalError, "a signing key was being added concurrently; try again", httpStatus: 409)
+        case .textWithNUL:
+            self = HearthRequestDecoder.nulRefusal
+        case .unavailable(let reason):
+            // Reasons say what without where (no host, port or path of the database).
+            self.init(.unavailable, "the database is unavailable (\(reason)); try again shortly")
+        case .backend:
+            // The backend's text may hold data from the request: never shown.
+            self.init(.internalError)
+        }
+    }
+
+    /// The API error `error` is answered with, if it is one the API knows (a ``HearthAPIError`` or a ``StoreError``).
+    public static func answering(_ error: any Error) -> HearthAPIError? {
+        switch error {
+        case let error as HearthAPIError: error
+        case let error as StoreError: HearthAPIError(error)
+        default: nil
+        }
     }
 }

@@ -1,10 +1,11 @@
 import Hummingbird
+import HummingbirdAuth
 import Logging
 import NIOCore
 
 /// The request context: Hummingbird's core storage, the client's address (for throttling), the body limit, and
 /// the API's one codec (``HearthRequestDecoder`` / ``HearthResponseEncoder``).
-public struct HearthRequestContext: RequestContext, RemoteAddressRequestContext {
+public struct HearthRequestContext: RequestContext, RemoteAddressRequestContext, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     /// Largest accepted request body; set from the configuration by the router.
@@ -17,6 +18,9 @@ public struct HearthRequestContext: RequestContext, RemoteAddressRequestContext 
 
     public var requestDecoder: HearthRequestDecoder { HearthRequestDecoder() }
     public var responseEncoder: HearthResponseEncoder { HearthResponseEncoder() }
+
+    /// The admin principal, on the admin and emulator route groups (set by ``AdminAuthenticator``).
+    public var identity: AdminPrincipal?
 
     /// The client's address as a trusted reverse proxy reported it (`X-Forwarded-For`, see ``TrustedProxies``).
     public var forwardedClientAddress: String?

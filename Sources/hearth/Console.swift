@@ -101,7 +101,7 @@ struct Console: AsyncParsableCommand {
             func run() async throws {
                 try await storeOptions.withService { service, _, _ in
                     do {
-                        try await service.removeConsoleAdmin(name: name, by: HearthCLI.principal)
+                        try await HearthCLI.answered { try await service.removeConsoleAdmin(name: name, by: HearthCLI.principal) }
                     } catch let error as HearthAPIError where error.code == .configurationNotFound {
                         throw CLIError("no console administrator named \(name)")
                     }

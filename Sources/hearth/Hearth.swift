@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthDevIdP
 import HearthServer
 import HearthStore
 import HearthStorePostgres
@@ -132,12 +133,22 @@ enum HearthCLI {
     /// Who the audit log names for a command's writes: `cli:<login>`.
     static var principal: AdminPrincipal { .commandLine(login: ProcessInfo.processInfo.environment["USER"] ?? "operator") }
 
-    /// Runs an admin-service call; its refusals become usage errors carrying the service's message (`CODE : detail`).
+    /// Runs an admin-service call; its refusals become usage errors carrying the API's message (`CODE : detail`).
     static func plainly<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try await body()
+            return try await answered(body)
         } catch let error as HearthAPIError {
             throw ValidationError(error.description)
+        }
+    }
+
+    /// Runs an admin-service call; the store's refusals it lets pass (`StoreError.emailExists`, …) come out as the
+    /// API's errors, by the one mapping (``HearthAPIError/answering(_:)``).
+    static func answered<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw HearthAPIError.answering(error) ?? error
         }
     }
 
@@ -202,3 +213,6 @@ enum HearthCLI {
         return config
     }
 }
+
+// The `hearth` command is a composition root: `serve --dev` hands the server HearthDevIdP's providers.
+extension DevIdentityProviders: DevelopmentProviders {}

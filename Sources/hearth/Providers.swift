@@ -117,7 +117,7 @@ struct Providers: AsyncParsableCommand {
                 config.nativeClientIds = clearNativeClientIds ? nil : (nativeClientIds.isEmpty ? stored?.nativeClientIds : nativeClientIds)
                 // The admin API's checks, token-vault rule and audit entry.
                 do {
-                    try await service.saveProvider(config, by: HearthCLI.principal)
+                    try await HearthCLI.answered { try await service.saveProvider(config, by: HearthCLI.principal) }
                 } catch let error as HearthAPIError {
                     throw ValidationError(error.description)
                 }
@@ -156,7 +156,7 @@ struct Providers: AsyncParsableCommand {
         func run() async throws {
             try await storeOptions.withService { service, _, _ in
                 do {
-                    try await service.setProviderEnabled(providerId, false, by: HearthCLI.principal)
+                    try await HearthCLI.answered { try await service.setProviderEnabled(providerId, false, by: HearthCLI.principal) }
                 } catch let error as HearthAPIError where [.configurationNotFound, .invalidProviderIdAdmin].contains(error.code) {
                     throw ValidationError("\(providerId) is not configured")
                 }
@@ -210,7 +210,7 @@ struct Providers: AsyncParsableCommand {
             try await storeOptions.withService { service, _, _ in
                 do {
                     // The provider's kept tokens (token vault) go with its settings.
-                    try await service.removeProvider(providerId, by: HearthCLI.principal)
+                    try await HearthCLI.answered { try await service.removeProvider(providerId, by: HearthCLI.principal) }
                 } catch let error as HearthAPIError where error.code == .configurationNotFound {
                     throw ValidationError("\(providerId) is not configured")
                 }
@@ -343,7 +343,7 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             try await storeOptions.withService { service, _, _ in
                 do {
-                    try await service.removeApp(id: id, by: HearthCLI.principal)
+                    try await HearthCLI.answered { try await service.removeApp(id: id, by: HearthCLI.principal) }
                 } catch let error as HearthAPIError where error.code == .configurationNotFound {
                     throw ValidationError("no app \(id)")
                 }

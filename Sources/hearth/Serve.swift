@@ -125,7 +125,7 @@ struct Serve: AsyncParsableCommand {
             } else {
                 devIdPs = nil
             }
-            let app = try await buildApplication(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger) { report in
+            let app = try await buildApplication(configuration: configuration, store: store, devProviders: devIdPs, logger: logger) { report in
                 // From here on the data is live: no later failure (a shutdown days later) may remove it.
                 listening.withLock { $0 = true }
                 Self.printBanner(settings: settings, configuration: configuration, report: report)

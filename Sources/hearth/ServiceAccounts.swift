@@ -131,7 +131,7 @@ struct ServiceAccounts: AsyncParsableCommand {
         func run() async throws {
             try await storeOptions.withService { service, _, _ in
                 do {
-                    try await service.removeServiceAccountKey(clientEmail: email, keyId: keyId, by: HearthCLI.principal)
+                    try await HearthCLI.answered { try await service.removeServiceAccountKey(clientEmail: email, keyId: keyId, by: HearthCLI.principal) }
                 } catch let error as HearthAPIError where error.code == .configurationNotFound {
                     throw ValidationError("no key \(keyId) for \(email)")
                 }

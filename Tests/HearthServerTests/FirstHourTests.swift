@@ -260,13 +260,6 @@ struct LogCapture: LogHandler {
         return try files.map { ($0, try String(contentsOf: base.appendingPathComponent($0), encoding: .utf8)) }
     }
 
-    @Test func productionAuthHandlerDoesNotImportTheDevIdPs() throws {
-        for (name, text) in try Self.sources("Sources/HearthServer")
-        where name.contains("AuthHandler") || name.contains("FederationService") {
-            #expect(!text.contains("import HearthDevIdP"), "\(name)")
-        }
-    }
-
     @Test func oneLockTypeOneDigestOneSchemeOneSetOfHandlerNames() throws {
         let all = try ["Sources/HearthAuth", "Sources/HearthServer", "Sources/HearthCore", "Sources/HearthDevIdP", "Sources/HearthOIDC",
                        "Sources/hearth"].flatMap { directory in try Self.sources(directory).map { ("\(directory)/\($0.0)", $0.1) } }

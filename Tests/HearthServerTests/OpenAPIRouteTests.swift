@@ -4,7 +4,7 @@ import HearthTesting
 import Hummingbird
 import Testing
 
-/// The OpenAPI document (`Sources/HearthServer/OpenAPI/OpenAPIDocument.swift`) against the router: every route the
+/// The OpenAPI document (`Sources/HearthServer/OpenAPI/openapi.json`) against the router: every route the
 /// server can serve (with the dev IdPs, so theirs count too) is documented, and every documented operation is served.
 @Suite struct OpenAPIRouteTests {
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
@@ -30,7 +30,7 @@ import Testing
     static func differences(routes: Set<String>, documented: Set<String>) -> [String] {
         var problems: [String] = []
         for route in routes.subtracting(documented).sorted() {
-            problems.append("the router serves \(route) but the OpenAPI document lacks it: add it to Sources/HearthServer/OpenAPI/OpenAPIDocument.swift")
+            problems.append("the router serves \(route) but the OpenAPI document lacks it: add it to Sources/HearthServer/OpenAPI/openapi.json")
         }
         for operation in documented.subtracting(routes).sorted() {
             problems.append("the OpenAPI document describes \(operation) but the router does not serve it: remove it from the document or add the route")

@@ -51,7 +51,7 @@ import Testing
 
     @Test func notReadyUntilASigningKeyIsLoadedAndSaysWhy() async throws {
         let store = try await SQLiteStore.inMemory()
-        let server = try await HearthServer(configuration: HearthServerConfiguration(port: 0, passwordParameters: HearthHarness.fastPasswords),
+        let server = try await HearthApp(configuration: HearthServerConfiguration(port: 0, passwordParameters: HearthHarness.fastPasswords),
                                             store: store)
         let app = Application(router: server.router())
         try await app.test(.router) { client in
@@ -75,7 +75,7 @@ import Testing
     func notReadyWhenTheDatabaseIsGone() async throws {
         try await PostgresTestDatabase.withDatabase { configuration in
             let store = try await PostgresStore.open(configuration)
-            let server = try await HearthServer(configuration: HearthServerConfiguration(port: 0, passwordParameters: HearthHarness.fastPasswords),
+            let server = try await HearthApp(configuration: HearthServerConfiguration(port: 0, passwordParameters: HearthHarness.fastPasswords),
                                                 store: store)
             try await server.start()
             let app = Application(router: server.router())

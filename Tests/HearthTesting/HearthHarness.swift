@@ -15,15 +15,18 @@ import Logging
 import NIOCore
 import Testing
 
+// The test harness is a composition root: it hands the server HearthDevIdP's providers, as `hearth serve --dev` does.
+extension DevIdentityProviders: DevelopmentProviders {}
+
 /// A real Hearth server on a loopback port (Hummingbird's live test mode) over a real SQLite store, with a
 /// test clock, and helpers to call it as a Firebase client would.
 public struct HearthHarness: Sendable {
     public let client: any TestClientProtocol
-    public let server: HearthServer
+    public let server: HearthApp
     public let clock: TestClock
     public var store: any HearthStore { server.store }
     /// The built-in dev IdPs, when the harness runs them.
-    public var devIdPs: DevIdentityProviders? { server.devIdPs }
+    public let devIdPs: DevIdentityProviders?
     /// `http://127.0.0.1:<port>`.
     public var baseURL: String { server.configuration.publicURL.url }
     public var projectId: String { server.configuration.projectId }
@@ -99,7 +102,7 @@ public struct HearthHarness: Sendable {
         } else {
             nil
         }
-        let server = try await HearthServer(configuration: configuration, store: store, devIdPs: devIdPs, logger: logger)
+        let server = try await HearthApp(configuration: configuration, store: store, devProviders: devIdPs, logger: logger)
         let app = Application(
             router: server.router(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "Hearth"),
@@ -107,7 +110,7 @@ public struct HearthHarness: Sendable {
         let result: T
         do {
             result = try await app.test(.live) { client in
-                let harness = HearthHarness(client: client, server: server, clock: clock)
+                let harness = HearthHarness(client: client, server: server, clock: clock, devIdPs: devIdPs)
                 if let port = client.port { server.configuration.publicURL.set("http://127.0.0.1:\(port)") }
                 // Signing keys (and dev providers) once the listener is bound, as `buildApplication` does.
                 try await harness.server.start()

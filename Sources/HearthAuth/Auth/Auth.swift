@@ -82,14 +82,12 @@ public final class Auth: Sendable {
     }
 
     public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
-        let answer = try await core.backend.post(ClientPaths.v3("verifyPassword"),
-                                                 SignInWithPasswordRequest(email: email, password: password), as: SignInWithPasswordResponse.self)
+        let answer = try await core.backend.send(SignInWithPasswordRequest(email: email, password: password))
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "password", isNewUser: false)
     }
 
     public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
-        let answer = try await core.backend.post(ClientPaths.v3("signupNewUser"), SignUpRequest(email: email, password: password),
-                                                 as: SignUpResponse.self)
+        let answer = try await core.backend.send(SignUpRequest(email: email, password: password))
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "password", isNewUser: true)
     }
 
@@ -97,13 +95,12 @@ public final class Auth: Sendable {
         if let user = currentUser, user.isAnonymous {
             return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: false), credential: nil)
         }
-        let answer = try await core.backend.post(ClientPaths.v3("signupNewUser"), SignUpRequest(), as: SignUpResponse.self)
+        let answer = try await core.backend.send(SignUpRequest())
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "", isNewUser: true)
     }
 
     public func signIn(withCustomToken token: String) async throws -> AuthDataResult {
-        let answer = try await core.backend.post(ClientPaths.v3("verifyCustomToken"), SignInWithCustomTokenRequest(token: token),
-                                                 as: SignInWithCustomTokenResponse.self)
+        let answer = try await core.backend.send(SignInWithCustomTokenRequest(token: token))
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "", isNewUser: answer.isNewUser)
     }
 
@@ -116,9 +113,7 @@ public final class Auth: Sendable {
 
     /// The sign-in methods of an email (`password`, `microsoft.com`, …); empty with email enumeration protection.
     public func fetchSignInMethods(forEmail email: String) async throws -> [String] {
-        let answer = try await core.backend.post(ClientPaths.v3("createAuthUri"),
-                                                 CreateAuthUriRequest(identifier: email, continueUri: "http://www.google.com/"),
-                                                 as: CreateAuthUriResponse.self)
+        let answer = try await core.backend.send(CreateAuthUriRequest(identifier: email, continueUri: "http://www.google.com/"))
         return answer.signinMethods ?? []
     }
 

@@ -125,7 +125,7 @@ final class AuthCore: Sendable {
     func signedIn(idToken: String, refreshToken: String, expiresIn: String?, replacing existing: User? = nil) async throws -> User {
         let tokens = TokenManager.Tokens(idToken: idToken, refreshToken: refreshToken,
                                          expirationDate: configuration.clock().addingTimeInterval(TimeInterval(expiresIn ?? "3600") ?? 3600))
-        let answer = try await backend.post(ClientPaths.v3("getAccountInfo"), LookupRequest(idToken: idToken), as: LookupResponse.self)
+        let answer = try await backend.send(LookupRequest(idToken: idToken))
         guard let info = answer.users.first else { throw AuthErrorUtils.error(.internalError, message: "getAccountInfo answered no user.") }
         if let existing, existing.uid == info.localId {
             existing.state.withLock { $0 = User.profile(from: info) }
@@ -160,7 +160,7 @@ final class AuthCore: Sendable {
         request.tenantId = nil
         let answer: SignInWithIdpResponse
         do {
-            answer = try await backend.post(ClientPaths.v3("verifyAssertion"), request, as: SignInWithIdpResponse.self)
+            answer = try await backend.send(request)
         } catch {
             if let linkingUser { signOutIfTokenIsInvalid(error, user: linkingUser) }
             throw error

@@ -66,8 +66,10 @@ public struct URLSessionAuthBackend: AuthBackend {
     }
 }
 
-/// The host-relative paths the client uses (the v3 names the Firebase Apple SDK uses).
-enum ClientPaths {
-    static func v3(_ method: String) -> String { WirePaths.v3(method) }
-    static let secureToken = WirePaths.secureToken
+extension AuthBackend {
+    /// Sends an RPC of HearthWire's catalog to its client path (the v3 alias where there is one, as the Firebase
+    /// Apple SDK does) and decodes the answer the RPC names.
+    func send<R: WireRPC>(_ request: R) async throws -> R.Response {
+        try await post(R.method.clientPath, request, as: R.Response.self)
+    }
 }

@@ -33,8 +33,7 @@ actor TokenManager {
         let refreshToken = tokens.refreshToken
         let clock = clock
         let task = Task { () throws -> Tokens in
-            let answer = try await backend.post(ClientPaths.secureToken, GrantTokenRequest(grantType: "refresh_token", refreshToken: refreshToken),
-                                                as: GrantTokenResponse.self)
+            let answer = try await backend.send(GrantTokenRequest(grantType: "refresh_token", refreshToken: refreshToken))
             guard !answer.accessToken.isEmpty else { throw AuthErrorUtils.error(.internalError, message: "The refresh answer has no access_token.") }
             return Tokens(idToken: answer.accessToken, refreshToken: answer.refreshToken,
                           expirationDate: clock().addingTimeInterval(TimeInterval(answer.expiresIn) ?? 3600))

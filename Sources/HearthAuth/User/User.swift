@@ -69,10 +69,8 @@ public final class User: UserInfo, Sendable {
     public func providerAccessToken(for providerID: String, forcingRefresh: Bool = false) async throws -> String {
         let idToken = try await getIDToken()
         do {
-            let answer = try await auth.backend.post(WirePaths.providerAccessToken,
-                                                     ProviderAccessTokenRequest(providerId: providerID, idToken: idToken,
-                                                                                forceRefresh: forcingRefresh ? true : nil),
-                                                     as: ProviderAccessTokenResponse.self)
+            let answer = try await auth.backend.send(ProviderAccessTokenRequest(providerId: providerID, idToken: idToken,
+                                                                                forceRefresh: forcingRefresh ? true : nil))
             return answer.accessToken
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
@@ -109,7 +107,7 @@ public final class User: UserInfo, Sendable {
     func refreshProfile(idToken: String) async throws {
         let answer: LookupResponse
         do {
-            answer = try await auth.backend.post(ClientPaths.v3("getAccountInfo"), LookupRequest(idToken: idToken), as: LookupResponse.self)
+            answer = try await auth.backend.send(LookupRequest(idToken: idToken))
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
             throw error
@@ -186,7 +184,7 @@ public final class User: UserInfo, Sendable {
     public func delete() async throws {
         let token = try await getIDToken()
         do {
-            _ = try await auth.backend.post(ClientPaths.v3("deleteAccount"), DeleteAccountRequest(idToken: token), as: DeleteAccountResponse.self)
+            _ = try await auth.backend.send(DeleteAccountRequest(idToken: token))
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
             throw error
@@ -197,7 +195,7 @@ public final class User: UserInfo, Sendable {
     func setAccountInfo(_ request: UpdateRequest) async throws {
         let answer: UpdateResponse
         do {
-            answer = try await auth.backend.post(ClientPaths.v3("setAccountInfo"), request, as: UpdateResponse.self)
+            answer = try await auth.backend.send(request)
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
             throw error

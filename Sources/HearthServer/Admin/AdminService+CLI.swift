@@ -31,7 +31,8 @@ extension AdminService {
     // MARK: Users
 
     /// One user of an import (`accounts:batchCreate` and `hearth users import`): checked like an admin create,
-    /// created, or with `allowOverwrite` replacing the user with that uid (whose sessions end).
+    /// created, or with `allowOverwrite` replacing the user with that uid (whose sessions end). Store refusals
+    /// (`StoreError.emailExists`, …) pass, for ``HearthAPIError/answering(_:)``.
     public func importUser(_ info: ImportUserInfo, template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date) async throws {
         let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
         if let existing = try await store.user(localId: record.localId) {
@@ -40,10 +41,10 @@ extension AdminService {
             }
             var replacement = record
             replacement.version = existing.version
-            _ = try await storeWrite { try await store.updateUser(replacement) }
+            _ = try await store.updateUser(replacement)
             try await store.revokeRefreshTokens(localId: record.localId)
         } else {
-            try await storeWrite { try await store.createUser(record) }
+            try await store.createUser(record)
         }
     }
 

@@ -84,19 +84,9 @@ extension AdminService {
         } catch StoreError.duplicateKeyGeneration {
             throw HearthAPIError(.invalidArgument, "another server rotated the keys at the same moment; reload to see its key")
         }
-        try await accounts.keyRing.maintain(force: true)
+        try await accounts.keyRing.maintain()
         try await audit(principal, "signingKeys.rotate", target: key.kid)
         return key
-    }
-
-    /// Records one started session (the overview's sign-ins per day and provider). Best effort: never fails a sign-in.
-    static func countSignIn(store: any HearthStore, provider: String, at time: Date) async {
-        try? await store.incrementDailyCount(day: day(time), kind: "signIn", key: provider)
-    }
-
-    /// Records one refused sign-in by its error code. Best effort.
-    static func countRefusal(store: any HearthStore, reason: String, at time: Date) async {
-        try? await store.incrementDailyCount(day: day(time), kind: "refused", key: reason)
     }
 
     /// `yyyy-MM-dd` in UTC (``DailyCount/day(of:)``).

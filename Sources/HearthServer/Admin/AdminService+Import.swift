@@ -31,11 +31,11 @@ extension AdminService {
                 failures.append(.init(index: index, message: error.description))
             } catch let error as ImportedPasswordHash.Error {
                 failures.append(.init(index: index, message: "INVALID_PASSWORD_HASH : \(error.description)"))
-            } catch StoreError.emailExists {
-                failures.append(.init(index: index, message: "EMAIL_EXISTS"))
-            } catch let error as StoreError {
+            } catch StoreError.backend, StoreError.unavailable {
                 // Reported per user; the rest of the batch goes on and the audit entry is still written.
-                failures.append(.init(index: index, message: "the user could not be stored (\(error)); retry it"))
+                failures.append(.init(index: index, message: "the user could not be stored; retry it"))
+            } catch let error as StoreError {
+                failures.append(.init(index: index, message: HearthAPIError(error).description))
             } catch {
                 failures.append(.init(index: index, message: "the user could not be imported; retry it"))
             }
@@ -122,4 +122,8 @@ extension AdminService {
         }
         return user
     }
+}
+
+extension ImportUsersRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> ImportUsersResponse { try await call.admin.importUsers(request, by: call.principal()) }
 }

@@ -60,23 +60,6 @@ extension AdminService {
         }
     }
 
-    /// Maps store conflicts to the wire errors the SDKs know.
-    @discardableResult
-    func storeWrite<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch StoreError.duplicateLocalId {
-            throw HearthAPIError(.duplicateLocalId)
-        } catch StoreError.emailExists {
-            throw HearthAPIError(.emailExists)
-        } catch StoreError.federatedIdTaken(let providerId) {
-            if providerId == ProviderIdentity.phoneProviderId { throw HearthAPIError(.phoneNumberExists) }
-            throw HearthAPIError(.federatedUserIdAlreadyLinked, "another user already has this \(providerId) identity")
-        } catch StoreError.notFound {
-            throw HearthAPIError(.userNotFound)
-        }
-    }
-
     // MARK: Create
 
     /// `POST /v1/projects/{p}/accounts`.
@@ -98,7 +81,7 @@ extension AdminService {
             user.passwordHash = try await accounts.hashPassword(password)
             user.passwordUpdatedAt = moment
         }
-        try await storeWrite { try await store.createUser(user) }
+        try await store.createUser(user)
         try await audit(principal, "accounts.create", target: localId, detail: Self.fieldNames(of: request))
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: nil)
     }
@@ -230,44 +213,42 @@ extension AdminService {
         let moment = now
         let nowSeconds = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
         var revokes = false
-        let updated = try await storeWrite {
-            try await accounts.modifyUser(localId: localId) { user in
-                if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
-                if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
-                if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
-                if deleteAttributes.contains("PHOTO_URL") { user.photoUrl = nil }
-                if let email, email != user.email {
-                    user.email = email
-                    user.emailVerified = false
-                    revokes = true
-                }
-                if deleteAttributes.contains("EMAIL") { user.email = nil; user.emailVerified = false }
-                if let verified = request.emailVerified { user.emailVerified = verified }
-                if let hash {
-                    user.passwordHash = hash
-                    user.passwordUpdatedAt = moment
-                    revokes = true
-                }
-                if deleteAttributes.contains("PASSWORD") || deleteProviders.contains("password") {
-                    user.passwordHash = nil
-                    user.passwordUpdatedAt = nil
-                }
-                if let phone { user.phoneNumber = phone }
-                user.identities.removeAll { deleteProviders.contains($0.providerId) }
-                if let link {
-                    user.identities.removeAll { $0.providerId == link.providerId }
-                    user.identities.append(link)
-                }
-                if let disabled = request.disableUser { user.disabled = disabled }
-                if let claims { user.customClaims = claims }
-                if let createdAt = request.createdAt { user.createdAt = Date(timeIntervalSince1970: Double(createdAt.value) / 1000) }
-                if let lastLoginAt = request.lastLoginAt { user.lastLoginAt = Date(timeIntervalSince1970: Double(lastLoginAt.value) / 1000) }
-                if let validSince = request.validSince {
-                    user.validSince = Date(timeIntervalSince1970: Double(validSince.value))
-                    revokes = true
-                } else if revokes {
-                    user.validSince = nowSeconds
-                }
+        let updated = try await accounts.modifyUser(localId: localId) { user in
+            if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
+            if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
+            if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
+            if deleteAttributes.contains("PHOTO_URL") { user.photoUrl = nil }
+            if let email, email != user.email {
+                user.email = email
+                user.emailVerified = false
+                revokes = true
+            }
+            if deleteAttributes.contains("EMAIL") { user.email = nil; user.emailVerified = false }
+            if let verified = request.emailVerified { user.emailVerified = verified }
+            if let hash {
+                user.passwordHash = hash
+                user.passwordUpdatedAt = moment
+                revokes = true
+            }
+            if deleteAttributes.contains("PASSWORD") || deleteProviders.contains("password") {
+                user.passwordHash = nil
+                user.passwordUpdatedAt = nil
+            }
+            if let phone { user.phoneNumber = phone }
+            user.identities.removeAll { deleteProviders.contains($0.providerId) }
+            if let link {
+                user.identities.removeAll { $0.providerId == link.providerId }
+                user.identities.append(link)
+            }
+            if let disabled = request.disableUser { user.disabled = disabled }
+            if let claims { user.customClaims = claims }
+            if let createdAt = request.createdAt { user.createdAt = Date(timeIntervalSince1970: Double(createdAt.value) / 1000) }
+            if let lastLoginAt = request.lastLoginAt { user.lastLoginAt = Date(timeIntervalSince1970: Double(lastLoginAt.value) / 1000) }
+            if let validSince = request.validSince {
+                user.validSince = Date(timeIntervalSince1970: Double(validSince.value))
+                revokes = true
+            } else if revokes {
+                user.validSince = nowSeconds
             }
         }
         if revokes { try await store.revokeRefreshTokens(localId: localId) }
@@ -349,5 +330,39 @@ extension AdminService {
         else { return nil }
         let names = object.keys.filter { $0 != "localId" && $0 != "tenantId" }.sorted()
         return names.isEmpty ? nil : names.joined(separator: ",")
+    }
+}
+
+extension AdminCreateUserRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignUpResponse { try await call.admin.createUser(request, by: call.principal()) }
+}
+
+extension AdminLookupRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminLookupResponse { try await call.admin.lookup(request) }
+}
+
+extension AdminUpdateRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminUpdateResponse { try await call.admin.update(request, by: call.principal()) }
+}
+
+extension AdminDeleteRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminDeleteResponse { try await call.admin.delete(request, by: call.principal()) }
+}
+
+extension BatchDeleteRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> BatchDeleteResponse { try await call.admin.batchDelete(request, by: call.principal()) }
+}
+
+extension QueryUsersRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> QueryUsersResponse { try await call.admin.query(request) }
+}
+
+extension CreateSessionCookieRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> CreateSessionCookieResponse { try await call.admin.createSessionCookie(request) }
+}
+
+extension BatchGetRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> BatchGetResponse {
+        try await call.admin.batchGet(maxResults: request.maxResults, pageToken: request.nextPageToken)
     }
 }

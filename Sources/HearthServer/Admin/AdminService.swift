@@ -26,13 +26,6 @@ public struct AdminService: Sendable {
         logger.info("admin write", metadata: ["actor": "\(principal.actor)", "action": "\(action)", "target": "\(target)"])
     }
 
-    /// `INVALID_PROJECT_ID` unless `projectId` is the project this server serves.
-    func checkProject(_ projectId: String) throws {
-        guard projectId == configuration.projectId else {
-            throw HearthAPIError(.invalidProjectId, "this server serves project \(configuration.projectId), not \(projectId)")
-        }
-    }
-
     /// `GET …/auditLog`: newest first.
     public func auditLog(pageSize: Int?, pageToken: String?) async throws -> AuditLogResponse {
         let size = pageSize ?? 100
@@ -48,5 +41,16 @@ public struct AdminService: Sendable {
             entries: page.map { AuditLogEntry(id: String($0.id), time: $0.time.formatted(.iso8601), actor: $0.actor, action: $0.action,
                                               target: $0.target, detail: $0.detail) },
             nextPageToken: entries.count > size ? page.last.map { String($0.id) } : nil)
+    }
+}
+
+extension AuditLogRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> AuditLogResponse {
+        var pageSize: Int?
+        if let text = request.pageSize {
+            guard let size = Int(text) else { throw HearthAPIError(.invalidPageSelection, "pageSize must be a number") }
+            pageSize = size
+        }
+        return try await call.admin.auditLog(pageSize: pageSize, pageToken: request.pageToken)
     }
 }

@@ -12,17 +12,12 @@ import Logging
 /// "Test" button and `hearth providers test` show the same report.
 struct ProviderCheckController {
     let federation: FederationService
-    let authorizer: AdminAuthorizer
 
-    func register(on router: Router<HearthRequestContext>) {
+    /// Registers on the admin route group (``AdminAuthenticator`` has checked the caller and the project).
+    func register(on router: RouterGroup<HearthRequestContext>) {
         let v2 = "\(WirePaths.identityToolkitV2)/projects/{project}"
         for collection in ["defaultSupportedIdpConfigs", "oauthIdpConfigs"] {
-            router.post(RouterPath("\(v2)/\(collection)/{idp}:test")) { request, context -> JSONResponse<ProviderCheckReport> in
-                _ = try await authorizer.authorize(request, context: context)
-                let project = try context.parameters.require("project")
-                guard project == federation.configuration.projectId else {
-                    throw HearthAPIError(.invalidProjectId, "this server serves project \(federation.configuration.projectId), not \(project)")
-                }
+            router.post(RouterPath("\(v2)/\(collection)/{idp}:test")) { _, context -> JSONResponse<ProviderCheckReport> in
                 let providerId = try context.parameters.require("idp")
                 let kind = IdPConfig.kind(forProviderId: providerId)
                 guard let kind, (kind == .oidc) == (collection == "oauthIdpConfigs") else {

@@ -3,7 +3,8 @@ import HearthWire
 import Hummingbird
 
 /// The ID-token verification keys: the x509 certificate map (what the Firebase admin SDKs read) and a JWKS,
-/// both with `Cache-Control: public, max-age=…` no longer than the key pre-publication time.
+/// both with `Cache-Control: public, max-age=…` no longer than the key pre-publication time. Session cookies are
+/// signed with the same keys, published again where Google publishes the session-cookie keys.
 struct PublicKeysController {
     let keyRing: KeyRing
 
@@ -22,8 +23,7 @@ struct PublicKeysController {
             return JSONResponse(JWKSet(keys: try published.keys.map { try $0.publicJWK() }),
                                 cacheControl: "public, max-age=\(published.maxAge), must-revalidate, no-transform")
         }
-        router.get(RouterPath(WirePaths.x509Certificates), use: certificates)
-        router.get(RouterPath(WirePaths.jwks), use: jwks)
-        router.get(RouterPath(WirePaths.wellKnownJWKS), use: jwks)
+        for path in [WirePaths.x509Certificates, WirePaths.sessionCookieCertificates] { router.get(RouterPath(path), use: certificates) }
+        for path in [WirePaths.jwks, WirePaths.wellKnownJWKS, WirePaths.sessionCookieJWKS] { router.get(RouterPath(path), use: jwks) }
     }
 }

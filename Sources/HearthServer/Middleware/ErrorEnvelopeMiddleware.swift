@@ -28,12 +28,13 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         switch error {
         case let error as HearthAPIError:
             return error
-        case StoreError.textWithNUL:
-            return HearthRequestDecoder.nulRefusal
-        case StoreError.unavailable(let reason):
-            // Reasons are written to say what without where (no host, port or path of the database).
-            context.logger.warning("store unavailable", metadata: ["reason": "\(reason)"])
-            return HearthAPIError(.unavailable, "the database is unavailable (\(reason)); try again shortly")
+        case let error as StoreError:
+            switch error {
+            case .unavailable(let reason): context.logger.warning("store unavailable", metadata: ["reason": "\(reason)"])
+            case .backend: context.logger.error("store failed", metadata: ["error.type": "StoreError.backend"])
+            default: break
+            }
+            return HearthAPIError(error)
         case let error as HTTPError:
             switch error.status {
             case .notFound: return HearthAPIError(.notFound, "no such endpoint: \(request.method) \(request.uri.path)")
@@ -51,37 +52,5 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
             context.logger.error("request failed with an unexpected error", metadata: ["error.type": "\(type(of: error))"])
             return HearthAPIError(.internalError)
         }
-    }
-}
-
-/// Checks the API key (`key` query parameter or `X-Goog-Api-Key` header) of Identity Toolkit and Secure Token
-/// requests: `API key not valid` with reason `keyInvalid` otherwise.
-struct APIKeyMiddleware: RouterMiddleware {
-    typealias Context = HearthRequestContext
-    let acceptedKeys: Set<String>
-    let acceptsAny: Bool
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if !acceptsAny {
-            let key = FormQuery(request.uri.query).get("key") ?? request.headers[HTTPField.Name("X-Goog-Api-Key")!]
-            guard let key, acceptedKeys.contains(key) else {
-                // One notice per refusal (the key itself is not a secret but need not be logged: its length and prefix say enough).
-                context.logger.notice("request refused: API key not valid",
-                                      metadata: ["path": "\(request.uri.path)", "key": "\(key.map { "\($0.prefix(4))… (\($0.count) characters)" } ?? "none")"])
-                throw HearthAPIError(.invalidApiKey)
-            }
-        }
-        return try await next(request, context)
-    }
-}
-
-/// Bounds the time each request may spend waiting for the store (``HearthServerConfiguration/storeTimeout``): the
-/// store turns a wait past it into ``StoreError/unavailable(_:)``, answered 503 by ``ErrorEnvelopeMiddleware``.
-struct StoreDeadlineMiddleware: RouterMiddleware {
-    typealias Context = HearthRequestContext
-    let seconds: TimeInterval
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await StoreDeadline.withRequestDeadline(seconds) { try await next(request, context) }
     }
 }

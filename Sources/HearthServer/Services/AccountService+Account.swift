@@ -103,3 +103,30 @@ extension AccountService {
         return GetProjectConfigResponse(projectId: config.projectId, authorizedDomains: config.authorizedDomains)
     }
 }
+
+extension LookupRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> LookupResponse { try await call.accounts.lookup(request) }
+}
+
+extension UpdateRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> UpdateResponse { try await call.accounts.update(request) }
+}
+
+extension DeleteAccountRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> DeleteAccountResponse { try await call.accounts.delete(request) }
+}
+
+extension CreateAuthUriRequest: ServedRPC {
+    static let rateLimit: RateLimitedEndpoint? = .createAuthUri
+    /// With a provider id (and no identifier): a federated sign-in session; otherwise the sign-in methods of an email.
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> CreateAuthUriResponse {
+        if let providerId = request.providerId, !providerId.isEmpty, request.identifier == nil {
+            return try await call.federation.createAuthUri(providerId: providerId, sessionId: request.sessionId, appId: request.appId)
+        }
+        return try await call.accounts.createAuthUri(request)
+    }
+}
+
+extension GetProjectConfigRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> GetProjectConfigResponse { try await call.accounts.getProjectConfig() }
+}

@@ -39,11 +39,7 @@ extension AccountService {
             guard config.anonymousSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "anonymous sign-in is disabled") }
             provider = "anonymous"
         }
-        do {
-            try await metrics.timeStore("createUser") { try await store.createUser(user) }
-        } catch StoreError.emailExists {
-            throw HearthAPIError(.emailExists)
-        }
+        try await metrics.timeStore("createUser") { try await store.createUser(user) }
         logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(provider)"])
         let tokens = try await issueSession(for: user, signInProvider: provider)
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: tokens)
@@ -123,5 +119,19 @@ extension AccountService {
         let (updated, tokens) = try await signInSession(localId: user.localId, signInProvider: "password", passwordRehash: rehash)
         return SignInWithPasswordResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName,
                                           photoUrl: updated.photoUrl, tokens: tokens)
+    }
+}
+
+extension SignUpRequest: ServedRPC {
+    static let rateLimit: RateLimitedEndpoint? = .signUp
+    static let signInKind: SignInKind? = .signUp
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignUpResponse { try await call.accounts.signUp(request) }
+}
+
+extension SignInWithPasswordRequest: ServedRPC {
+    static let rateLimit: RateLimitedEndpoint? = .signInWithPassword
+    static let signInKind: SignInKind? = .password
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithPasswordResponse {
+        try await call.accounts.signInWithPassword(request, clientAddress: call.context.clientAddress)
     }
 }

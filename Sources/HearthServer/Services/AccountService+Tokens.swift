@@ -3,6 +3,8 @@ import Foundation
 import HearthCore
 import HearthStore
 import HearthWire
+import HTTPTypes
+import Hummingbird
 import JWTKit
 
 extension AccountService {
@@ -133,5 +135,27 @@ extension AccountService {
             throw HearthAPIError(.invalidCustomToken, "\(error)")
         }
         return claims
+    }
+}
+
+extension SignInWithCustomTokenRequest: ServedRPC {
+    static let signInKind: SignInKind? = .custom
+    /// Unsigned (emulator-mode) custom tokens only where the emulator credential is accepted from this client.
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithCustomTokenResponse {
+        let configuration = call.services.configuration
+        let emulator = configuration.emulatorAdminEnabled
+            && (configuration.emulatorAdminAllowRemote || AdminAuthorizer.isLocalClient(call.request, context: call.context))
+        return try await call.accounts.signInWithCustomToken(request, allowUnsigned: emulator)
+    }
+}
+
+extension GrantTokenRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> GrantTokenResponse {
+        var grant = request
+        // Some clients put the grant in the query string.
+        let query = FormQuery(call.request.uri.query)
+        if grant.grantType == nil { grant.grantType = query.get("grant_type") ?? query.get("grantType") }
+        if grant.refreshToken == nil { grant.refreshToken = query.get("refresh_token") ?? query.get("refreshToken") }
+        return try await call.accounts.refresh(grant)
     }
 }

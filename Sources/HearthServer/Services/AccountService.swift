@@ -15,6 +15,8 @@ public struct AccountService: Sendable {
     let throttle: LoginThrottle
     let serviceAccountVerifiers = ServiceAccountVerifiers()
     let hasher: PasswordHasher
+    /// The console overview's sign-in figures and the sign-in metrics.
+    let stats: SignInStats
     let logger: Logger
 
     public init(configuration: HearthServerConfiguration, store: any HearthStore, keyRing: KeyRing, logger: Logger) {
@@ -23,6 +25,7 @@ public struct AccountService: Sendable {
         self.keyRing = keyRing
         self.throttle = LoginThrottle(configuration: configuration.throttle, clock: configuration.clock, store: store)
         self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
+        self.stats = SignInStats(store: store, clock: configuration.clock, metrics: configuration.metrics)
         self.logger = logger
     }
 
@@ -48,7 +51,7 @@ public struct AccountService: Sendable {
             localId: user.localId, authTime: authTime, signInProvider: signInProvider, sessionClaims: sessionClaims, now: issuedAt)
         try await metrics.timeStore("insertRefreshToken") { try await store.insertRefreshToken(record) }
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
-        await AdminService.countSignIn(store: store, provider: signInProvider, at: issuedAt)
+        await stats.countSignIn(provider: signInProvider, at: issuedAt)
         metrics.count(.signIns, [signInProvider, "success"])
         return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
     }
@@ -117,13 +120,9 @@ public struct AccountService: Sendable {
                 return try await metrics.timeStore("updateUser") { try await store.updateUser(changed) }
             } catch StoreError.conflict {
                 continue
-            } catch StoreError.emailExists {
-                throw HearthAPIError(.emailExists)
-            } catch StoreError.notFound {
-                throw HearthAPIError(.userNotFound)
             }
         }
-        throw HearthAPIError(.internalError, "the account is being changed concurrently; try again", httpStatus: 409)
+        throw HearthAPIError(StoreError.conflict)
     }
 
     /// scrypt off the cooperative pool.

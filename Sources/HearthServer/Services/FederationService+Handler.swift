@@ -120,7 +120,7 @@ extension FederationService {
                     message: "redirectUrl must be a loopback address (http://127.0.0.1:<port>/… or http://[::1]:<port>/…).")))
             }
             let appId = query[.appId] ?? query[.clientId] ?? ""
-            guard Self.acceptsDesktopApp(appId, project: project, apps: apps) else {
+            guard acceptsDesktopApp(appId, project: project, apps: apps) else {
                 // The result is only an error, so it may go to the loopback address (only a program on this machine
                 // listens there): the app waiting for it learns at once what is wrong, rather than at its timeout.
                 let message = Self.unregisteredDesktopApp(appId)
@@ -151,7 +151,7 @@ extension FederationService {
                 break
             }
         }
-        if scheme == nil, project.acceptAnyApp {
+        if scheme == nil, acceptsAnyApp(project) {
             // Any app is accepted (a demo project in --dev): the scheme is the app's own choice.
             scheme = AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId)
         }

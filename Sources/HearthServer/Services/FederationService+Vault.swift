@@ -3,6 +3,8 @@ import HearthCore
 import HearthOIDC
 import HearthStore
 import HearthWire
+import HTTPTypes
+import Hummingbird
 import Logging
 
 /// The provider token vault: Hearth keeps the provider's refresh token (sealed with AES-GCM under the vault keys)
@@ -151,5 +153,20 @@ extension FederationService {
         next.accessTokenExpiresAt = tokens.accessTokenExpiresAt
         next.updatedAt = moment
         return try await store.replaceProviderTokens(next, expectedSealed: record.sealed)
+    }
+}
+
+extension ProviderAccessTokenRequest: ServedRPC {
+    /// The user's Hearth ID token as `Authorization: Bearer …` (or `idToken` in the body).
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> ProviderAccessTokenResponse {
+        var idToken = request.idToken
+        if let authorization = call.request.headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                throw HearthAPIError(.invalidIdToken, "Authorization must be Bearer <the user's ID token>")
+            }
+            idToken = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        }
+        return try await call.federation.providerAccessToken(idToken: idToken, request: request)
     }
 }

@@ -3,6 +3,7 @@ import HearthCore
 import HearthOIDC
 import HearthStore
 import HearthWire
+import Hummingbird
 import Logging
 
 /// Federated sign-in: the auth handler's authorization sessions and `accounts:signInWithIdp` (sign in, link,
@@ -12,7 +13,9 @@ public struct FederationService: Sendable {
     let relyingParty: RelyingParty
     let logger: Logger
     /// Providers the dev IdPs serve for this process (`--dev`), never stored.
-    let devProviders: DevProviderOverlay?
+    let devProviders: (any DevelopmentProviders)?
+    /// A demo project in `--dev` accepts any app and loopback redirect: a setting of this process, never stored.
+    let devAcceptsAnyApp: Bool
     /// Provider refreshes in flight (token vault), one per user and provider.
     let refreshes = ProviderTokenRefreshes()
 
@@ -20,12 +23,16 @@ public struct FederationService: Sendable {
     var configuration: HearthServerConfiguration { accounts.configuration }
     var now: Date { accounts.configuration.clock.now() }
 
-    public init(accounts: AccountService, relyingParty: RelyingParty, logger: Logger, devProviders: DevProviderOverlay? = nil) {
+    public init(accounts: AccountService, relyingParty: RelyingParty, logger: Logger, devProviders: (any DevelopmentProviders)? = nil) {
         self.accounts = accounts
         self.relyingParty = relyingParty
         self.logger = logger
         self.devProviders = devProviders
+        self.devAcceptsAnyApp = devProviders != nil && accounts.configuration.projectId.hasPrefix("demo-")
     }
+
+    /// Whether the project accepts any app (its setting, or a demo project in `--dev`).
+    func acceptsAnyApp(_ project: ProjectConfig) -> Bool { project.acceptAnyApp || devAcceptsAnyApp }
 
     /// The enabled configuration of `providerId`, or `OPERATION_NOT_ALLOWED`. A provider configured by a person
     /// (stored) always wins; the dev IdPs serve only providers nobody configured.
@@ -58,12 +65,12 @@ public struct FederationService: Sendable {
 
     /// Whether the auth handler hands results to the desktop app `appId` (registered, or any app accepted).
     func desktopAppAccepted(_ appId: String) async throws -> Bool {
-        Self.acceptsDesktopApp(appId, project: try await accounts.projectConfig(), apps: try await store.apps())
+        acceptsDesktopApp(appId, project: try await accounts.projectConfig(), apps: try await store.apps())
     }
 
     /// The rule itself, for callers that have the project and the apps at hand.
-    static func acceptsDesktopApp(_ appId: String, project: ProjectConfig, apps: [AppRegistration]) -> Bool {
-        project.acceptAnyApp || apps.contains { $0.kind == .desktop && $0.id == appId }
+    func acceptsDesktopApp(_ appId: String, project: ProjectConfig, apps: [AppRegistration]) -> Bool {
+        acceptsAnyApp(project) || apps.contains { $0.kind == .desktop && $0.id == appId }
     }
 
     /// What to do about an unregistered desktop app, with the exact command.
@@ -80,7 +87,7 @@ public struct FederationService: Sendable {
             seen.insert(config.providerId)
             result.append(ProviderSource(providerId: config.providerId, kind: config.enabled ? .configured : .disabled, clientId: config.clientId))
         }
-        for config in devProviders?.configs() ?? [] where !seen.contains(config.providerId) {
+        for config in devProviders?.providerConfigs() ?? [] where !seen.contains(config.providerId) {
             result.append(ProviderSource(providerId: config.providerId, kind: .devIdP, clientId: config.clientId))
         }
         return result.sorted { $0.providerId < $1.providerId }
@@ -352,14 +359,17 @@ public struct ProviderSource: Sendable, Equatable {
 
 /// The dev IdPs' provider settings for this process (`--dev`): computed from the dev IdPs' current URL, never
 /// written to the store, so that a real registration is never replaced.
-public struct DevProviderOverlay: Sendable {
-    let configs: @Sendable () -> [IdPConfig]
+/// Sign-in providers served from memory for development and tests (`hearth serve --dev`). HearthServer knows them
+/// only through this protocol; the composition roots (the `hearth` command, the test harness) hand it HearthDevIdP's.
+public protocol DevelopmentProviders: Sendable {
+    /// The configurations of the providers they serve, used where nothing is stored for a provider id.
+    func providerConfigs() -> [IdPConfig]
+    /// Adds their routes (`/__dev/…`) to the router.
+    func register<Context: RequestContext>(on router: Router<Context>)
+}
 
-    public init(_ configs: @escaping @Sendable () -> [IdPConfig]) {
-        self.configs = configs
-    }
-
-    func config(_ providerId: String) -> IdPConfig? { configs().first { $0.providerId == providerId } }
+extension DevelopmentProviders {
+    func config(_ providerId: String) -> IdPConfig? { providerConfigs().first { $0.providerId == providerId } }
 }
 
 extension IdPConfig {
@@ -369,4 +379,9 @@ extension IdPConfig {
         ["Microsoft (dev)", "Yahoo (dev)"].contains(displayName ?? "")
             && ((endpointBase ?? "").contains("/__dev/microsoft") || (endpointBase ?? "").contains("/__dev/yahoo"))
     }
+}
+
+extension SignInWithIdpRequest: ServedRPC {
+    static let signInKind: SignInKind? = .idp
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithIdpResponse { try await call.federation.signInWithIdp(request) }
 }

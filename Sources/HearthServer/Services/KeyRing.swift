@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthStore
+import HearthWire
 import JWTKit
 import Logging
 import Synchronization
@@ -9,7 +10,7 @@ import Synchronization
 /// map and the JWKS, and rotates keys per ``KeyRotationPolicy``. State lives in the store, so replicas share keys.
 ///
 /// Requests read an immutable snapshot (keys and their built JWT key collection) behind a `Mutex`: signing and
-/// verifying never wait for the store or for a rotation. ``maintain(force:)`` — run at start and by the
+/// verifying never wait for the store or for a rotation. ``maintain()`` — run at start and by the
 /// background maintenance service — rotates, reloads and swaps the snapshot.
 public final class KeyRing: Sendable {
     private let store: any SigningKeyStore
@@ -51,7 +52,7 @@ public final class KeyRing: Sendable {
     /// swaps the snapshot. Called at start and by the maintenance service, never on a request. It always reads
     /// the store (`force` is kept for source compatibility and has no effect).
     @discardableResult
-    public func maintain(force: Bool = false) async throws -> KeyRotationPolicy.Plan {
+    public func maintain() async throws -> KeyRotationPolicy.Plan {
         var keys = try await reload()
         for _ in 0..<4 {
             let plan = policy.plan(keys: keys, now: clock.now())
@@ -115,7 +116,9 @@ public final class KeyRing: Sendable {
     /// Signs any payload with the active key (RS256, `kid` header): ID tokens, session cookies, admin access tokens.
     public func sign<Payload: JWTPayload>(payload: Payload) async throws -> String {
         let current = snapshot.withLock { $0 }
-        guard let active = policy.plan(keys: current.keys, now: clock.now()).active else { throw StoreError.backend("no signing key") }
+        guard let active = policy.plan(keys: current.keys, now: clock.now()).active else {
+            throw HearthAPIError(.unavailable, "no signing key is active yet (the server is starting); try again shortly")
+        }
         return try await current.collection.sign(payload, kid: JWKIdentifier(string: active.kid), header: ["typ": "JWT"])
     }
 

@@ -1,0 +1,64 @@
+import HTTPTypes
+import HearthWire
+import Hummingbird
+
+/// Registers every RPC of ``RPCCatalog`` on the router, each in its route group's middleware:
+///
+/// - client API and secure token: sign-in counting (sign-ins only) → the API key → the rate limit (limited RPCs);
+/// - admin: ``AdminAuthenticator`` (the principal on the context, the project checked) → the admin body limit.
+///
+/// A `GET` RPC reads its request from the query string; every other one from its JSON or form body.
+struct RPCRoutes {
+    let services: HearthServices
+    let router: Router<HearthRequestContext>
+    let apiKeys: APIKeyMiddleware
+    let stats: SignInStats
+    let limiter: RateLimiter?
+    let authenticator: AdminAuthenticator
+    /// The admin group's body limit (a 1000-user import is large).
+    let adminBodyLimit: Int
+
+    /// Registers the catalog; returns the RPCs the server has no service method for (a test expects none).
+    @discardableResult
+    func register(_ catalog: [any WireRPC.Type] = RPCCatalog.all) -> [String] {
+        var unserved: [String] = []
+        for rpc in catalog {
+            guard let served = rpc as? any ServedRPC.Type else {
+                unserved.append(rpc.method.description)
+                continue
+            }
+            register(served)
+        }
+        return unserved
+    }
+
+    /// The route group an RPC's routes go in.
+    func group<R: ServedRPC>(for rpc: R.Type) -> RouterGroup<HearthRequestContext> {
+        switch R.method.group {
+        case .clientAPI, .secureToken:
+            var group = router.group()
+            if let kind = R.signInKind { group = group.add(middleware: SignInCountingMiddleware(kind: kind, stats: stats)) }
+            group = group.add(middleware: apiKeys)
+            if let endpoint = R.rateLimit, let limiter { group = group.add(middleware: RateLimitMiddleware(limiter: limiter, endpoint: endpoint)) }
+            return group
+        case .admin, .emulator:
+            return router.group().add(middleware: authenticator).add(middleware: BodyLimitMiddleware(maxBodySize: adminBodyLimit))
+        }
+    }
+
+    func register<R: ServedRPC>(_ rpc: R.Type) {
+        let services = services
+        let handler: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<R.Response> = { request, context in
+            let decoded: R = request.method == .get
+                ? try HearthRequestDecoder.decodeForm(R.self, text: request.uri.query ?? "")
+                : try await request.decode(as: R.self, context: context)
+            return JSONResponse(try await R.serve(decoded, RPCCall(services: services, request: request, context: context)))
+        }
+        let group = group(for: rpc)
+        for route in R.method.routes {
+            for name in route.httpMethods {
+                group.on(RouterPath(route.path), method: HTTPRequest.Method(name)!, use: handler)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import HearthWire
+import Hummingbird
+
+/// The services an RPC is answered by.
+struct HearthServices: Sendable {
+    let accounts: AccountService
+    let federation: FederationService
+    let admin: AdminService
+    var configuration: HearthServerConfiguration { accounts.configuration }
+}
+
+/// One call of an RPC: the services, and the HTTP request and context it came in (client address, headers,
+/// the admin principal its route group's authenticator put there).
+struct RPCCall: Sendable {
+    let services: HearthServices
+    let request: Request
+    let context: HearthRequestContext
+
+    var accounts: AccountService { services.accounts }
+    var federation: FederationService { services.federation }
+    var admin: AdminService { services.admin }
+
+    /// The admin principal of an admin-group call (set by ``AdminAuthenticator``).
+    func principal() throws -> AdminPrincipal {
+        guard let principal = context.identity else {
+            throw HearthAPIError(.unauthenticated, "Request is missing required authentication credential")
+        }
+        return principal
+    }
+}
+
+/// An RPC of ``RPCCatalog`` as the server answers it: the service method it goes to, and the route's extras.
+/// Each conformance sits beside its service method.
+protocol ServedRPC: WireRPC {
+    /// Answers `request`.
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> Response
+    /// The rate limit in front of the route; nil: none.
+    static var rateLimit: RateLimitedEndpoint? { get }
+    /// The kind of sign-in the RPC is, counted when it is refused; nil: not a sign-in.
+    static var signInKind: SignInKind? { get }
+}
+
+extension ServedRPC {
+    static var rateLimit: RateLimitedEndpoint? { nil }
+    static var signInKind: SignInKind? { nil }
+}

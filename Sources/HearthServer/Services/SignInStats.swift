@@ -1,0 +1,47 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Hummingbird
+
+/// The kind of a sign-in RPC, as the console's overview and the `hearth_sign_ins_total` metric count it.
+enum SignInKind: String, Sendable {
+    case password, idp, custom, signUp
+}
+
+/// The console overview's daily sign-in figures and the sign-in metrics: started sessions by provider, refused
+/// sign-ins by error code. Best effort: counting never fails or changes an answer.
+struct SignInStats: Sendable {
+    let store: any HearthStore
+    let clock: WallClock
+    let metrics: HearthMetrics
+
+    /// One started session (counted where sessions are issued).
+    func countSignIn(provider: String, at time: Date) async {
+        try? await store.incrementDailyCount(day: DailyCount.day(of: time), kind: "signIn", key: provider)
+    }
+
+    /// One refused sign-in of `kind`, by its error code.
+    func countRefusal(_ kind: SignInKind, reason: String) async {
+        try? await store.incrementDailyCount(day: DailyCount.day(of: clock.now()), kind: "refused", key: reason)
+        metrics.count(.refusedSignIns, [reason])
+        metrics.count(.signIns, [kind.rawValue, "refused"])
+    }
+}
+
+/// Counts the refusals of one sign-in RPC's routes (the sign-ins themselves are counted where sessions are
+/// issued). It sits outside the API-key check: a sign-in refused for its key counts too.
+struct SignInCountingMiddleware: RouterMiddleware {
+    typealias Context = HearthRequestContext
+    let kind: SignInKind
+    let stats: SignInStats
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            if let refusal = HearthAPIError.answering(error) { await stats.countRefusal(kind, reason: refusal.code.rawValue) }
+            throw error
+        }
+    }
+}
