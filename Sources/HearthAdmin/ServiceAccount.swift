@@ -58,14 +58,11 @@ public struct ServiceAccount: Sendable {
     /// `claims` must not use reserved names (`sub`, `iss`, `firebase`, …).
     public func createCustomToken(uid: String, claims: [String: JSONValue]? = nil, now: Date = Date()) async throws -> String {
         guard !uid.isEmpty, uid.utf8.count <= 128 else { throw Error(description: "a uid is 1 to 128 characters") }
-        let reserved: Set<String> = ["acr", "amr", "at_hash", "aud", "auth_time", "azp", "cnf", "c_hash", "exp", "iat", "iss", "jti", "nbf",
-                                     "nonce", "sub", "firebase"]
-        if let name = claims?.keys.first(where: reserved.contains) { throw Error(description: "'\(name)' is a reserved claim") }
-        let iat = Int64(now.timeIntervalSince1970)
-        return try await keys.sign(CustomToken(iss: clientEmail, sub: clientEmail,
-                                               aud: "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit",
-                                               iat: iat, exp: iat + 3600, uid: uid, claims: claims),
-                                   kid: JWKIdentifier(string: privateKeyId), header: ["typ": "JWT"])
+        if let name = claims?.keys.sorted().first(where: CustomTokenClaims.reservedClaimNames.contains) {
+            throw Error(description: "'\(name)' is a reserved claim")
+        }
+        let payload = CustomTokenClaims(serviceAccount: clientEmail, uid: uid, claims: claims, issuedAt: now)
+        return try await keys.sign(CustomToken(claims: payload), kid: JWKIdentifier(string: privateKeyId), header: ["typ": "JWT"])
     }
 
     /// The JWT-bearer assertion (RFC 7523) for the token endpoint.
@@ -75,14 +72,12 @@ public struct ServiceAccount: Sendable {
                                    kid: JWKIdentifier(string: privateKeyId), header: ["typ": "JWT"])
     }
 
+    /// HearthWire's ``CustomTokenClaims`` as a JWT payload to sign (the format is defined once, there).
     struct CustomToken: JWTPayload {
-        var iss: String
-        var sub: String
-        var aud: String
-        var iat: Int64
-        var exp: Int64
-        var uid: String
-        var claims: [String: JSONValue]?
+        var claims: CustomTokenClaims
+        init(claims: CustomTokenClaims) { self.claims = claims }
+        init(from decoder: any Decoder) throws { claims = try CustomTokenClaims(from: decoder) }
+        func encode(to encoder: any Encoder) throws { try claims.encode(to: encoder) }
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 

@@ -38,27 +38,27 @@ extension HearthAPIError {
     public init(_ error: StoreError) {
         switch error {
         case .emailExists:
-            self.init(.emailExists)
+            self.init(ServerErrorCode.emailExists)
         case .federatedIdTaken(let providerId) where providerId == ProviderIdentity.phoneProviderId:
-            self.init(.phoneNumberExists)
+            self.init(ServerErrorCode.phoneNumberExists)
         case .federatedIdTaken(let providerId):
-            self.init(.federatedUserIdAlreadyLinked, "another user already has this \(providerId) identity")
+            self.init(ServerErrorCode.federatedUserIdAlreadyLinked, "another user already has this \(providerId) identity")
         case .duplicateLocalId:
-            self.init(.duplicateLocalId)
+            self.init(ServerErrorCode.duplicateLocalId)
         case .notFound:
-            self.init(.userNotFound)
+            self.init(ServerErrorCode.userNotFound)
         case .conflict:
-            self.init(.internalError, "the account is being changed concurrently; try again", httpStatus: 409)
+            self.init(ServerErrorCode.internalError, "the account is being changed concurrently; try again", httpStatus: 409)
         case .duplicateKeyGeneration:
-            self.init(.internalError, "a signing key was being added concurrently; try again", httpStatus: 409)
+            self.init(ServerErrorCode.internalError, "a signing key was being added concurrently; try again", httpStatus: 409)
         case .textWithNUL:
             self = HearthRequestDecoder.nulRefusal
         case .unavailable(let reason):
             // Reasons say what without where (no host, port or path of the database).
-            self.init(.unavailable, "the database is unavailable (\(reason)); try again shortly")
+            self.init(ServerErrorCode.unavailable, "the database is unavailable (\(reason)); try again shortly")
         case .backend:
             // The backend's text may hold data from the request: never shown.
-            self.init(.internalError)
+            self.init(ServerErrorCode.internalError)
         }
     }
 

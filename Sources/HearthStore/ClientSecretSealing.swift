@@ -42,6 +42,14 @@ public final class ClientSecretSealing: Sendable {
         guard let keyId = ProviderTokenKeys.sealingKeyId(stored.clientSecret) else { return true }
         return keyId != keys.activeKeyId && keys.keyIds.contains(keyId)
     }
+
+    /// Of `stored` configurations, those to write again, with their secrets sealed by the active key.
+    package func resealed(_ stored: [IdPConfig]) throws -> [IdPConfig] {
+        try stored.filter(needsResealing).compactMap { config in
+            let resealed = try forStorage(fromStorage(config))
+            return resealed.clientSecret != config.clientSecret && ProviderTokenKeys.isSealedSecret(resealed.clientSecret) ? resealed : nil
+        }
+    }
 }
 
 /// Stores that seal provider client secrets at rest.

@@ -93,15 +93,13 @@ public protocol UserStore: Sendable {
 /// Refresh tokens, stored hashed.
 public protocol RefreshTokenStore: Sendable {
     func insertRefreshToken(_ record: RefreshTokenRecord) async throws
-    /// Atomically: looks the presented hash up; if usable, marks it rotated and stores `replacement` in the same
-    /// family (the replacement's `familyId`, `authTime` and `signInProvider` are taken from the presented record).
-    /// A rotated token presented within `graceWindow` of its rotation still rotates (concurrent refreshes);
-    /// after it, the whole family is revoked and ``RefreshRotationOutcome/reuseDetected`` returned.
-    func rotateRefreshToken(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshRotationOutcome
-    /// The refresh grant in one write transaction: the checks of ``rotateRefreshToken(presentedHash:replacement:now:graceWindow:)``
-    /// (unknown, revoked, reuse revokes the family), then — before any other write — the user must exist, be
-    /// enabled and the session must not predate the user's `validSince` (whole seconds). Only then the token is
-    /// rotated and the user's `lastRefreshAt` set to `now`; returns the presented record and the updated user.
+    /// The refresh grant in one write transaction: looks the presented hash up (unknown, revoked; a rotated token
+    /// presented after `graceWindow` since its rotation revokes its whole family: reuse — within it, concurrent
+    /// refreshes still rotate), then — before any other write — the user must exist, be enabled and the session must
+    /// not predate the user's `validSince` (whole seconds). Only then the token is marked rotated, `replacement`
+    /// stored in its family (its `familyId`, `localId`, `authTime`, `signInProvider` and session claims are taken
+    /// from the presented record) and the user's `lastRefreshAt` set to `now`; returns the presented record and the
+    /// updated user.
     func refreshSession(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshSessionOutcome
     /// Revokes every refresh token of a user and deletes the user's provider tokens (token vault).
     func revokeRefreshTokens(localId: String) async throws

@@ -71,7 +71,7 @@ public final class PostgresStore: HearthStore {
             throw StoreError.backend("postgres: \(describe(error))")
         }
         do {
-            try await migrate(Executor(connection: connection, logger: logger), logger: logger)
+            try await migrate(connection, logger: logger)
         } catch {
             try? await connection.close()
             if let error = error as? PSQLError { throw StoreError.backend("postgres: migration failed: \(describe(error))") }
@@ -223,25 +223,20 @@ public final class PostgresStore: HearthStore {
     /// The key of the advisory lock that serializes migrations across replicas ("hearth" in ASCII).
     static let migrationLockKey: Int64 = 0x6865_6172_7468
 
-    private static func migrate(_ db: Executor, logger: Logger) async throws {
-        try await db.execute("BEGIN")
-        do {
-            // Held until this transaction ends: a second replica waits here, then sees the versions applied.
-            try await db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(migrationLockKey)])
-            try await db.execute("""
-                CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)
-                """)
-            let applied = Set(try await db.rows("SELECT version FROM schema_migrations").map { try $0.int("version") ?? 0 })
-            for migration in PostgresMigrations.all where !applied.contains(migration.version) {
-                for statement in migration.statements { try await db.execute(statement) }
-                try await db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                                     [.integer(Int64(migration.version)), .double(Date().timeIntervalSince1970)])
-                logger.info("applied migration", metadata: ["version": "\(migration.version)"])
+    private static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await unwrapped {
+            try await connection.withTransaction(logger: logger) { connection in
+                let db = Executor(connection: connection, logger: logger)
+                // Held until this transaction ends: a second replica waits here, then sees the versions applied.
+                try await db.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
+                try await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
+                let applied = Set(try await db.rows("SELECT version FROM schema_migrations").map { try $0.int("version") ?? 0 })
+                for migration in PostgresMigrations.all where !applied.contains(migration.version) {
+                    for statement in migration.statements { try await db.execute("\(unescaped: statement)") }
+                    try await db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (\(migration.version), \(Date()))")
+                    logger.info("applied migration", metadata: ["version": "\(migration.version)"])
+                }
             }
-            try await db.execute("COMMIT")
-        } catch {
-            _ = try? await db.execute("ROLLBACK")
-            throw error
         }
     }
 
@@ -252,26 +247,30 @@ public final class PostgresStore: HearthStore {
 
     // MARK: Transactions
 
-    /// Runs `body` in one transaction on one pooled connection; commits when it returns, rolls back when it throws.
+    /// Runs `body` in one transaction on one pooled connection (postgres-nio's `withTransaction`): commits when it
+    /// returns, rolls back when it throws.
     @discardableResult
     func transaction<T: Sendable>(_ body: @escaping @Sendable (Executor) async throws -> T) async throws -> T {
         let logger = logger
         return try await guarded { client in
-            try await client.withConnection { connection in
-                let db = Executor(connection: connection, logger: logger)
-                try await db.execute("BEGIN")
-                let result: T
-                do {
-                    result = try await body(db)
+            try await Self.unwrapped {
+                try await client.withTransaction(logger: logger) { connection in
+                    let result = try await body(Executor(connection: connection, logger: logger))
                     // Past its deadline the caller has answered 503 already: nothing it asked for may commit now.
                     if Task.isCancelled { throw CancellationError() }
-                } catch {
-                    _ = try? await db.execute("ROLLBACK")
-                    throw error
+                    return result
                 }
-                try await db.execute("COMMIT")
-                return result
             }
+        }
+    }
+
+    /// Runs `body`, answering a failed transaction with its cause (the body's error, else BEGIN's or COMMIT's), so
+    /// the store maps it as it maps a single statement's.
+    private static func unwrapped<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.beginError ?? error.commitError ?? StoreError.backend("postgres: the transaction failed")
         }
     }
 
@@ -384,87 +383,59 @@ public final class PostgresStore: HearthStore {
         return info[.constraintName] ?? ""
     }
 
-    /// One connection during an operation. Statements are written with `?` placeholders (as in the SQLite store)
-    /// and sent as `$1, $2, …` with binary binds: values never become SQL text.
+    /// One connection during an operation. Statements (``SQLStatement``) become postgres-nio's own interpolated
+    /// `PostgresQuery`: `$1, $2, …` with binary binds, values never SQL text.
     struct Executor: Sendable {
         let connection: PostgresConnection
         let logger: Logger
 
+        /// Runs `statement`; returns the rows it changed (the command's count, nothing fetched for it).
         @discardableResult
-        func execute(_ sql: String, _ binds: [PGValue] = []) async throws -> Int {
-            try await rows(sql, binds).count
+        func execute(_ statement: SQLStatement) async throws -> Int {
+            try await run(statement).metadata.rows ?? 0
         }
 
-        func rows(_ sql: String, _ binds: [PGValue] = []) async throws -> [PostgresRandomAccessRow] {
-            var bindings = PostgresBindings(capacity: binds.count)
-            for value in binds {
-                // PostgreSQL's text cannot hold U+0000 (it fails the statement): refused as the SQLite store does.
-                if case .text(let text) = value, !StoreError.storable(text) { throw StoreError.textWithNUL }
-                value.append(to: &bindings)
-            }
-            let sequence = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings), logger: logger)
-            return try await sequence.collect().map { $0.makeRandomAccess() }
+        func rows(_ statement: SQLStatement) async throws -> [PostgresStoreRow] {
+            try await run(statement).rows.map { PostgresStoreRow(row: $0.makeRandomAccess()) }
         }
 
-        func row(_ sql: String, _ binds: [PGValue] = []) async throws -> PostgresRandomAccessRow? {
-            try await rows(sql, binds).first
+        func row(_ statement: SQLStatement) async throws -> PostgresStoreRow? {
+            try await rows(statement).first
         }
 
-        /// `?` → `$n` (the statements here hold no `?` in literals).
-        static func numbered(_ sql: String) -> String {
-            var result = ""
-            result.reserveCapacity(sql.utf8.count + 16)
-            var index = 0
-            for character in sql {
-                if character == "?" {
-                    index += 1
-                    result += "$\(index)"
-                } else {
-                    result.append(character)
+        private func run(_ statement: SQLStatement) async throws -> PostgresQueryResult {
+            let result: EventLoopFuture<PostgresQueryResult> = connection.query(try Self.query(statement), logger: logger)
+            return try await result.get()
+        }
+
+        /// The statement through `PostgresQuery.StringInterpolation`; a text holding U+0000 is refused (PostgreSQL's
+        /// text cannot hold it: it would fail the statement), as the SQLite store does.
+        static func query(_ statement: SQLStatement) throws -> PostgresQuery {
+            var query = PostgresQuery.StringInterpolation(literalCapacity: 0, interpolationCount: statement.values.count)
+            for fragment in statement.fragments {
+                switch fragment {
+                case .sql(let sql): query.appendLiteral(sql)
+                case .value(let value):
+                    switch try value.checkedStorable() {
+                    case .text(let text): query.appendInterpolation(text)
+                    case .integer(let integer): query.appendInterpolation(integer)
+                    case .double(let double): query.appendInterpolation(double)
+                    case .bool(let bool): query.appendInterpolation(bool)
+                    case .null: query.appendInterpolation(String?.none)
+                    }
                 }
             }
-            return result
+            return PostgresQuery(stringInterpolation: query)
         }
     }
 }
 
-/// A value bound to a statement. Dates are DOUBLE PRECISION seconds since 1970, as in the SQLite store, so a
-/// record round-trips exactly and `hearth migrate` copies values unchanged.
-enum PGValue: Sendable {
-    case text(String)
-    case integer(Int64)
-    case double(Double)
-    case bool(Bool)
-    case null
+/// A postgres-nio row read through the stores' shared mappings.
+struct PostgresStoreRow: SQLRow {
+    let row: PostgresRandomAccessRow
 
-    static func optionalText(_ value: String?) -> PGValue { value.map { .text($0) } ?? .null }
-    static func date(_ value: Date) -> PGValue { .double(value.timeIntervalSince1970) }
-    static func optionalDate(_ value: Date?) -> PGValue { value.map(date) ?? .null }
-    static func int(_ value: Int) -> PGValue { .integer(Int64(value)) }
-    static func jsonObject(_ value: [String: JSONValue]) -> PGValue {
-        value.isEmpty ? .null : .text(JSONValue.object(value).compactJSONString)
-    }
-
-    func append(to bindings: inout PostgresBindings) {
-        switch self {
-        case .text(let value): bindings.append(value)
-        case .integer(let value): bindings.append(value)
-        case .double(let value): bindings.append(value)
-        case .bool(let value): bindings.append(value)
-        case .null: bindings.appendNull()
-        }
-    }
-}
-
-extension PostgresRandomAccessRow {
-    func string(_ name: String) throws -> String? { try self[name].decode(String?.self) }
-    func int(_ name: String) throws -> Int? { try self[name].decode(Int64?.self).map { Int($0) } }
-    func bool(_ name: String) throws -> Bool { try self[name].decode(Bool?.self) ?? false }
-    func date(_ name: String) throws -> Date? { try self[name].decode(Double?.self).map { Date(timeIntervalSince1970: $0) } }
-    func jsonObject(_ name: String) throws -> [String: JSONValue] {
-        guard let text = try string(name),
-              case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        else { return [:] }
-        return object
-    }
+    func string(_ column: String) throws -> String? { try row[column].decode(String?.self) }
+    func int(_ column: String) throws -> Int? { try row[column].decode(Int64?.self).map { Int($0) } }
+    func double(_ column: String) throws -> Double? { try row[column].decode(Double?.self) }
+    func bool(_ column: String) throws -> Bool { try row[column].decode(Bool?.self) ?? false }
 }

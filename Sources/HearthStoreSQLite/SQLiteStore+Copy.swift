@@ -5,17 +5,11 @@ import HearthStore
 
 extension SQLiteStore: StoreCopying {
     public func projectConfigs() async throws -> [ProjectConfig] {
-        let texts = try await read { db in
-            try db.rows("SELECT config_json FROM project_config ORDER BY project_id").compactMap { $0.string("config_json") }
-        }
-        return try texts.map { try JSONDecoder().decode(ProjectConfig.self, from: Data($0.utf8)) }
+        try await read { db in try db.rows(StoreSQL.projectConfigs).map { try $0.json(ProjectConfig.self, "config_json") } }
     }
 
     public func refreshTokens(after afterHash: String?, limit: Int) async throws -> [RefreshTokenRecord] {
-        try await read { db in
-            try db.rows("SELECT * FROM refresh_tokens WHERE token_hash > ? ORDER BY token_hash LIMIT ?",
-                        [.text(afterHash ?? ""), .integer(max(0, limit))]).map(Self.tokenRecord)
-        }
+        try await read { db in try db.rows(StoreSQL.refreshTokens(after: afterHash, limit: limit)).map(RefreshTokenRecord.init(row:)) }
     }
 }
 

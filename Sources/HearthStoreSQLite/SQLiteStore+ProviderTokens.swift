@@ -1,109 +1,74 @@
 import Foundation
-import GRDB
 import HearthCore
 import HearthStore
 
 extension SQLiteStore {
-    /// Migration 6: the provider token vault's sealed tokens, one row per user and provider.
-    static let providerTokenMigrationStatements = [
-        """
-        CREATE TABLE provider_tokens (
-            local_id TEXT NOT NULL REFERENCES users(local_id) ON DELETE CASCADE,
-            provider_id TEXT NOT NULL,
-            federated_id TEXT NOT NULL,
-            key_id TEXT NOT NULL,
-            sealed TEXT NOT NULL,
-            access_expires_at REAL,
-            updated_at REAL NOT NULL,
-            PRIMARY KEY (local_id, provider_id)
-        )
-        """,
-        "CREATE INDEX provider_tokens_provider ON provider_tokens(provider_id)",
-    ]
+    // MARK: Provider token vault
 
     public func saveProviderTokens(_ record: ProviderTokenRecord) async throws -> Bool {
-        try await transaction { db in
-            // Only while the identity is linked: an unlink or deletion that committed first wins.
-            try db.execute("""
-                INSERT INTO provider_tokens (local_id, provider_id, federated_id, key_id, sealed, access_expires_at, updated_at)
-                SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
-                    SELECT 1 FROM provider_identities WHERE local_id = ? AND provider_id = ? AND federated_id = ?)
-                ON CONFLICT(local_id, provider_id) DO UPDATE SET federated_id = excluded.federated_id, key_id = excluded.key_id,
-                    sealed = excluded.sealed, access_expires_at = excluded.access_expires_at, updated_at = excluded.updated_at
-                """, Self.providerTokenBinds(record) + [.text(record.localId), .text(record.providerId), .text(record.federatedId)])
-            return db.changes() > 0
-        }
+        try await transaction { db in try db.execute(StoreSQL.saveProviderTokens(record)) > 0 }
     }
 
     public func providerTokens(localId: String, providerId: String) async throws -> ProviderTokenRecord? {
-        try await read { db in
-            try db.row("SELECT * FROM provider_tokens WHERE local_id = ? AND provider_id = ?", [.text(localId), .text(providerId)])
-                .map(Self.providerTokenRecord)
-        }
+        try await read { db in try db.row(StoreSQL.providerTokens(localId: localId, providerId: providerId)).map(ProviderTokenRecord.init(row:)) }
     }
 
     public func replaceProviderTokens(_ record: ProviderTokenRecord, expectedSealed: String) async throws -> Bool {
-        try await transaction { db in
-            try db.execute("""
-                UPDATE provider_tokens SET key_id = ?, sealed = ?, access_expires_at = ?, updated_at = ?
-                WHERE local_id = ? AND provider_id = ? AND federated_id = ? AND sealed = ?
-                """, [.text(record.keyId), .text(record.sealed), .optionalDate(record.accessTokenExpiresAt), .date(record.updatedAt),
-                      .text(record.localId), .text(record.providerId), .text(record.federatedId), .text(expectedSealed)])
-            return db.changes() > 0
-        }
+        try await transaction { db in try db.execute(StoreSQL.replaceProviderTokens(record, expectedSealed: expectedSealed)) > 0 }
     }
 
     public func deleteProviderTokens(localId: String, providerId: String?) async throws -> Int {
-        try await transaction { db in
-            if let providerId {
-                try db.execute("DELETE FROM provider_tokens WHERE local_id = ? AND provider_id = ?", [.text(localId), .text(providerId)])
-            } else {
-                try db.execute("DELETE FROM provider_tokens WHERE local_id = ?", [.text(localId)])
-            }
-            return db.changes()
-        }
+        try await transaction { db in try db.execute(StoreSQL.deleteProviderTokens(localId: localId, providerId: providerId)) }
     }
 
     public func deleteProviderTokens(providerId: String) async throws -> Int {
-        try await transaction { db in
-            try db.execute("DELETE FROM provider_tokens WHERE provider_id = ?", [.text(providerId)])
-            return db.changes()
-        }
+        try await transaction { db in try db.execute(StoreSQL.deleteProviderTokens(providerId: providerId)) }
     }
 
     public func providerTokenRecords(after: ProviderTokenKey?, limit: Int) async throws -> [ProviderTokenRecord] {
-        try await read { db in
-            if let after {
-                return try db.rows("""
-                    SELECT * FROM provider_tokens WHERE local_id > ? OR (local_id = ? AND provider_id > ?)
-                    ORDER BY local_id, provider_id LIMIT ?
-                    """, [.text(after.localId), .text(after.localId), .text(after.providerId), .integer(max(0, limit))])
-                    .map(Self.providerTokenRecord)
+        try await read { db in try db.rows(StoreSQL.providerTokenRecords(after: after, limit: limit)).map(ProviderTokenRecord.init(row:)) }
+    }
+
+    // MARK: Rate limits
+
+    public func countRateLimitedRequest(key: String, window: Int64, expiresAt: Date) async throws -> RateLimitWindowCounts {
+        try await transaction { db in
+            try db.execute(StoreSQL.countRateLimitedRequest(key: key, window: window, expiresAt: expiresAt))
+            var counts = RateLimitWindowCounts(current: 0, previous: 0)
+            for row in try db.rows("SELECT window_index, count FROM rate_limits WHERE key = \(key) AND window_index IN (\(window), \(window - 1))") {
+                if row.int("window_index") == Int(window) { counts.current = row.int("count") ?? 0 } else { counts.previous = row.int("count") ?? 0 }
             }
-            return try db.rows("SELECT * FROM provider_tokens ORDER BY local_id, provider_id LIMIT ?", [.integer(max(0, limit))])
-                .map(Self.providerTokenRecord)
+            return counts
         }
     }
 
-    /// After an update rewrote the identities: tokens whose identity is no longer linked go.
-    static func deleteUnlinkedProviderTokens(localId: String, db: Executor) throws {
-        try db.execute("""
-            DELETE FROM provider_tokens WHERE local_id = ? AND NOT EXISTS (
-                SELECT 1 FROM provider_identities i
-                WHERE i.local_id = provider_tokens.local_id AND i.provider_id = provider_tokens.provider_id
-                    AND i.federated_id = provider_tokens.federated_id)
-            """, [.text(localId)])
+    @discardableResult
+    public func pruneRateLimits(now: Date) async throws -> Int {
+        try await transaction { db in try db.execute(StoreSQL.pruneRateLimits(now: now)) }
     }
 
-    static func providerTokenBinds(_ record: ProviderTokenRecord) -> [SQLValue] {
-        [.text(record.localId), .text(record.providerId), .text(record.federatedId), .text(record.keyId), .text(record.sealed),
-         .optionalDate(record.accessTokenExpiresAt), .date(record.updatedAt)]
+    // MARK: Password attempts
+
+    /// Reserved before the check (see `SignInThrottleStore`). One writer connection serializes the check and the
+    /// insert, so a burst of parallel attempts is counted one after another.
+    public func reserveThrottleAttempt(keys: [ThrottleKey], attemptId: String, at moment: Date, since: Date) async throws -> Bool {
+        try await transaction { db in
+            for key in keys {
+                let count = try db.row("SELECT COUNT(*) AS n FROM throttle_attempts WHERE key = \(key.key) AND at >= \(since)")?.int("n") ?? 0
+                if count >= key.limit { return false }
+            }
+            for key in keys {
+                for statement in StoreSQL.recordThrottleAttempt(key, attemptId: attemptId, at: moment, since: since, table: "throttle_attempts") {
+                    try db.execute(statement)
+                }
+            }
+            return true
+        }
     }
 
-    static func providerTokenRecord(_ row: Row) -> ProviderTokenRecord {
-        ProviderTokenRecord(localId: row.string("local_id") ?? "", providerId: row.string("provider_id") ?? "",
-                            federatedId: row.string("federated_id") ?? "", keyId: row.string("key_id") ?? "",
-                            sealed: row.string("sealed") ?? "", accessTokenExpiresAt: row.date("access_expires_at"),
-                            updatedAt: row.date("updated_at") ?? .distantPast)
+    public func settleThrottleAttempt(attemptId: String, clearing key: String) async throws {
+        try await transaction { db in
+            try db.execute(StoreSQL.settleThrottleAttempt(attemptId: attemptId, clearing: key, table: "throttle_attempts"))
+        }
     }
 }

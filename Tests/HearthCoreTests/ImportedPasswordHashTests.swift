@@ -43,7 +43,7 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
         let encoded = Self.firebaseScrypt.encoded
         #expect(encoded.hasPrefix(ImportedPasswordHash.prefix))
         #expect(ImportedPasswordHash(encoded: encoded) == Self.firebaseScrypt)
-        let hasher = PasswordHasher(parameters: .init(rounds: 1 << 10))
+        let hasher = PasswordHasher(parameters: .init(cost: 1 << 10))
         let results = try await offPool { (try hasher.verify("user1password", against: encoded), try hasher.verify("nope", against: encoded)) }
         #expect(results.0)
         #expect(!results.1)

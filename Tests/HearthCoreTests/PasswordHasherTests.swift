@@ -3,7 +3,7 @@ import HearthCore
 import Testing
 
 @Suite struct PasswordHasherTests {
-    let hasher = PasswordHasher(parameters: .init(rounds: 1 << 10))
+    let hasher = PasswordHasher(parameters: .init(cost: 1 << 10))
 
     @Test func hashVerifiesOnlyTheRightPassword() throws {
         let encoded = try hasher.hash("correct horse")
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func parametersAreReadFromTheHashAndUpgradesAreDetected() throws {
-        let old = try PasswordHasher(parameters: .init(rounds: 1 << 8)).hash("correct horse")
+        let old = try PasswordHasher(parameters: .init(cost: 1 << 8)).hash("correct horse")
         // A hasher with other parameters still verifies the old hash, and says it needs a rehash.
         #expect(try hasher.verify("correct horse", against: old))
         #expect(hasher.needsRehash(old))

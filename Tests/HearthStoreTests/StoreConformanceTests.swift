@@ -134,9 +134,19 @@ func makeUser(_ id: String = RandomID.localId(), email: String? = nil, identitie
             try await store.insertRefreshToken(record)
             #expect(try await store.refreshToken(hash: RefreshTokenRecord.hash(token)) == record)
 
+            try await store.createUser(makeUser("u1"))
+            func refresh(_ hash: String, _ replacement: RefreshTokenRecord, at seconds: TimeInterval) async throws -> RefreshSessionOutcome {
+                try await store.refreshSession(presentedHash: hash, replacement: replacement, now: t0.addingTimeInterval(seconds), graceWindow: 30)
+            }
+
             let (_, next) = RefreshTokenRecord.issue(localId: "", authTime: t0.addingTimeInterval(99), signInProvider: "", now: t0.addingTimeInterval(10))
-            let outcome = try await store.rotateRefreshToken(presentedHash: record.tokenHash, replacement: next, now: t0.addingTimeInterval(10), graceWindow: 30)
-            #expect(outcome == .rotated(previous: record))
+            guard case .refreshed(let previous, let user) = try await refresh(record.tokenHash, next, at: 10) else {
+                Issue.record("a live token must refresh")
+                return
+            }
+            #expect(previous == record)
+            #expect(user.localId == "u1")
+            #expect(user.lastRefreshAt == t0.addingTimeInterval(10))
             // The replacement inherits the family, the user, the sign-in time, provider and claims.
             let stored = try #require(try await store.refreshToken(hash: next.tokenHash))
             #expect(stored.familyId == record.familyId)
@@ -144,18 +154,21 @@ func makeUser(_ id: String = RandomID.localId(), email: String? = nil, identitie
             #expect(stored.authTime == t0)
             #expect(stored.signInProvider == "password")
             #expect(stored.sessionClaims == ["tier": .string("gold")])
+            #expect(try await store.refreshToken(hash: record.tokenHash)?.rotatedAt == t0.addingTimeInterval(10))
 
-            // Within the grace window the old token still rotates (a concurrent refresh).
+            // Within the grace window the old token still rotates (a concurrent refresh), keeping its first rotation time.
             let (_, sibling) = RefreshTokenRecord.issue(localId: "", authTime: t0, signInProvider: "", now: t0.addingTimeInterval(20))
-            if case .rotated = try await store.rotateRefreshToken(presentedHash: record.tokenHash, replacement: sibling, now: t0.addingTimeInterval(20), graceWindow: 30) {} else {
+            if case .refreshed = try await refresh(record.tokenHash, sibling, at: 20) {} else {
                 Issue.record("a rotated token inside the grace window must rotate")
             }
+            #expect(try await store.refreshToken(hash: record.tokenHash)?.rotatedAt == t0.addingTimeInterval(10))
             // After it, reuse revokes the whole family, including the newest token.
             let (_, late) = RefreshTokenRecord.issue(localId: "", authTime: t0, signInProvider: "", now: t0.addingTimeInterval(100))
-            #expect(try await store.rotateRefreshToken(presentedHash: record.tokenHash, replacement: late, now: t0.addingTimeInterval(100), graceWindow: 30) == .reuseDetected)
-            #expect(try await store.rotateRefreshToken(presentedHash: next.tokenHash, replacement: late, now: t0.addingTimeInterval(101), graceWindow: 30) == .revoked)
+            #expect(try await refresh(record.tokenHash, late, at: 100) == .reuseDetected)
+            #expect(try await refresh(next.tokenHash, late, at: 101) == .revoked)
+            #expect(try await store.refreshToken(hash: sibling.tokenHash)?.revoked == true)
             #expect(try await store.refreshToken(hash: late.tokenHash) == nil)
-            #expect(try await store.rotateRefreshToken(presentedHash: "nope", replacement: late, now: t0, graceWindow: 30) == .unknown)
+            #expect(try await refresh("nope", late, at: 0) == .unknown)
         }
     }
 

@@ -116,9 +116,9 @@ import Testing
             let legacy: [(String, String)] = [("u1", "rene\u{301}@example.com"), ("u3", "zoe\u{301}@example.com")]
             for (uid, email) in legacy {
                 if let sqlite = store as? SQLiteStore {
-                    try await sqlite.transaction { db in try db.execute("UPDATE users SET email = ? WHERE local_id = ?", [.text(email), .text(uid)]) }
+                    try await sqlite.transaction { db in try db.execute("UPDATE users SET email = \(email) WHERE local_id = \(uid)") }
                 } else if let postgres = store as? PostgresStore {
-                    try await postgres.single { db in try await db.execute("UPDATE users SET email = ? WHERE local_id = ?", [.text(email), .text(uid)]) }
+                    try await postgres.single { db in try await db.execute("UPDATE users SET email = \(email) WHERE local_id = \(uid)") }
                 }
             }
             // Found before the rewrite too (lookups try the decomposed form).

@@ -32,7 +32,7 @@ public struct HearthHarness: Sendable {
     public var projectId: String { server.configuration.projectId }
 
     /// Cheap scrypt for tests (the default cost is tested on its own).
-    public static let fastPasswords = PasswordHasher.Parameters(rounds: 1 << 10, blockSize: 8, parallelism: 1)
+    public static let fastPasswords = PasswordHasher.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1)
 
     /// Which store a harness server runs on.
     public enum StoreChoice: String, Sendable, CaseIterable, CustomTestStringConvertible {

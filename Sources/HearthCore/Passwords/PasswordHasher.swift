@@ -8,15 +8,15 @@ import Foundation
 public struct PasswordHasher: Sendable {
     /// scrypt cost parameters.
     public struct Parameters: Sendable, Equatable {
-        /// CPU/memory cost (`N`), a power of two.
-        public var rounds: Int
+        /// scrypt's CPU/memory cost `N`, a power of two (swift-crypto calls it `rounds`; it is not a round count).
+        public var cost: Int
         public var blockSize: Int
         public var parallelism: Int
         public var saltByteCount: Int
         public var outputByteCount: Int
 
-        public init(rounds: Int = 1 << 14, blockSize: Int = 8, parallelism: Int = 1, saltByteCount: Int = 16, outputByteCount: Int = 32) {
-            self.rounds = rounds
+        public init(cost: Int = 1 << 14, blockSize: Int = 8, parallelism: Int = 1, saltByteCount: Int = 16, outputByteCount: Int = 32) {
+            self.cost = cost
             self.blockSize = blockSize
             self.parallelism = parallelism
             self.saltByteCount = saltByteCount
@@ -49,7 +49,7 @@ public struct PasswordHasher: Sendable {
         let salt = Data((0..<parameters.saltByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let key = try derive(password, salt: salt, parameters: parameters)
         let hash = key.withUnsafeBytes { Data($0) }
-        return "scrypt$\(parameters.rounds)$\(parameters.blockSize)$\(parameters.parallelism)$\(salt.base64EncodedString())$\(hash.base64EncodedString())"
+        return "scrypt$\(parameters.cost)$\(parameters.blockSize)$\(parameters.parallelism)$\(salt.base64EncodedString())$\(hash.base64EncodedString())"
     }
 
     /// Whether `password` matches `encoded`; the final comparison is constant-time.
@@ -69,7 +69,7 @@ public struct PasswordHasher: Sendable {
     /// Whether `encoded` was made with other parameters than this hasher's.
     public func needsRehash(_ encoded: String) -> Bool {
         guard let (stored, _, _) = try? Self.decode(encoded) else { return true }
-        return stored.rounds != parameters.rounds || stored.blockSize != parameters.blockSize
+        return stored.cost != parameters.cost || stored.blockSize != parameters.blockSize
             || stored.parallelism != parameters.parallelism
     }
 
@@ -77,7 +77,7 @@ public struct PasswordHasher: Sendable {
         do {
             return try KDF.Scrypt.deriveKey(
                 from: Data(password.utf8), salt: salt, outputByteCount: parameters.outputByteCount,
-                rounds: parameters.rounds, blockSize: parameters.blockSize, parallelism: parameters.parallelism)
+                rounds: parameters.cost, blockSize: parameters.blockSize, parallelism: parameters.parallelism)
         } catch {
             throw Error(description: "scrypt key derivation failed")
         }
@@ -91,6 +91,6 @@ public struct PasswordHasher: Sendable {
               let salt = Data(base64Encoded: String(parts[4])), let hash = Data(base64Encoded: String(parts[5])),
               !hash.isEmpty
         else { throw Error(description: "unreadable password hash") }
-        return (Parameters(rounds: n, blockSize: r, parallelism: p, saltByteCount: salt.count, outputByteCount: hash.count), salt, hash)
+        return (Parameters(cost: n, blockSize: r, parallelism: p, saltByteCount: salt.count, outputByteCount: hash.count), salt, hash)
     }
 }

@@ -45,10 +45,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     }
 
     /// Claim names a developer may not set (Firebase's reserved list plus the ones Hearth always writes).
-    public static let reservedClaimNames: Set<String> = [
-        "acr", "amr", "at_hash", "aud", "auth_time", "azp", "cnf", "c_hash", "exp", "iat", "iss", "jti", "nbf",
-        "nonce", "sub", "firebase", "user_id",
-    ]
+    public static var reservedClaimNames: Set<String> { CustomTokenClaims.reservedClaimNames }
 
     static let standardNames: Set<String> = [
         "iss", "aud", "sub", "user_id", "auth_time", "iat", "exp", "email", "email_verified", "name", "picture",

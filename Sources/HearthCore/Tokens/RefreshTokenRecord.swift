@@ -48,15 +48,3 @@ public struct RefreshTokenRecord: Sendable, Equatable {
         token.sha256Hex
     }
 }
-
-/// What presenting a refresh token did.
-public enum RefreshRotationOutcome: Sendable, Equatable {
-    /// The token was valid; the new record is stored. `previous` is the presented token's record.
-    case rotated(previous: RefreshTokenRecord)
-    /// No such token.
-    case unknown
-    /// The token (or its family) was revoked.
-    case revoked
-    /// A rotated token was presented after the grace window: the family is now revoked.
-    case reuseDetected
-}

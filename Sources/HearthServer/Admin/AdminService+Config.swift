@@ -24,7 +24,7 @@ extension AdminService {
                           anonymous: .init(enabled: config.anonymousSignInEnabled),
                           phoneNumber: .init(enabled: false),
                           allowDuplicateEmails: config.allowDuplicateEmails,
-                          hashConfig: .init(algorithm: "STANDARD_SCRYPT", rounds: hash.blockSize, memoryCost: hash.rounds.trailingZeroBitCount)),
+                          hashConfig: .init(algorithm: "STANDARD_SCRYPT", rounds: hash.blockSize, memoryCost: hash.cost.trailingZeroBitCount)),
             authorizedDomains: config.authorizedDomains,
             emailPrivacyConfig: .init(enableImprovedEmailPrivacy: config.emailEnumerationProtection),
             client: .init(permissions: .init(disabledUserSignup: config.userSignupDisabled,

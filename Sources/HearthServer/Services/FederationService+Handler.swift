@@ -105,7 +105,6 @@ extension FederationService {
             state: state, providerId: providerId, nonce: nonce, codeVerifier: pkce?.verifier, sessionIdHash: sessionIdHash,
             eventId: eventId, authType: authType, tenant: provider.tenant, redirect: target, redirectUri: redirectUri,
             scopes: scopes, createdAt: moment, expiresAt: moment.addingTimeInterval(configuration.authorizationSessionLifetime)))
-        try? await store.pruneExpiredFlows(now: moment)
         return .redirect(relyingParty.authorizationURL(provider, redirectUri: redirectUri, state: state, nonce: nonce,
                                                        codeChallenge: pkce?.challenge, scopes: scopes, parameters: parameters))
     }

@@ -1,0 +1,221 @@
+/// The tables both stores keep, written once per table and rendered for each engine (``SQLDialect``): dates are
+/// seconds since 1970, JSON is text, so `hearth migrate` copies rows unchanged. Each engine's migration list
+/// groups them under its own version numbers (the numbers databases already carry).
+package struct StoreSchema: Sendable {
+    let d: SQLDialect
+
+    package init(_ dialect: SQLDialect) { d = dialect }
+
+    package var users: String {
+        """
+        CREATE TABLE users (
+            local_id TEXT\(d.bytewise) \(d.key),
+            email TEXT\(d.bytewise),
+            email_verified \(d.boolean),
+            display_name TEXT\(d.bytewise),
+            photo_url TEXT,
+            password_hash TEXT,
+            password_updated_at \(d.time),
+            disabled \(d.boolean),
+            created_at \(d.time) NOT NULL,
+            last_login_at \(d.time),
+            last_refresh_at \(d.time),
+            valid_since \(d.time) NOT NULL,
+            custom_claims TEXT,
+            custom_auth \(d.boolean),
+            version \(d.integer) NOT NULL DEFAULT 0
+        )
+        """
+    }
+
+    /// One account per email (the project's users live in this database): the constraint decides a race.
+    package let usersEmail = "CREATE UNIQUE INDEX users_email ON users(email) WHERE email IS NOT NULL"
+    package let usersCreatedAt = "CREATE INDEX users_created_at ON users(created_at)"
+
+    package var providerIdentities: String {
+        let (federated, onePerProvider) = d == .sqlite ? ("", "") : ("CONSTRAINT provider_identities_federated ", "CONSTRAINT provider_identities_one_per_provider ")
+        return """
+            CREATE TABLE provider_identities (
+                provider_id TEXT\(d.bytewise) NOT NULL,
+                federated_id TEXT NOT NULL,
+                local_id TEXT\(d.bytewise) NOT NULL REFERENCES users(local_id) ON DELETE CASCADE,
+                email TEXT,
+                display_name TEXT,
+                photo_url TEXT,
+                \(federated)PRIMARY KEY (provider_id, federated_id),
+                \(onePerProvider)UNIQUE (local_id, provider_id)
+            )
+            """
+    }
+
+    package var refreshTokens: [String] {
+        [
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash TEXT\(d.bytewise) \(d.key),
+                family_id TEXT NOT NULL,
+                local_id TEXT\(d.bytewise) NOT NULL,
+                auth_time \(d.time) NOT NULL,
+                sign_in_provider TEXT NOT NULL,
+                created_at \(d.time) NOT NULL,
+                rotated_at \(d.time),
+                revoked \(d.boolean),
+                session_claims TEXT
+            )
+            """,
+            "CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id)",
+            "CREATE INDEX refresh_tokens_user ON refresh_tokens(local_id)",
+        ]
+    }
+
+    package var signingKeys: String {
+        """
+        CREATE TABLE signing_keys (
+            generation \(d.integer) \(d.key),
+            kid TEXT NOT NULL UNIQUE,
+            private_key_pem TEXT NOT NULL,
+            certificate_pem TEXT NOT NULL,
+            created_at \(d.time) NOT NULL,
+            activates_at \(d.time) NOT NULL
+        )
+        """
+    }
+
+    package var projectConfig: String { "CREATE TABLE project_config (project_id TEXT \(d.key), config_json TEXT NOT NULL)" }
+
+    package var serviceAccountKeys: String {
+        """
+        CREATE TABLE service_account_keys (
+            client_email TEXT\(d.bytewise) NOT NULL,
+            key_id TEXT\(d.bytewise) NOT NULL,
+            public_key_pem TEXT NOT NULL,
+            created_at \(d.time) NOT NULL,
+            PRIMARY KEY (client_email, key_id)
+        )
+        """
+    }
+
+    package var idpConfigs: String { "CREATE TABLE idp_configs (provider_id TEXT\(d.bytewise) \(d.key), config_json TEXT NOT NULL)" }
+    package var apps: String { "CREATE TABLE apps (id TEXT\(d.bytewise) \(d.key), app_json TEXT NOT NULL)" }
+
+    package var authorizationSessions: [String] {
+        [
+            """
+            CREATE TABLE authorization_sessions (
+                state TEXT \(d.key),
+                provider_id TEXT NOT NULL,
+                nonce TEXT NOT NULL,
+                code_verifier TEXT,
+                session_id_hash TEXT NOT NULL,
+                event_id TEXT NOT NULL,
+                auth_type TEXT NOT NULL,
+                tenant TEXT,
+                redirect_kind TEXT NOT NULL,
+                redirect_value TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                created_at \(d.time) NOT NULL,
+                expires_at \(d.time) NOT NULL,
+                callback_at \(d.time),
+                consumed_at \(d.time)
+            )
+            """,
+            "CREATE INDEX authorization_sessions_expiry ON authorization_sessions(expires_at)",
+        ]
+    }
+
+    package var pendingCredentials: String {
+        """
+        CREATE TABLE pending_credentials (
+            token_hash TEXT \(d.key),
+            identity_json TEXT NOT NULL,
+            email_verified \(d == .sqlite ? "INTEGER" : "BOOLEAN") NOT NULL,
+            raw_user_info TEXT,
+            created_at \(d.time) NOT NULL,
+            expires_at \(d.time) NOT NULL
+        )
+        """
+    }
+
+    package var auditLog: String {
+        """
+        CREATE TABLE audit_log (
+            id \(d == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
+            time \(d.time) NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            detail TEXT
+        )
+        """
+    }
+
+    /// The web console (administrators, one-time login links, sessions) and the overview's daily counts.
+    package var console: [String] {
+        [
+            "CREATE TABLE console_admins (name TEXT \(d.key), password_hash TEXT NOT NULL, created_at \(d.time) NOT NULL)",
+            """
+            CREATE TABLE console_sessions (
+                id_hash TEXT \(d.key),
+                admin_name TEXT NOT NULL,
+                csrf_token TEXT NOT NULL,
+                created_at \(d.time) NOT NULL,
+                last_seen_at \(d.time) NOT NULL
+            )
+            """,
+            "CREATE TABLE console_login_links (token_hash TEXT \(d.key), admin_name TEXT NOT NULL, expires_at \(d.time) NOT NULL)",
+            """
+            CREATE TABLE daily_counts (
+                day TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                key TEXT NOT NULL,
+                count \(d.integer) NOT NULL,
+                PRIMARY KEY (day, kind, key)
+            )
+            """,
+        ]
+    }
+
+    /// Rate-limit counters: one row per key and fixed window.
+    package var rateLimits: [String] {
+        [
+            """
+            CREATE TABLE rate_limits (
+                key TEXT NOT NULL,
+                window_index \(d.integer) NOT NULL,
+                count \(d.integer) NOT NULL,
+                expires_at \(d.time) NOT NULL,
+                PRIMARY KEY (key, window_index)
+            )
+            """,
+            "CREATE INDEX rate_limits_expiry ON rate_limits(expires_at)",
+        ]
+    }
+
+    /// The provider token vault: sealed upstream tokens, one row per user and provider.
+    package var providerTokens: [String] {
+        [
+            """
+            CREATE TABLE provider_tokens (
+                local_id TEXT\(d.bytewise) NOT NULL REFERENCES users(local_id) ON DELETE CASCADE,
+                provider_id TEXT\(d.bytewise) NOT NULL,
+                federated_id TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                sealed TEXT NOT NULL,
+                access_expires_at \(d.time),
+                updated_at \(d.time) NOT NULL,
+                PRIMARY KEY (local_id, provider_id)
+            )
+            """,
+            "CREATE INDEX provider_tokens_provider ON provider_tokens(provider_id)",
+        ]
+    }
+
+    /// Provider ID tokens already used to sign in (native ID-token replay), until they expire.
+    package var usedIDTokens: [String] {
+        [
+            "CREATE TABLE used_id_tokens (key_hash TEXT\(d.bytewise) \(d.key), expires_at \(d.time) NOT NULL)",
+            "CREATE INDEX used_id_tokens_expiry ON used_id_tokens(expires_at)",
+        ]
+    }
+}
