@@ -47,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
     ],
     targets: [
         // Wire types shared by server and clients: Foundation, plus SHA-256 (session-id hashes) from swift-crypto.
@@ -179,6 +180,8 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // Settings: one declaration each, read over command line > HEARTH_* > JSON file > defaults.
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
         ),

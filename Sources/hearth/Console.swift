@@ -3,6 +3,7 @@ import Foundation
 import HearthCore
 import HearthServer
 import HearthStore
+import HearthWire
 import HearthStoreSQLite
 #if canImport(Glibc)
 import Glibc
@@ -14,9 +15,6 @@ struct Console: AsyncParsableCommand {
         abstract: "Sign in to the web console at /console: one-time login links and named administrators.",
         subcommands: [LoginLink.self, Admins.self]
     )
-
-    /// The audit log's actor for console-access changes made from the command line.
-    static var actor: String { "cli:\(ProcessInfo.processInfo.environment["USER"] ?? "operator")" }
 
     struct LoginLink: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -76,12 +74,8 @@ struct Console: AsyncParsableCommand {
                     throw CLIError("no password: set HEARTH_CONSOLE_PASSWORD or type it when asked")
                 }
                 guard password.count >= 10 else { throw CLIError("a console password needs at least 10 characters") }
-                try await storeOptions.withStore { store in
-                    let hash = try PasswordHasher().hash(password)
-                    let existed = try await store.consoleAdmin(name: name) != nil
-                    try await store.saveConsoleAdmin(ConsoleAdmin(name: name, passwordHash: hash, createdAt: Date()))
-                    try await store.appendAuditEntry(AuditEntry(time: Date(), actor: Console.actor,
-                                                                action: existed ? "consoleAdmins.update" : "consoleAdmins.create", target: name))
+                try await storeOptions.withService { service, _, _ in
+                    let existed = try await service.saveConsoleAdmin(name: name, passwordHash: try PasswordHasher().hash(password), by: HearthCLI.principal)
                     print(existed ? "Changed the password of console administrator \(name)." : "Added console administrator \(name).")
                 }
             }
@@ -105,9 +99,12 @@ struct Console: AsyncParsableCommand {
             var name: String
 
             func run() async throws {
-                try await storeOptions.withStore { store in
-                    guard try await store.deleteConsoleAdmin(name: name) else { throw CLIError("no console administrator named \(name)") }
-                    try await store.appendAuditEntry(AuditEntry(time: Date(), actor: Console.actor, action: "consoleAdmins.delete", target: name))
+                try await storeOptions.withService { service, _, _ in
+                    do {
+                        try await HearthCLI.answered { try await service.removeConsoleAdmin(name: name, by: HearthCLI.principal) }
+                    } catch let error as HearthAPIError where error.code == .configurationNotFound {
+                        throw CLIError("no console administrator named \(name)")
+                    }
                 }
                 print("Removed console administrator \(name); its sessions have ended.")
             }

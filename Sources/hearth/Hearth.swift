@@ -69,35 +69,24 @@ struct StandardError: TextOutputStream {
 
 /// Options that locate the data directory and the configuration, shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Directory holding hearth.sqlite (default ./.hearth, env HEARTH_DATA_DIR, config key data.dir).")
-    var dataDir: String?
+    @Option(name: Settings.Key.dataDir.name, help: Settings.Key.dataDir.help) var dataDir: String?
 
     @Option(name: .customLong("config"), help: "A JSON configuration file (env HEARTH_CONFIG_FILE); its data.dir, database.url, project.id, host, port and public.url apply.")
     var configFile: String?
 
-    @Option(name: .customLong("database-url"), help: ArgumentHelp(
-        "A PostgreSQL database instead of SQLite: postgres://user:password@host:5432/database (env HEARTH_DATABASE_URL, config key database.url).",
-        discussion: "Several servers can share one PostgreSQL database. Prefer the environment or the config file for the password: a command line is visible to other users of the machine."))
-    var databaseURL: String?
+    @Option(name: Settings.Key.databaseURL.name, help: Settings.Key.databaseURL.help) var databaseURL: String?
+    @Option(name: Settings.Key.databaseTLS.name, help: Settings.Key.databaseTLS.help) var databaseTLS: String?
+    @Option(name: Settings.Key.databaseCAFile.name, help: Settings.Key.databaseCAFile.help) var databaseCAFile: String?
 
-    @Option(name: .customLong("database-tls"), help: "TLS to PostgreSQL: disable, prefer or require (verified certificate and host name); default the URL's sslmode, else prefer (env HEARTH_DATABASE_TLS, config key database.tls).")
-    var databaseTLS: String?
-
-    @Option(name: .customLong("database-ca-file"), help: "PEM certificate authorities that sign the PostgreSQL server's certificate (default: the system's trust roots; env HEARTH_DATABASE_CA_FILE).")
-    var databaseCAFile: String?
-
-    /// These options as settings values.
-    func apply(to options: inout [Settings.Key: Any]) {
-        if let dataDir { options[.dataDir] = dataDir }
-        if let databaseURL { options[.databaseURL] = databaseURL }
-        if let databaseTLS { options[.databaseTLS] = databaseTLS }
-        if let databaseCAFile { options[.databaseCAFile] = databaseCAFile }
+    /// These options as settings values, by key.
+    var options: [Settings.Key: Any] {
+        let given: [Settings.Key: Any?] = [.dataDir: dataDir, .databaseURL: databaseURL, .databaseTLS: databaseTLS, .databaseCAFile: databaseCAFile]
+        return given.compactMapValues { $0 }
     }
 
     /// The settings these options, the environment and the configuration file give.
-    func settings(projectId: String? = nil) throws -> Settings {
-        var options: [Settings.Key: Any] = [:]
-        apply(to: &options)
+    func settings(projectId: String? = nil, _ more: [Settings.Key: Any] = [:]) throws -> Settings {
+        var options = options.merging(more) { $1 }
         if let projectId { options[.projectId] = projectId }
         return try Settings.load(options: options, configFile: configFile)
     }
@@ -119,6 +108,15 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// `withStoreAndSettings` with the admin service over the store (the one the admin API and the console use:
+    /// its validation, audit entries and error codes), for the project the settings name.
+    func withService<T: Sendable>(projectId: String? = nil,
+                                  _ body: (AdminService, any HearthStore, Settings) async throws -> T) async throws -> T {
+        try await withStoreAndSettings(projectId: projectId) { store, settings in
+            try await body(AdminService.commandLine(store: store, projectId: settings.projectId, publicURL: settings.publicURL), store, settings)
+        }
+    }
+
     /// `withStore` for commands that do not need the settings.
     func withStore<T: Sendable>(_ body: (any HearthStore) async throws -> T) async throws -> T {
         try await withStoreAndSettings { store, _ in try await body(store) }
@@ -132,6 +130,28 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 enum HearthCLI {
+    /// Who the audit log names for a command's writes: `cli:<login>`.
+    static var principal: AdminPrincipal { .commandLine(login: ProcessInfo.processInfo.environment["USER"] ?? "operator") }
+
+    /// Runs an admin-service call; its refusals become usage errors carrying the API's message (`CODE : detail`).
+    static func plainly<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await answered(body)
+        } catch let error as HearthAPIError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Runs an admin-service call; the store's refusals it lets pass (`StoreError.emailExists`, …) come out as the
+    /// API's errors, by the one mapping (``HearthAPIError/answering(_:)``).
+    static func answered<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw HearthAPIError.answering(error) ?? error
+        }
+    }
+
     /// Opens the store the settings name: PostgreSQL when `database.url` is set (its migrations run, under an
     /// advisory lock, whether or not `create`), else SQLite in the data directory.
     static func openStore(settings: Settings, create: Bool, logger: Logger) async throws -> any HearthStore {

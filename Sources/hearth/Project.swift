@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import HearthCore
+import HearthServer
 import HearthStore
 import HearthStoreSQLite
+import HearthWire
 
 /// `hearth project`: the project's sign-in settings.
 struct Project: AsyncParsableCommand {
@@ -31,16 +33,39 @@ struct Project: AsyncParsableCommand {
     var acceptAnyApp: Switch?
 
     func run() async throws {
-        let config = try await storeOptions.withStoreAndSettings(projectId: projectId) { store, settings in
-            var config = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
-            if let emailEnumerationProtection { config.emailEnumerationProtection = emailEnumerationProtection.isOn }
-            if let oneAccountPerEmail { config.allowDuplicateEmails = !oneAccountPerEmail.isOn }
-            if let passwordSignIn { config.passwordSignInEnabled = passwordSignIn.isOn }
-            if let anonymousSignIn { config.anonymousSignInEnabled = anonymousSignIn.isOn }
-            if let acceptAnyApp { config.acceptAnyApp = acceptAnyApp.isOn }
-            let changed = [emailEnumerationProtection, oneAccountPerEmail, passwordSignIn, anonymousSignIn, acceptAnyApp].contains { $0 != nil }
-            if changed { try await store.saveProjectConfig(config) }
-            return config
+        let config = try await storeOptions.withService(projectId: projectId) { service, store, settings in
+            _ = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
+            // The admin API's project-config update (its audit entry config.update), with the paths these switches set.
+            var body: [String: JSONValue] = [:]
+            var paths: [String] = []
+            func set(_ path: String, _ value: Bool) {
+                paths.append(path)
+                let parts = path.split(separator: ".").map(String.init)
+                func nest(_ object: [String: JSONValue], _ rest: ArraySlice<String>) -> [String: JSONValue] {
+                    var object = object
+                    guard let first = rest.first else { return object }
+                    if rest.count == 1 {
+                        object[first] = .bool(value)
+                    } else if case .object(let inner)? = object[first] {
+                        object[first] = .object(nest(inner, rest.dropFirst()))
+                    } else {
+                        object[first] = .object(nest([:], rest.dropFirst()))
+                    }
+                    return object
+                }
+                body = nest(body, parts[...])
+            }
+            if let emailEnumerationProtection { set("emailPrivacyConfig.enableImprovedEmailPrivacy", emailEnumerationProtection.isOn) }
+            if let oneAccountPerEmail { set("signIn.allowDuplicateEmails", !oneAccountPerEmail.isOn) }
+            if let passwordSignIn { set("signIn.email.enabled", passwordSignIn.isOn) }
+            if let anonymousSignIn { set("signIn.anonymous.enabled", anonymousSignIn.isOn) }
+            try await HearthCLI.plainly {
+                if !paths.isEmpty {
+                    _ = try await service.updateProjectConfig(body: .object(body), updateMask: paths.joined(separator: ","), by: HearthCLI.principal)
+                }
+                if let acceptAnyApp { try await service.setAcceptAnyApp(acceptAnyApp.isOn, by: HearthCLI.principal) }
+            }
+            return try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
         }
         func word(_ flag: Bool) -> String { flag ? "on" : "off" }
         print("""

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthOIDC
+import HearthServer
 import HearthStore
 import HearthStoreSQLite
 import Logging
@@ -91,7 +92,7 @@ struct Providers: AsyncParsableCommand {
             let kind = IdPConfig.kind(forProviderId: providerId)!
             let given = clientSecret ?? ProcessInfo.processInfo.environment["HEARTH_CLIENT_SECRET"]
             let vaultKeys = try storeOptions.settings().providerTokenKeys != nil
-            let (config, keptSecret) = try await storeOptions.withStore { store in
+            let (config, keptSecret) = try await storeOptions.withService { service, store, _ in
                 // Settings not given are kept from the stored registration (disable then enable keeps the secret).
                 let stored = try await store.idpConfig(providerId: providerId)
                 guard let typedClientId = clientId ?? stored?.clientId else {
@@ -114,8 +115,12 @@ struct Providers: AsyncParsableCommand {
                 config.enabled = true
                 config.tokenVault = tokenVault ?? stored?.tokenVault
                 config.nativeClientIds = clearNativeClientIds ? nil : (nativeClientIds.isEmpty ? stored?.nativeClientIds : nativeClientIds)
-                try await store.saveIdPConfig(config)
-                if !config.keepsProviderTokens { try await store.deleteProviderTokens(providerId: providerId) }
+                // The admin API's checks, token-vault rule and audit entry.
+                do {
+                    try await HearthCLI.answered { try await service.saveProvider(config, by: HearthCLI.principal) }
+                } catch let error as HearthAPIError {
+                    throw ValidationError(error.description)
+                }
                 return (config, given == nil || given?.isEmpty == true)
             }
             let tenants = config.kind == .microsoft ? ", tenants: \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ", ") } ?? "any")" : ""
@@ -149,13 +154,13 @@ struct Providers: AsyncParsableCommand {
         var providerId: String
 
         func run() async throws {
-            let config = try await storeOptions.withStore { store in
-                guard var config = try await store.idpConfig(providerId: providerId) else { return IdPConfig?.none }
-                config.enabled = false
-                try await store.saveIdPConfig(config)
-                return config
+            try await storeOptions.withService { service, _, _ in
+                do {
+                    try await HearthCLI.answered { try await service.setProviderEnabled(providerId, false, by: HearthCLI.principal) }
+                } catch let error as HearthAPIError where [.configurationNotFound, .invalidProviderIdAdmin].contains(error.code) {
+                    throw ValidationError("\(providerId) is not configured")
+                }
             }
-            guard config != nil else { throw ValidationError("\(providerId) is not configured") }
             print("Disabled \(providerId).")
         }
     }
@@ -202,13 +207,14 @@ struct Providers: AsyncParsableCommand {
         var providerId: String
 
         func run() async throws {
-            let removed = try await storeOptions.withStore { store in
-                let removed = try await store.deleteIdPConfig(providerId: providerId)
-                // The provider's kept tokens (token vault) go with its settings.
-                if removed { try await store.deleteProviderTokens(providerId: providerId) }
-                return removed
+            try await storeOptions.withService { service, _, _ in
+                do {
+                    // The provider's kept tokens (token vault) go with its settings.
+                    try await HearthCLI.answered { try await service.removeProvider(providerId, by: HearthCLI.principal) }
+                } catch let error as HearthAPIError where error.code == .configurationNotFound {
+                    throw ValidationError("\(providerId) is not configured")
+                }
             }
-            guard removed else { throw ValidationError("\(providerId) is not configured") }
             print("Removed \(providerId).")
         }
     }
@@ -235,16 +241,19 @@ struct Apps: AsyncParsableCommand {
             for domain in add where domain.isEmpty || domain.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) {
                 throw ValidationError("\(domain) is not a domain name")
             }
-            let config = try await storeOptions.withStoreAndSettings(projectId: projectId) { store, settings in
-                var config = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
-                config.authorizedDomains.removeAll { remove.contains($0) }
-                for domain in add.map({ $0.lowercased() }) where !config.authorizedDomains.contains(domain) {
-                    config.authorizedDomains.append(domain)
+            let domains = try await storeOptions.withService(projectId: projectId) { service, store, settings in
+                var domains = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings).authorizedDomains
+                domains.removeAll { remove.contains($0) }
+                for domain in add.map({ $0.lowercased() }) where !domains.contains(domain) { domains.append(domain) }
+                if !add.isEmpty || !remove.isEmpty {
+                    try await HearthCLI.plainly {
+                        _ = try await service.updateProjectConfig(body: .object(["authorizedDomains": .array(domains.map { .string($0) })]),
+                                                                  updateMask: "authorizedDomains", by: HearthCLI.principal)
+                    }
                 }
-                if !add.isEmpty || !remove.isEmpty { try await store.saveProjectConfig(config) }
-                return config
+                return domains
             }
-            print(config.authorizedDomains.joined(separator: "\n"))
+            print(domains.joined(separator: "\n"))
         }
     }
 
@@ -280,13 +289,17 @@ struct Apps: AsyncParsableCommand {
 
         func run() async throws {
             let app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: appId, clientId: clientId)
-            let replaced = try await storeOptions.withStore { store in
+            let replaced = try await storeOptions.withService { service, store, _ in
                 let existing = try await store.apps().first { $0.id == app.id }
                 if let existing, existing != app, !replace {
                     throw CLIError("\(bundleId) is already registered (app id \(existing.appId ?? "-"), client id \(existing.clientId ?? "-")): pass --replace to replace it, or remove it first (hearth apps remove \(app.id))")
                 }
-                try await store.saveApp(app)
-                return existing != nil && existing != app
+                guard existing != app else { return false }
+                try await HearthCLI.plainly {
+                    if existing != nil { try await service.removeApp(id: app.id, by: HearthCLI.principal) }
+                    try await service.registerApp(app, by: HearthCLI.principal)
+                }
+                return existing != nil
             }
             print("\(replaced ? "Replaced" : "Registered") \(bundleId); callback scheme \(AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId) ?? "-").")
         }
@@ -300,7 +313,12 @@ struct Apps: AsyncParsableCommand {
         var id: String
 
         func run() async throws {
-            try await storeOptions.withStore { try await $0.saveApp(AppRegistration(id: id, kind: .desktop, name: id)) }
+            let app = AppRegistration(id: id, kind: .desktop, name: id)
+            try await storeOptions.withService { service, store, _ in
+                // Registering the same desktop app again changes nothing.
+                guard try await store.apps().first(where: { $0.id == id }) != app else { return }
+                try await HearthCLI.plainly { try await service.registerApp(app, by: HearthCLI.principal) }
+            }
             print("Registered desktop app \(id) (loopback redirects on 127.0.0.1 and [::1]).")
         }
     }
@@ -323,8 +341,13 @@ struct Apps: AsyncParsableCommand {
         var id: String
 
         func run() async throws {
-            let removed = try await storeOptions.withStore { try await $0.deleteApp(id: id) }
-            guard removed else { throw ValidationError("no app \(id)") }
+            try await storeOptions.withService { service, _, _ in
+                do {
+                    try await HearthCLI.answered { try await service.removeApp(id: id, by: HearthCLI.principal) }
+                } catch let error as HearthAPIError where error.code == .configurationNotFound {
+                    throw ValidationError("no app \(id)")
+                }
+            }
             print("Removed \(id).")
         }
     }

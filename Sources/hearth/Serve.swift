@@ -18,26 +18,27 @@ import Glibc
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the Hearth server (the default command).")
 
-    @Option(help: "Address to listen on (default 127.0.0.1, env HEARTH_HOST).")
-    var host: String?
-
-    @Option(help: "Port to listen on, 0 for any free port (default 9099, env HEARTH_PORT).")
-    var port: String?
-
+    // The settings' options: names and help from their one declaration (``Settings/Key/declaration``).
+    @Option(name: Settings.Key.host.name, help: Settings.Key.host.help) var host: String?
+    @Option(name: Settings.Key.port.name, help: Settings.Key.port.help) var port: String?
     @OptionGroup var storeOptions: StoreOptions
+    @Option(name: Settings.Key.projectId.name, help: Settings.Key.projectId.help) var projectId: String?
+    @Option(name: Settings.Key.apiKeys.name, help: Settings.Key.apiKeys.help) var apiKeys: [String] = []
+    @Flag(name: Settings.Key.dev.name, help: Settings.Key.dev.help) var dev = false
+    @Option(name: Settings.Key.publicURL.name, help: Settings.Key.publicURL.help) var publicURL: String?
+    @Option(name: Settings.Key.rateLimits.name, help: Settings.Key.rateLimits.help) var rateLimits: String?
+    @Option(name: Settings.Key.rateLimitSignUpPerAddress.name, help: Settings.Key.rateLimitSignUpPerAddress.help) var rateLimitSignUpPerAddress: String?
+    @Option(name: Settings.Key.rateLimitPerAddress.name, help: Settings.Key.rateLimitPerAddress.help) var rateLimitPerAddress: String?
+    @Option(name: Settings.Key.rateLimitPerProject.name, help: Settings.Key.rateLimitPerProject.help) var rateLimitPerProject: String?
+    @Option(name: Settings.Key.trustedProxies.name, help: Settings.Key.trustedProxies.help) var trustedProxies: [String] = []
+    @Option(name: Settings.Key.storeTimeout.name, help: Settings.Key.storeTimeout.help) var storeTimeout: String?
+    @Option(name: Settings.Key.logLevel.name, help: Settings.Key.logLevel.help) var logLevel: String?
+    @Option(name: Settings.Key.vaultKeysFile.name, help: Settings.Key.vaultKeysFile.help) var vaultKeysFile: String?
+    @Option(name: Settings.Key.logFormat.name, help: Settings.Key.logFormat.help) var logFormat: String?
+    @Option(name: Settings.Key.metricsAccess.name, help: Settings.Key.metricsAccess.help) var metricsAccess: String?
+    @Option(name: Settings.Key.metricsToken.name, help: Settings.Key.metricsToken.help) var metricsToken: String?
 
-    @Option(name: .customLong("project-id"), help: "Firebase project id (default demo-hearth, env HEARTH_PROJECT_ID).")
-    var projectId: String?
-
-    @Option(name: .customLong("api-key"), help: "An accepted API key; repeat for several (env HEARTH_API_KEYS, comma-separated). With none, demo-* projects accept any key.")
-    var apiKeys: [String] = []
-
-    @Flag(help: "Run the built-in Microsoft- and Yahoo-shaped identity providers; they serve microsoft.com and yahoo.com unless you configured those yourself.")
-    var dev = false
-
-    @Option(name: .customLong("public-url"), help: "The server's external base URL (default http://<host>:<port>, env HEARTH_PUBLIC_URL). Register <public-url>/__/auth/handler at providers.")
-    var publicURL: String?
-
+    // Options of this command only (not settings of the configuration file).
     @Flag(name: .customLong("emulator-admin"), help: "Accept the Firebase Admin SDKs' emulator credentials ('Authorization: Bearer owner', unsigned custom tokens) for a non-demo project: anyone who reaches the port is an administrator. Always on for demo-* projects.")
     var emulatorAdmin = false
 
@@ -50,60 +51,19 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-console-link"), help: "Do not make a one-time console login link at start-up (by default: printed for demo-* projects and on an interactive terminal, otherwise written to <data-dir>/console-login-link, mode 0600).")
     var noConsoleLink = false
 
-    @Option(name: .customLong("rate-limits"), help: "on or off: limit sign-up, password sign-in, createAuthUri and the auth handler per client address and per project (default on, off for demo-* projects; env HEARTH_RATE_LIMITS).")
-    var rateLimits: String?
-
-    @Option(name: .customLong("rate-limit-signup-per-address"), help: "Sign-ups per client address per hour (default 100, env HEARTH_RATE_LIMIT_SIGNUP_PER_ADDRESS).")
-    var rateLimitSignUpPerAddress: String?
-
-    @Option(name: .customLong("rate-limit-per-address"), help: "Requests per client address per minute to each of password sign-in, createAuthUri and the auth handler (default 120, env HEARTH_RATE_LIMIT_PER_ADDRESS).")
-    var rateLimitPerAddress: String?
-
-    @Option(name: .customLong("rate-limit-per-project"), help: "Requests per minute to each limited endpoint from all clients together (default 6000, env HEARTH_RATE_LIMIT_PER_PROJECT).")
-    var rateLimitPerProject: String?
-
-    @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address or CIDR network whose X-Forwarded-For gives the client address; repeat for several (env HEARTH_TRUSTED_PROXIES, comma-separated). Without one, X-Forwarded-For is ignored.")
-    var trustedProxies: [String] = []
-
-    @Option(name: .customLong("store-timeout"), help: "Seconds a request may wait for the database before it answers 503 UNAVAILABLE (default 5, env HEARTH_STORE_TIMEOUT, config key store.timeout).")
-    var storeTimeout: String?
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
-    var logLevel: String?
-
-    @Option(name: .customLong("vault-keys-file"), help: "A file of provider token vault keys, one id:base64 per line, the first sealing (env HEARTH_VAULT_KEYS_FILE, config key vault.keys.file; or the keys themselves in HEARTH_VAULT_KEYS / vault.keys). Without keys no provider refresh token is kept. 'hearth vault new-key' makes a key.")
-    var vaultKeysFile: String?
-    @Option(name: .customLong("log-format"), help: "text or json: one JSON object per line, for log collectors (default text, env HEARTH_LOG_FORMAT, config key log.format).")
-    var logFormat: String?
-
-    @Option(name: .customLong("metrics-access"), help: "Who may read /metrics: local (programs on this machine, the default), public, token (Authorization: Bearer <metrics token>) or off (env HEARTH_METRICS_ACCESS, config key metrics.access).")
-    var metricsAccess: String?
-
-    @Option(name: .customLong("metrics-token"), help: ArgumentHelp(
-        "The bearer token /metrics wants; implies --metrics-access token (env HEARTH_METRICS_TOKEN, config key metrics.token).",
-        discussion: "Prefer the environment or the config file: a command line is visible to other users of the machine."))
-    var metricsToken: String?
+    /// The settings given on the command line, by key (the reader's first provider).
+    var options: [Settings.Key: Any] {
+        let given: [Settings.Key: Any?] = [
+            .host: host, .port: port, .projectId: projectId, .apiKeys: apiKeys.isEmpty ? nil : apiKeys, .dev: dev ? true : nil,
+            .publicURL: publicURL, .rateLimits: rateLimits, .rateLimitSignUpPerAddress: rateLimitSignUpPerAddress,
+            .rateLimitPerAddress: rateLimitPerAddress, .rateLimitPerProject: rateLimitPerProject,
+            .trustedProxies: trustedProxies.isEmpty ? nil : trustedProxies, .storeTimeout: storeTimeout, .logLevel: logLevel,
+            .vaultKeysFile: vaultKeysFile, .logFormat: logFormat, .metricsAccess: metricsAccess, .metricsToken: metricsToken,
+        ]
+        return given.compactMapValues { $0 }.merging(storeOptions.options) { $1 }
+    }
 
     func run() async throws {
-        var options: [Settings.Key: Any] = [:]
-        if let host { options[.host] = host }
-        if let port { options[.port] = port }
-        storeOptions.apply(to: &options)
-        if let projectId { options[.projectId] = projectId }
-        if !apiKeys.isEmpty { options[.apiKeys] = apiKeys }
-        if dev { options[.dev] = true }
-        if let publicURL { options[.publicURL] = publicURL }
-        if let logLevel { options[.logLevel] = logLevel }
-        if let storeTimeout { options[.storeTimeout] = storeTimeout }
-        if let vaultKeysFile { options[.vaultKeysFile] = vaultKeysFile }
-        if let logFormat { options[.logFormat] = logFormat }
-        if let metricsAccess { options[.metricsAccess] = metricsAccess }
-        if let metricsToken { options[.metricsToken] = metricsToken }
-        if let rateLimits { options[.rateLimits] = rateLimits }
-        if let rateLimitSignUpPerAddress { options[.rateLimitSignUpPerAddress] = rateLimitSignUpPerAddress }
-        if let rateLimitPerAddress { options[.rateLimitPerAddress] = rateLimitPerAddress }
-        if let rateLimitPerProject { options[.rateLimitPerProject] = rateLimitPerProject }
-        if !trustedProxies.isEmpty { options[.trustedProxies] = trustedProxies }
         let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
         let level = Logger.Level(rawValue: settings.logLevel) ?? .info

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Crypto
-import CryptoExtras
 import Foundation
 import HearthCore
+import HearthServer
 import HearthStore
+import HearthWire
 import HearthStoreSQLite
 import Logging
 #if canImport(Glibc)
@@ -47,28 +47,19 @@ struct ServiceAccounts: AsyncParsableCommand {
             if !force, FileManager.default.fileExists(atPath: out) {
                 throw CLIError("\(out) already exists: choose another --out, or pass --force to replace it")
             }
-            try await storeOptions.withStoreAndSettings(projectId: projectId) { store, settings in
+            try await storeOptions.withService(projectId: projectId) { service, store, settings in
                 let project = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
-                let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-                let keyId = RandomID.token(byteCount: 20).lowercased().filter { $0.isLetter || $0.isNumber }
                 let base = await settings.serverURL(store: store, explicit: publicURL)
-                let file: [String: String] = [
-                    "type": "service_account", "project_id": project.projectId, "private_key_id": keyId,
-                    "private_key": key.pkcs8PEMRepresentation + "\n", "client_email": email, "client_id": "0",
-                    "token_uri": "\(base)/oauth2.googleapis.com/token",
-                ]
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                let generated = try ServiceAccountKey.generate(clientEmail: email, projectId: project.projectId, publicURL: base, now: Date())
                 // The file first (a registered key without its private half is useless), atomically, mode 0600.
-                try Self.writeSecretFile(try encoder.encode(file), to: out, replace: force)
-                let registration = ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: key.publicKey.pemRepresentation, createdAt: Date())
+                try Self.writeSecretFile(generated.file, to: out, replace: force)
                 do {
-                    try await store.saveServiceAccountKey(registration)
+                    try await service.registerServiceAccountKey(generated.key, by: HearthCLI.principal)
                 } catch {
                     try? FileManager.default.removeItem(atPath: out)
                     throw CLIError("could not register the key (the file \(out) was removed again)")
                 }
-                print("Wrote \(out) (keep it secret) and registered key \(keyId) for \(email); token_uri \(base)/oauth2.googleapis.com/token.")
+                print("Wrote \(out) (keep it secret) and registered key \(generated.key.keyId) for \(email); token_uri \(base)/oauth2.googleapis.com/token.")
             }
         }
 
@@ -110,7 +101,10 @@ struct ServiceAccounts: AsyncParsableCommand {
             guard ServiceAccountKey.rsaPublicKey(pem: pem) != nil else {
                 throw CLIError("\(publicKey) holds no PEM RSA public key or certificate (-----BEGIN PUBLIC KEY----- or -----BEGIN CERTIFICATE-----)")
             }
-            try await storeOptions.withStore { try await $0.saveServiceAccountKey(ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: pem, createdAt: Date())) }
+            let key = ServiceAccountKey(clientEmail: email, keyId: keyId, publicKeyPEM: pem, createdAt: Date())
+            try await storeOptions.withService { service, _, _ in
+                try await HearthCLI.plainly { try await service.registerServiceAccountKey(key, by: HearthCLI.principal) }
+            }
             print("Registered key \(keyId) for \(email).")
         }
     }
@@ -135,8 +129,13 @@ struct ServiceAccounts: AsyncParsableCommand {
         var keyId: String
 
         func run() async throws {
-            let removed = try await storeOptions.withStore { try await $0.deleteServiceAccountKey(clientEmail: email, keyId: keyId) }
-            guard removed else { throw ValidationError("no key \(keyId) for \(email)") }
+            try await storeOptions.withService { service, _, _ in
+                do {
+                    try await HearthCLI.answered { try await service.removeServiceAccountKey(clientEmail: email, keyId: keyId, by: HearthCLI.principal) }
+                } catch let error as HearthAPIError where error.code == .configurationNotFound {
+                    throw ValidationError("no key \(keyId) for \(email)")
+                }
+            }
             print("Removed key \(keyId) of \(email).")
         }
     }

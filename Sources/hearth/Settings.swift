@@ -1,3 +1,5 @@
+import ArgumentParser
+import Configuration
 import Foundation
 import HearthCore
 import HearthServer
@@ -5,9 +7,10 @@ import HearthStore
 import HearthStorePostgres
 import HearthStoreSQLite
 import HearthWire
+import Synchronization
 
-/// The server settings, read from (first match wins) the command line, `HEARTH_*` environment variables and a
-/// JSON configuration file, then defaults. Every value is checked: a bad one stops the command with a message
+/// The server settings, read with swift-configuration from (first match wins) the command line, `HEARTH_*`
+/// environment variables and a JSON configuration file, then the declared defaults (``Key/declaration``). Every value is checked: a bad one stops the command with a message
 /// naming the key, where it came from and the value.
 struct Settings {
     var host: String
@@ -60,9 +63,11 @@ struct Settings {
     /// The log levels `log.level` accepts.
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
-    /// One setting: its key in the file (`project.id`, nested `{"project":{"id":…}}` also works) and its
-    /// environment variable.
-    enum Key: String, CaseIterable {
+    /// One setting, declared once: its key in the file (`project.id`, nested `{"project":{"id":…}}` also works),
+    /// its environment variable (`HEARTH_` and the key in capitals, `.` as `_`), its command-line option, its default
+    /// and its help. ``load(options:configFile:environment:)`` reads every key with swift-configuration's
+    /// `ConfigReader` over the command line, the environment, the file and the defaults, in that order.
+    enum Key: String, CaseIterable, Sendable {
         case host, port
         case dataDir = "data.dir"
         case projectId = "project.id"
@@ -88,52 +93,160 @@ struct Settings {
         case trustedProxies = "trusted.proxies"
         case storeTimeout = "store.timeout"
 
-        var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
-        var optionName: String {
+        /// How a setting is given and documented.
+        struct Declaration {
+            /// The long option without its dashes (`data-dir`); nil: environment and file only.
+            var option: String?
+            /// The default as a value of the setting (read like any other); nil: none (the setting is off or derived).
+            var defaultValue: String?
+            /// A list (`--api-key` repeated, `HEARTH_API_KEYS` comma-separated, a JSON array).
+            var isList = false
+            /// Never repeated in a message or an access log.
+            var isSecret = false
+            var help: ArgumentHelp
+        }
+
+        var declaration: Declaration {
             switch self {
-            case .dataDir: "--data-dir"
-            case .projectId: "--project-id"
-            case .apiKeys: "--api-key"
-            case .logLevel: "--log-level"
-            case .logFormat: "--log-format"
-            case .metricsAccess: "--metrics-access"
-            case .metricsToken: "--metrics-token"
-            case .publicURL: "--public-url"
-            case .keyRotationHours: "keys.rotation.hours"
-            case .sqliteSynchronous: "sqlite.synchronous"
-            case .databaseURL: "--database-url"
-            case .databaseTLS: "--database-tls"
-            case .databaseCAFile: "--database-ca-file"
-            case .databaseMaxConnections: "database.max.connections"
+            case .host: Declaration(option: "host", defaultValue: "127.0.0.1", help: "Address to listen on (default 127.0.0.1, env HEARTH_HOST).")
+            case .port: Declaration(option: "port", defaultValue: "9099", help: "Port to listen on, 0 for any free port (default 9099, env HEARTH_PORT).")
+            case .dataDir: Declaration(option: "data-dir", defaultValue: "./.hearth",
+                                       help: "Directory holding hearth.sqlite (default ./.hearth, env HEARTH_DATA_DIR, config key data.dir).")
+            case .projectId: Declaration(option: "project-id", defaultValue: "demo-hearth",
+                                         help: "Firebase project id (default demo-hearth, env HEARTH_PROJECT_ID).")
+            case .apiKeys: Declaration(option: "api-key", isList: true,
+                                       help: "An accepted API key; repeat for several (env HEARTH_API_KEYS, comma-separated). With none, demo-* projects accept any key.")
+            case .dev: Declaration(option: "dev", defaultValue: "false",
+                                   help: "Run the built-in Microsoft- and Yahoo-shaped identity providers; they serve microsoft.com and yahoo.com unless you configured those yourself.")
+            case .logLevel: Declaration(option: "log-level", defaultValue: "info",
+                                        help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
+            case .logFormat: Declaration(option: "log-format", defaultValue: "text",
+                                         help: "text or json: one JSON object per line, for log collectors (default text, env HEARTH_LOG_FORMAT, config key log.format).")
+            case .metricsAccess: Declaration(option: "metrics-access",
+                                             help: "Who may read /metrics: local (programs on this machine, the default), public, token (Authorization: Bearer <metrics token>) or off (env HEARTH_METRICS_ACCESS, config key metrics.access).")
+            case .metricsToken: Declaration(option: "metrics-token", isSecret: true, help: ArgumentHelp(
+                "The bearer token /metrics wants; implies --metrics-access token (env HEARTH_METRICS_TOKEN, config key metrics.token).",
+                discussion: "Prefer the environment or the config file: a command line is visible to other users of the machine."))
+            case .keyRotationHours: Declaration(defaultValue: "24", help: "Signing-key rotation, hours.")
+            case .publicURL: Declaration(option: "public-url",
+                                         help: "The server's external base URL (default http://<host>:<port>, env HEARTH_PUBLIC_URL). Register <public-url>/__/auth/handler at providers.")
+            case .sqliteSynchronous: Declaration(defaultValue: "normal", help: "SQLite commit durability: normal (the default) or full.")
+            case .databaseURL: Declaration(option: "database-url", isSecret: true, help: ArgumentHelp(
+                "A PostgreSQL database instead of SQLite: postgres://user:password@host:5432/database (env HEARTH_DATABASE_URL, config key database.url).",
+                discussion: "Several servers can share one PostgreSQL database. Prefer the environment or the config file for the password: a command line is visible to other users of the machine."))
+            case .databaseTLS: Declaration(option: "database-tls",
+                                           help: "TLS to PostgreSQL: disable, prefer or require (verified certificate and host name); default the URL's sslmode, else prefer (env HEARTH_DATABASE_TLS, config key database.tls).")
+            case .databaseCAFile: Declaration(option: "database-ca-file",
+                                              help: "PEM certificate authorities that sign the PostgreSQL server's certificate (default: the system's trust roots; env HEARTH_DATABASE_CA_FILE).")
+            case .databaseMaxConnections: Declaration(defaultValue: "20", help: "Most PostgreSQL connections per process (default 20).")
             // Keys on a command line are visible to other users of the machine: environment or file only.
-            case .vaultKeys: "vault.keys"
-            case .vaultKeysFile: "--vault-keys-file"
-            case .rateLimits: "--rate-limits"
-            case .rateLimitSignUpPerAddress: "--rate-limit-signup-per-address"
-            case .rateLimitPerAddress: "--rate-limit-per-address"
-            case .rateLimitPerProject: "--rate-limit-per-project"
-            case .trustedProxies: "--trusted-proxy"
-            case .storeTimeout: "--store-timeout"
-            default: "--\(rawValue)"
+            case .vaultKeys: Declaration(isSecret: true, help: "The provider token vault's keys themselves (id:base64, comma-separated).")
+            case .vaultKeysFile: Declaration(option: "vault-keys-file",
+                                             help: "A file of provider token vault keys, one id:base64 per line, the first sealing (env HEARTH_VAULT_KEYS_FILE, config key vault.keys.file; or the keys themselves in HEARTH_VAULT_KEYS / vault.keys). Without keys no provider refresh token is kept. 'hearth vault new-key' makes a key.")
+            case .rateLimits: Declaration(option: "rate-limits",
+                                          help: "on or off: limit sign-up, password sign-in, createAuthUri and the auth handler per client address and per project (default on, off for demo-* projects; env HEARTH_RATE_LIMITS).")
+            case .rateLimitSignUpPerAddress: Declaration(option: "rate-limit-signup-per-address",
+                                                         help: "Sign-ups per client address per hour (default 100, env HEARTH_RATE_LIMIT_SIGNUP_PER_ADDRESS).")
+            case .rateLimitPerAddress: Declaration(option: "rate-limit-per-address",
+                                                   help: "Requests per client address per minute to each of password sign-in, createAuthUri and the auth handler (default 120, env HEARTH_RATE_LIMIT_PER_ADDRESS).")
+            case .rateLimitPerProject: Declaration(option: "rate-limit-per-project",
+                                                   help: "Requests per minute to each limited endpoint from all clients together (default 6000, env HEARTH_RATE_LIMIT_PER_PROJECT).")
+            case .trustedProxies: Declaration(option: "trusted-proxy", isList: true,
+                                              help: "A reverse proxy's address or CIDR network whose X-Forwarded-For gives the client address; repeat for several (env HEARTH_TRUSTED_PROXIES, comma-separated). Without one, X-Forwarded-For is ignored.")
+            case .storeTimeout: Declaration(option: "store-timeout", defaultValue: "5",
+                                            help: "Seconds a request may wait for the database before it answers 503 UNAVAILABLE (default 5, env HEARTH_STORE_TIMEOUT, config key store.timeout).")
             }
         }
+
+        /// The option's name for `@Option(name:)`.
+        var name: NameSpecification { .customLong(declaration.option ?? rawValue) }
+        /// The option's help for `@Option(help:)`.
+        var help: ArgumentHelp { declaration.help }
+        var configKey: ConfigKey { ConfigKey(rawValue) }
+        var environmentName: String { "HEARTH_" + rawValue.uppercased().replacingOccurrences(of: ".", with: "_") }
+        /// How messages name the option (settings without one are never given on the command line).
+        var optionName: String { declaration.option.map { "--\($0)" } ?? rawValue }
     }
 
     /// A raw value and where it came from.
     struct Source {
-        enum Origin {
-            case option, environment, file(String)
+        enum Origin: Int {
+            // The providers' order in the reader: the first that has a value wins.
+            case option, environment, file, defaults
         }
 
         var value: Any
         var origin: Origin
+        var path = ""
 
         func describe(_ key: Key) -> String {
             switch origin {
             case .option: key.optionName
             case .environment: key.environmentName
-            case .file(let path): "\"\(key.rawValue)\" in \(path)"
+            case .file: "\"\(key.rawValue)\" in \(path)"
+            case .defaults: "the default \(key.rawValue)"
             }
+        }
+    }
+
+    /// Which provider answered each key (the reader's access events), so that a message names the origin.
+    final class Origins: AccessReporter, Sendable {
+        private let answered = Mutex<[String: Int]>([:])
+
+        func report(_ event: AccessEvent) {
+            // The first provider with a value (or with a value of another type, which the reader refuses) answered.
+            let index = event.providerResults.firstIndex { result in
+                switch result.result {
+                case .success(let lookup): lookup.value != nil
+                case .failure: true
+                }
+            }
+            answered.withLock { $0[event.metadata.key.description] = index }
+        }
+
+        func provider(of key: Key) -> Int? { answered.withLock { $0[AbsoluteConfigKey(key.configKey).description] } }
+    }
+
+    /// The configuration values as a swift-configuration reader reads them: the command line (highest), `HEARTH_*`,
+    /// the file, the declared defaults.
+    struct Lookup {
+        let reader: ConfigReader
+        let origins = Origins()
+        let file: [Key: Source]
+
+        init(options: [Key: Any], file: [Key: Source], environment: [String: String]) {
+            self.file = file
+            func content(_ value: Any) -> ConfigContent {
+                // Lists and strings, as read; the file's typed originals stay in `file` for the messages.
+                if let list = value as? [String] { .stringArray(list) } else { .string("\(value)") }
+            }
+            func provider(_ name: String, _ values: [Key: Any]) -> InMemoryProvider {
+                InMemoryProvider(name: name, values: Dictionary(uniqueKeysWithValues: values.map { key, value in
+                    (AbsoluteConfigKey(key.configKey), ConfigValue(content(value), isSecret: key.declaration.isSecret))
+                }))
+            }
+            let defaults = Dictionary(uniqueKeysWithValues: Key.allCases.compactMap { key in key.declaration.defaultValue.map { (key, $0 as Any) } })
+            reader = ConfigReader(providers: [
+                provider("command line", options),
+                EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: "hearth"),
+                provider("configuration file", file.mapValues(\.value)),
+                provider("defaults", defaults),
+            ], accessReporter: origins)
+        }
+
+        /// The key's value and origin; nil when no provider (not even the defaults) has it.
+        func source(_ key: Key) -> Source? {
+            let declaration = key.declaration
+            let read: Any?
+            if declaration.isList {
+                read = reader.stringArray(forKey: key.configKey, isSecret: declaration.isSecret)
+            } else {
+                read = reader.string(forKey: key.configKey, isSecret: declaration.isSecret)
+            }
+            guard let index = origins.provider(of: key), let origin = Source.Origin(rawValue: index) else { return nil }
+            // The file's values keep their JSON types (a message shows 70000 or "nine" as written).
+            if origin == .file { return file[key] }
+            return read.map { Source(value: $0, origin: origin) }
         }
     }
 
@@ -143,11 +256,8 @@ struct Settings {
         if let path = configFile ?? environment["HEARTH_CONFIG_FILE"] {
             file = try readFile(path)
         }
-        func source(_ key: Key) -> Source? {
-            if let value = options[key] { return Source(value: value, origin: .option) }
-            if let value = environment[key.environmentName] { return Source(value: value, origin: .environment) }
-            return file[key]
-        }
+        let lookup = Lookup(options: options, file: file, environment: environment)
+        func source(_ key: Key) -> Source? { lookup.source(key) }
         func fail(_ key: Key, _ source: Source, _ expectation: String) -> SettingsError {
             SettingsError(description: "\(source.describe(key)) \(expectation), got \(Self.show(source.value))")
         }
@@ -158,8 +268,9 @@ struct Settings {
             }
             return text
         }
-        var settings = Settings(host: "127.0.0.1", port: 9099, dataDir: "./.hearth", projectId: "demo-hearth", apiKeys: [], dev: false,
-                                logLevel: "info", keyRotationHours: 24, publicURL: nil, sqliteDurability: .normal, database: nil)
+        // Every value below comes from the lookup; the declared defaults are its last provider.
+        var settings = Settings(host: "", port: 0, dataDir: "", projectId: "", apiKeys: [], dev: false,
+                                logLevel: "", keyRotationHours: 0, publicURL: nil, sqliteDurability: .normal, database: nil)
         if let host = try string(.host) { settings.host = host }
         if let source = source(.port) {
             let number: Int? = switch source.value {
@@ -263,7 +374,7 @@ struct Settings {
                 }
                 tls = mode
             }
-            var maximumConnections = 20
+            var maximumConnections = 0
             if let limitSource = source(.databaseMaxConnections) {
                 let number: Int? = switch limitSource.value {
                 case let value as Int: value
@@ -283,7 +394,7 @@ struct Settings {
                 throw SettingsError(description: "\(urlSource.describe(.databaseURL)): \(error.description)")
             }
         } else {
-            for key in [Key.databaseTLS, .databaseCAFile, .databaseMaxConnections] where source(key) != nil {
+            for key in [Key.databaseTLS, .databaseCAFile, .databaseMaxConnections] where source(key).map({ $0.origin != .defaults }) == true {
                 throw SettingsError(description: "\(source(key).map { $0.describe(key) } ?? key.rawValue) applies to a PostgreSQL database: give --database-url (env HEARTH_DATABASE_URL) too")
             }
         }
@@ -422,7 +533,7 @@ struct Settings {
                 throw SettingsError(description: "unknown key \"\(name)\" in \(path)"
                     + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "") + "; known keys: \(known.joined(separator: ", "))")
             }
-            result[key] = Source(value: plain(value), origin: .file(path))
+            result[key] = Source(value: plain(value), origin: .file, path: path)
         }
         return result
     }

@@ -10,7 +10,8 @@ import HearthStoreSQLite
 import HearthWire
 
 /// `hearth users`: the project's users, from the data directory (also while the server runs). Every write is
-/// recorded in the audit log as `cli:<login>`.
+/// made through the admin service (the admin API's and the console's checks) and recorded in the
+/// audit log as `cli:<login>`.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
@@ -18,12 +19,6 @@ struct Users: AsyncParsableCommand {
         subcommands: [List.self, Get.self, Create.self, Update.self, Disable.self, Enable.self, Delete.self, Revoke.self,
                       SetClaims.self, Import.self, Export.self]
     )
-
-    static var actor: String { "cli:\(ProcessInfo.processInfo.environment["USER"] ?? "operator")" }
-
-    static func audit(_ store: any HearthStore, _ action: String, target: String, detail: String? = nil) async throws {
-        try await store.appendAuditEntry(AuditEntry(time: Date(), actor: actor, action: action, target: target, detail: detail))
-    }
 
     /// The user with this uid, else with this email.
     static func find(_ store: any HearthStore, _ identifier: String) async throws -> UserRecord {
@@ -114,7 +109,7 @@ struct Users: AsyncParsableCommand {
         var noPassword = false
 
         func run() async throws {
-            let localId = try uid.map { try AdminService.checkLocalId($0) } ?? RandomID.localId()
+            let localId = try uid.map { try AdminService.checkLocalId($0) }
             var secret = password ?? ProcessInfo.processInfo.environment["HEARTH_USER_PASSWORD"]
             if secret != nil, noPassword { throw ValidationError("--no-password and a password (--password or HEARTH_USER_PASSWORD) contradict each other") }
             if email != nil, secret == nil, !noPassword {
@@ -124,28 +119,17 @@ struct Users: AsyncParsableCommand {
                 }
                 secret = typed
             }
-            let now = Date()
-            var user = UserRecord(localId: localId, email: try email.map(Users.email), emailVerified: emailVerified,
-                                  displayName: displayName, disabled: disabled, createdAt: now,
-                                  validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
-            user.phoneNumber = try phone.map(AdminService.checkPhoneNumber)
-            if let secret {
-                user.passwordHash = try Users.hash(secret)
-                user.passwordUpdatedAt = now
-            }
-            try await storeOptions.withStore { store in
+            let request = AdminCreateUserRequest(localId: localId, email: try email.map(Users.email), password: try secret.map(Users.checkPassword),
+                                                 displayName: displayName, phoneNumber: try phone.map(AdminService.checkPhoneNumber),
+                                                 emailVerified: emailVerified, disabled: disabled)
+            let created = try await storeOptions.withService { service, _, _ in
                 do {
-                    try await store.createUser(user)
-                } catch StoreError.duplicateLocalId {
-                    throw ValidationError("a user with uid \(localId) exists")
-                } catch StoreError.emailExists {
-                    throw ValidationError("another user has the email \(user.email ?? "")")
-                } catch StoreError.federatedIdTaken {
-                    throw ValidationError("another user has the phone number \(user.phoneNumber ?? "")")
+                    return try await HearthCLI.answered { try await service.createUser(request, by: HearthCLI.principal).localId }
+                } catch let error as HearthAPIError {
+                    throw Users.explain(error, uid: localId, email: request.email, phone: request.phoneNumber)
                 }
-                try await Users.audit(store, "accounts.create", target: localId)
             }
-            print("Created user \(localId).")
+            print("Created user \(created).")
         }
     }
 
@@ -154,31 +138,39 @@ struct Users: AsyncParsableCommand {
         return email
     }
 
-    static func hash(_ password: String) throws -> String {
+    /// The password as given, when its length is one a password may have.
+    static func checkPassword(_ password: String) throws -> String {
         guard password.count >= PasswordHasher.minimumLength, password.utf8.count <= PasswordHasher.maximumByteCount else {
             throw ValidationError("a password has \(PasswordHasher.minimumLength) characters to \(PasswordHasher.maximumByteCount) bytes")
         }
-        return try PasswordHasher().hash(password)
+        return password
     }
 
-    /// Applies `change` to the user and records it.
-    static func modify(_ storeOptions: StoreOptions, _ identifier: String, action: String, detail: String? = nil,
-                       _ change: @Sendable (inout UserRecord) throws -> Void) async throws -> UserRecord {
-        try await storeOptions.withStore { store in
-            var user = try await find(store, identifier)
-            try change(&user)
-            let stored: UserRecord
+    /// The admin service's refusals in the command's words (usage errors), by the values the command gave.
+    static func explain(_ error: HearthAPIError, uid: String? = nil, email: String? = nil, phone: String? = nil) -> any Error {
+        switch error.code {
+        case .duplicateLocalId: ValidationError("a user with uid \(uid ?? "") exists")
+        case .emailExists: ValidationError(email.map { "another user has the email \($0)" } ?? "another user has that email")
+        case .phoneNumberExists: ValidationError(phone.map { "another user has the phone number \($0)" } ?? "another user has that phone number")
+        case .userNotFound: CLIError("no user with uid or email \(uid ?? "")")
+        default: ValidationError(error.description)
+        }
+    }
+
+    /// Changes the user through the admin service's update (its checks, its session revocation, its audit entry
+    /// `accounts.update`; a concurrent change is retried) and returns the stored user.
+    static func update(_ storeOptions: StoreOptions, _ identifier: String,
+                       _ fill: @Sendable (inout AdminUpdateRequest) -> Void) async throws -> UserRecord {
+        try await storeOptions.withService { service, store, _ in
+            let user = try await find(store, identifier)
+            var request = AdminUpdateRequest(localId: user.localId)
+            fill(&request)
             do {
-                stored = try await store.updateUser(user)
-            } catch StoreError.emailExists {
-                throw ValidationError("another user has that email")
-            } catch StoreError.federatedIdTaken {
-                throw ValidationError("another user has that phone number")
-            } catch StoreError.conflict {
-                throw ValidationError("the user changed meanwhile; run the command again")
+                _ = try await HearthCLI.answered { try await service.update(request, by: HearthCLI.principal) }
+            } catch let error as HearthAPIError {
+                throw explain(error, uid: identifier)
             }
-            try await audit(store, action, target: user.localId, detail: detail)
-            return stored
+            return try await find(store, user.localId)
         }
     }
 
@@ -196,30 +188,23 @@ struct Users: AsyncParsableCommand {
 
         func run() async throws {
             let newEmail = try email.map(Users.email)
-            let secret = password ?? (passwordFromEnv ? ProcessInfo.processInfo.environment["HEARTH_USER_PASSWORD"] : nil)
-            let hash = try secret.map(Users.hash)
+            let secret = try (password ?? (passwordFromEnv ? ProcessInfo.processInfo.environment["HEARTH_USER_PASSWORD"] : nil)).map(Users.checkPassword)
             let newPhone = try phone.map { $0.isEmpty ? "" : try AdminService.checkPhoneNumber($0) }
-            var fields: [String] = []
-            if email != nil { fields.append("email") }
-            if hash != nil { fields.append("password") }
-            if displayName != nil { fields.append("displayName") }
-            if phone != nil { fields.append("phoneNumber") }
-            if emailVerified != nil { fields.append("emailVerified") }
-            guard !fields.isEmpty else { throw ValidationError("nothing to change") }
+            guard email != nil || secret != nil || displayName != nil || phone != nil || emailVerified != nil else {
+                throw ValidationError("nothing to change")
+            }
             let displayName = displayName
             let verified = emailVerified?.isOn
-            let updated = try await Users.modify(storeOptions, user, action: "accounts.update", detail: fields.joined(separator: ",")) { record in
-                if let newEmail, newEmail != record.email { record.email = newEmail; record.emailVerified = false }
-                if let verified { record.emailVerified = verified }
-                if let displayName { record.displayName = displayName.isEmpty ? nil : displayName }
-                if let newPhone { record.phoneNumber = newPhone.isEmpty ? nil : newPhone }
-                if let hash {
-                    record.passwordHash = hash
-                    record.passwordUpdatedAt = Date()
-                    record.validSince = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            // One service call: the new password and the end of the user's sessions go together.
+            let updated = try await Users.update(storeOptions, user) { request in
+                request.email = newEmail
+                request.password = secret
+                request.displayName = displayName
+                if let newPhone {
+                    if newPhone.isEmpty { request.deleteProvider = [ProviderIdentity.phoneProviderId] } else { request.phoneNumber = newPhone }
                 }
+                request.emailVerified = verified
             }
-            if hash != nil { try await storeOptions.withStore { try await $0.revokeRefreshTokens(localId: updated.localId) } }
             print(Users.describe(updated))
         }
     }
@@ -230,7 +215,7 @@ struct Users: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "uid or email") var user: String
         func run() async throws {
-            let updated = try await Users.modify(storeOptions, user, action: "accounts.update", detail: "disableUser") { $0.disabled = true }
+            let updated = try await Users.update(storeOptions, user) { $0.disableUser = true }
             print("Disabled \(updated.localId).")
         }
     }
@@ -241,7 +226,7 @@ struct Users: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "uid or email") var user: String
         func run() async throws {
-            let updated = try await Users.modify(storeOptions, user, action: "accounts.update", detail: "disableUser") { $0.disabled = false }
+            let updated = try await Users.update(storeOptions, user) { $0.disableUser = false }
             print("Enabled \(updated.localId).")
         }
     }
@@ -252,9 +237,8 @@ struct Users: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "uid or email") var user: String
         func run() async throws {
-            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-            let updated = try await Users.modify(storeOptions, user, action: "accounts.update", detail: "validSince") { $0.validSince = now }
-            try await storeOptions.withStore { try await $0.revokeRefreshTokens(localId: updated.localId) }
+            let now = FlexibleInt(Int64(Date().timeIntervalSince1970.rounded(.down)))
+            let updated = try await Users.update(storeOptions, user) { $0.validSince = now }
             print("Revoked the sessions of \(updated.localId).")
         }
     }
@@ -267,13 +251,14 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "uid or email") var user: String
         @Argument(help: #"e.g. '{"role":"admin"}'"#) var claims: String
         func run() async throws {
-            let parsed: [String: JSONValue]
             do {
-                parsed = try AdminService.parseCustomAttributes(claims)
+                // Checked before the user is looked up: a bad object is a usage error whoever the user is.
+                _ = try AdminService.parseCustomAttributes(claims)
             } catch let error as HearthAPIError {
                 throw ValidationError(error.description)
             }
-            let updated = try await Users.modify(storeOptions, user, action: "accounts.update", detail: "customAttributes") { $0.customClaims = parsed }
+            let claims = claims
+            let updated = try await Users.update(storeOptions, user) { $0.customAttributes = claims }
             print("Custom claims of \(updated.localId): \(updated.userInfo.customAttributes ?? "{}") (in ID tokens from the next refresh).")
         }
     }
@@ -284,10 +269,13 @@ struct Users: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "uid or email") var user: String
         func run() async throws {
-            let localId = try await storeOptions.withStore { store in
+            let localId = try await storeOptions.withService { service, store, _ in
                 let record = try await Users.find(store, user)
-                guard try await store.deleteUser(localId: record.localId) else { throw ValidationError("no user \(user)") }
-                try await Users.audit(store, "accounts.delete", target: record.localId)
+                do {
+                    _ = try await HearthCLI.answered { try await service.delete(AdminDeleteRequest(localId: record.localId), by: HearthCLI.principal) }
+                } catch let error as HearthAPIError where error.code == .userNotFound {
+                    throw ValidationError("no user \(user)")
+                }
                 return record.localId
             }
             print("Deleted \(localId).")

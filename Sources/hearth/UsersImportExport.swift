@@ -113,43 +113,31 @@ extension Users {
             }
             let total = accounts.users.count
             let overwrite = allowOverwrite
-            let (imported, failures) = try await storeOptions.withStore { store -> (Int, [(Int, String)]) in
+            let (imported, failures) = try await storeOptions.withService { service, _, _ -> (Int, [(Int, String)]) in
                 var imported = 0
                 var failures: [(Int, String)] = []
                 let started = Date()
                 for (index, account) in accounts.users.enumerated() {
+                    var info = ImportUserInfo(localId: account.localId, email: account.email, passwordHash: account.passwordHash, salt: account.salt)
+                    info.emailVerified = account.emailVerified
+                    info.displayName = account.displayName
+                    info.photoUrl = account.photoUrl
+                    info.phoneNumber = account.phoneNumber
+                    info.disabled = account.disabled
+                    info.customAttributes = account.customAttributes
+                    info.createdAt = account.createdAt
+                    info.lastLoginAt = account.lastSignedInAt
+                    info.providerUserInfo = account.providerUserInfo
+                    // The admin API's import, one user at a time (progress below): its checks and its conflict answers.
                     do {
-                        var info = ImportUserInfo(localId: account.localId, email: account.email, passwordHash: account.passwordHash, salt: account.salt)
-                        info.emailVerified = account.emailVerified
-                        info.displayName = account.displayName
-                        info.photoUrl = account.photoUrl
-                        info.phoneNumber = account.phoneNumber
-                        info.disabled = account.disabled
-                        info.customAttributes = account.customAttributes
-                        info.createdAt = account.createdAt
-                        info.lastLoginAt = account.lastSignedInAt
-                        info.providerUserInfo = account.providerUserInfo
-                        let record = try await AdminService.importedRecord(info, template: template, now: Date()) { try PasswordHasher().hash($0) }
-                        if let existing = try await store.user(localId: record.localId) {
-                            guard overwrite else { throw ValidationError("uid exists (use --allow-overwrite to replace it)") }
-                            var replacement = record
-                            replacement.version = existing.version
-                            _ = try await store.updateUser(replacement)
-                            try await store.revokeRefreshTokens(localId: record.localId)
-                        } else {
-                            try await store.createUser(record)
-                        }
+                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date()) }
                         imported += 1
+                    } catch let error as HearthAPIError where error.code == .duplicateLocalId && !overwrite {
+                        failures.append((index, "uid exists (use --allow-overwrite to replace it)"))
                     } catch let error as HearthAPIError {
                         failures.append((index, error.description))
                     } catch let error as ImportedPasswordHash.Error {
                         failures.append((index, "INVALID_PASSWORD_HASH : \(error.description)"))
-                    } catch let error as ValidationError {
-                        failures.append((index, error.message))
-                    } catch StoreError.emailExists {
-                        failures.append((index, "EMAIL_EXISTS : another user has this email"))
-                    } catch StoreError.federatedIdTaken(let provider) {
-                        failures.append((index, "\(provider == "phone" ? "PHONE_NUMBER_EXISTS" : "FEDERATED_USER_ID_ALREADY_LINKED") : another user has this \(provider) identity"))
                     }
                     if (index + 1) % 100 == 0 || index + 1 == total {
                         let rate = Double(index + 1) / max(Date().timeIntervalSince(started), 0.001)
@@ -157,8 +145,9 @@ extension Users {
                     }
                 }
                 FileHandle.standardError.write(Data("\n".utf8))
-                try await Users.audit(store, "accounts.batchCreate", target: "\(total) users",
-                                      detail: "imported \(imported), failed \(failures.count), hash \(hashAlgo ?? "none") (from \((file as NSString).lastPathComponent))")
+                try await service.record("accounts.batchCreate", target: "\(total) users",
+                                         detail: "imported \(imported), failed \(failures.count), hash \(hashAlgo ?? "none") (from \((file as NSString).lastPathComponent))",
+                                         by: HearthCLI.principal)
                 return (imported, failures)
             }
             for (index, message) in failures.prefix(50) {

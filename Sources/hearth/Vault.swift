@@ -67,10 +67,7 @@ struct Vault: AsyncParsableCommand {
     }
 
     static func pass(storeOptions: StoreOptions, vaultKeysFile: String?, rekey: Bool) async throws -> (ProviderTokenVaultMaintenance.Report, ProviderTokenKeys) {
-        var options: [Settings.Key: Any] = [:]
-        storeOptions.apply(to: &options)
-        if let vaultKeysFile { options[.vaultKeysFile] = vaultKeysFile }
-        let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
+        let settings = try storeOptions.settings(vaultKeysFile.map { [.vaultKeysFile: $0] } ?? [:])
         guard let keys = settings.providerTokenKeys else {
             throw CLIError("no vault keys: give --vault-keys-file (or set HEARTH_VAULT_KEYS_FILE / vault.keys.file)")
         }

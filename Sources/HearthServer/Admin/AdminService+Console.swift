@@ -14,8 +14,7 @@ extension AdminService {
         }
         let generated = try ServiceAccountKey.generate(clientEmail: email, projectId: configuration.projectId,
                                                        publicURL: configuration.publicURL.url, now: now)
-        try await store.saveServiceAccountKey(generated.key)
-        try await audit(principal, "serviceAccountKeys.create", target: "\(email)/\(generated.key.keyId)")
+        try await registerServiceAccountKey(generated.key, by: principal)
         return generated
     }
 

@@ -25,18 +25,7 @@ extension AdminService {
         let moment = now
         for (index, info) in users.enumerated() {
             do {
-                let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
-                if let existing = try await store.user(localId: record.localId) {
-                    guard request.allowOverwrite == true else {
-                        throw HearthAPIError(.duplicateLocalId, "localId belongs to an existing account - can not overwrite")
-                    }
-                    var replacement = record
-                    replacement.version = existing.version
-                    _ = try await store.updateUser(replacement)
-                    try await store.revokeRefreshTokens(localId: record.localId)
-                } else {
-                    try await store.createUser(record)
-                }
+                try await importUser(info, template: template, allowOverwrite: request.allowOverwrite == true, now: moment)
                 imported += 1
             } catch let error as HearthAPIError {
                 failures.append(.init(index: index, message: error.description))

@@ -1,0 +1,137 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Logging
+
+extension AdminPrincipal {
+    /// `cli:<login>`: the operator running a `hearth` command on the server's data.
+    public static func commandLine(login: String) -> AdminPrincipal { AdminPrincipal(actor: "cli:\(login)") }
+}
+
+/// What the `hearth` administration commands need beyond the admin API's calls: the service over a store the
+/// command opened, and the writes only an operator of the machine makes (provider settings as one record,
+/// console administrators, project switches the API does not expose). Every write is checked by the same
+/// validators and audited like the admin API's and the console's.
+extension AdminService {
+    /// The admin service over `store` for one command: the project `projectId`, no signing (the key ring is never
+    /// loaded), log lines dropped (the command prints its own outcome).
+    public static func commandLine(store: any HearthStore, projectId: String, publicURL: String? = nil) -> AdminService {
+        let logger = Logger(label: "hearth.cli") { _ in SwiftLogNoOpLogHandler() }
+        let configuration = HearthServerConfiguration(projectId: projectId, publicURL: publicURL.map { PublicBaseURL($0) })
+        let keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock, logger: logger)
+        return AdminService(accounts: AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger), logger: logger)
+    }
+
+    /// Records a write made outside the calls below (a command's summary of many, e.g. an import's).
+    public func record(_ action: String, target: String, detail: String? = nil, by principal: AdminPrincipal) async throws {
+        try await audit(principal, action, target: target, detail: detail)
+    }
+
+    // MARK: Users
+
+    /// One user of an import (`accounts:batchCreate` and `hearth users import`): checked like an admin create,
+    /// created, or with `allowOverwrite` replacing the user with that uid (whose sessions end). Store refusals
+    /// (`StoreError.emailExists`, …) pass, for ``HearthAPIError/answering(_:)``.
+    public func importUser(_ info: ImportUserInfo, template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date) async throws {
+        let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
+        if let existing = try await store.user(localId: record.localId) {
+            guard allowOverwrite else {
+                throw HearthAPIError(.duplicateLocalId, "localId belongs to an existing account - can not overwrite")
+            }
+            var replacement = record
+            replacement.version = existing.version
+            _ = try await store.updateUser(replacement)
+            try await store.revokeRefreshTokens(localId: record.localId)
+        } else {
+            try await store.createUser(record)
+        }
+    }
+
+    // MARK: Providers
+
+    /// Saves a provider's whole settings (`hearth providers enable`, which merges the given options over the stored
+    /// ones): the admin API's checks (client id, URLs, tenant allow-list, native client IDs), its token-vault rule
+    /// (tokens kept for the provider go when the vault is turned off for it) and its audit actions.
+    public func saveProvider(_ config: IdPConfig, by principal: AdminPrincipal) async throws {
+        guard let kind = IdPConfig.kind(forProviderId: config.providerId), kind == config.kind else {
+            throw HearthAPIError(.invalidProviderIdAdmin, "\(config.providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
+        }
+        var checked = config
+        checked.clientId = try Self.clientId(config.clientId)
+        guard !config.clientSecret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
+        if kind == .oidc {
+            guard let issuer = config.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
+            try Self.checkURL(issuer, "issuer")
+        }
+        try Self.checkURL(config.endpointBase, "endpointBase")
+        try Self.checkURL(config.graphBase, "graphBase")
+        if let tenants = config.allowedTenants, !tenants.isEmpty {
+            checked.allowedTenants = try Self.checkAllowedTenants(tenants, kind: kind)
+        }
+        try Self.applyVaultFields(tokenVault: nil, nativeClientIds: config.nativeClientIds ?? [], to: &checked)
+        let existed = try await store.idpConfig(providerId: config.providerId) != nil
+        try await saveProviderConfig(checked)
+        let resource = kind == .oidc ? "oauthIdpConfigs" : "defaultSupportedIdpConfigs"
+        try await audit(principal, "\(resource).\(existed ? "update" : "create")", target: config.providerId)
+    }
+
+    /// Turns a configured provider on or off (as the console's switch): `CONFIGURATION_NOT_FOUND` when it is not configured.
+    public func setProviderEnabled(_ providerId: String, _ enabled: Bool, by principal: AdminPrincipal) async throws {
+        if IdPConfig.kind(forProviderId: providerId) == .oidc {
+            _ = try await updateOAuthIdpConfig(providerId, OAuthIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+        } else {
+            _ = try await updateDefaultIdpConfig(providerId, DefaultSupportedIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+        }
+    }
+
+    /// Removes a provider's settings and its kept tokens: `CONFIGURATION_NOT_FOUND` when it is not configured.
+    public func removeProvider(_ providerId: String, by principal: AdminPrincipal) async throws {
+        let resource = IdPConfig.kind(forProviderId: providerId) == .oidc ? "oauthIdpConfigs" : "defaultSupportedIdpConfigs"
+        _ = try await deleteIdpConfig(providerId, action: "\(resource).delete", by: principal)
+    }
+
+    // MARK: Project
+
+    /// `accept any app` (development only; `hearth project --accept-any-app`), which the admin API does not expose.
+    public func setAcceptAnyApp(_ accept: Bool, by principal: AdminPrincipal) async throws {
+        var config = try await accounts.projectConfig()
+        config.acceptAnyApp = accept
+        try await store.saveProjectConfig(config)
+        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "acceptAnyApp")
+    }
+
+    // MARK: Service accounts
+
+    /// Registers a service-account public key (one made elsewhere, or by ``createServiceAccountKey(clientEmail:by:)``).
+    public func registerServiceAccountKey(_ key: ServiceAccountKey, by principal: AdminPrincipal) async throws {
+        guard EmailAddress.normalize(key.clientEmail) != nil, key.clientEmail == key.clientEmail.trimmingCharacters(in: .whitespaces) else {
+            throw HearthAPIError(.invalidEmail, "a service account is named by an email, e.g. admin@\(configuration.projectId).iam.gserviceaccount.com")
+        }
+        guard ServiceAccountKey.rsaPublicKey(pem: key.publicKeyPEM) != nil else {
+            throw HearthAPIError(.invalidArgument, "the key holds no PEM RSA public key or certificate")
+        }
+        try await store.saveServiceAccountKey(key)
+        try await audit(principal, "serviceAccountKeys.create", target: "\(key.clientEmail)/\(key.keyId)")
+    }
+
+    // MARK: Console administrators
+
+    /// Adds a named console administrator, or sets its password (`passwordHash`: scrypt, never the password).
+    /// Returns whether it existed.
+    @discardableResult
+    public func saveConsoleAdmin(name: String, passwordHash: String, by principal: AdminPrincipal) async throws -> Bool {
+        let existed = try await store.consoleAdmin(name: name) != nil
+        try await store.saveConsoleAdmin(ConsoleAdmin(name: name, passwordHash: passwordHash, createdAt: now))
+        try await audit(principal, existed ? "consoleAdmins.update" : "consoleAdmins.create", target: name)
+        return existed
+    }
+
+    /// Removes a console administrator (its sessions end): `CONFIGURATION_NOT_FOUND` when there is none.
+    public func removeConsoleAdmin(name: String, by principal: AdminPrincipal) async throws {
+        guard try await store.deleteConsoleAdmin(name: name) else {
+            throw HearthAPIError(.configurationNotFound, "no console administrator named \(name)")
+        }
+        try await audit(principal, "consoleAdmins.delete", target: name)
+    }
+}
