@@ -69,9 +69,11 @@ public protocol UserStore: Sendable {
     /// Replaces the user (and its identities) if its stored `version` still equals `user.version`; returns the
     /// stored record with the bumped version. Throws ``StoreError/conflict`` when it changed meanwhile,
     /// ``StoreError/notFound``, ``StoreError/emailExists`` or ``StoreError/federatedIdTaken(providerId:)``.
-    /// Provider tokens (token vault) of identities the update unlinks are deleted in the same write.
+    /// Provider tokens (token vault) of identities the update unlinks are deleted in the same write. With
+    /// `revokingSessions`, the user's refresh tokens are revoked and its provider tokens deleted in the same
+    /// transaction (a password change never lands without ending the old sessions).
     @discardableResult
-    func updateUser(_ user: UserRecord) async throws -> UserRecord
+    func updateUser(_ user: UserRecord, revokingSessions: Bool) async throws -> UserRecord
     /// A sign-in, in one write that touches only what changes: sets `lastLoginAt`, refreshes the profile of the
     /// linked `identity` (matched by provider and federated id) when it differs, replaces the password hash with
     /// `passwordRehash.new` if it still equals `passwordRehash.old`, stores `refreshToken`, bumps the version, and
@@ -167,6 +169,12 @@ public protocol FlowStore: Sendable {
 }
 
 /// Everything the server keeps: one database, any replica can serve any step.
+extension UserStore {
+    /// ``updateUser(_:revokingSessions:)`` that leaves the sessions alone.
+    @discardableResult
+    public func updateUser(_ user: UserRecord) async throws -> UserRecord { try await updateUser(user, revokingSessions: false) }
+}
+
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
     AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore, RateLimitStore, SignInThrottleStore,
     ClientSecretStore {

@@ -50,7 +50,7 @@ extension PostgresStore {
         }
     }
 
-    public func updateUser(_ user: UserRecord) async throws -> UserRecord {
+    public func updateUser(_ user: UserRecord, revokingSessions: Bool) async throws -> UserRecord {
         try await transaction { db in
             // The row lock makes the version check and the write one step against any other replica.
             guard let current = try await db.row(StoreSQL.userVersion(localId: user.localId) + " FOR UPDATE") else {
@@ -63,6 +63,7 @@ extension PostgresStore {
             try await db.execute(StoreSQL.deleteIdentities(localId: user.localId))
             try await Self.writeIdentities(user, db: db)
             try await db.execute(StoreSQL.deleteUnlinkedProviderTokens(localId: user.localId))
+            if revokingSessions { for statement in StoreSQL.revokeSessions(localId: user.localId) { try await db.execute(statement) } }
             var stored = user
             stored.version = version ?? user.version + 1
             return stored
@@ -197,8 +198,7 @@ extension PostgresStore {
 
     public func revokeRefreshTokens(localId: String) async throws {
         try await transaction { db in
-            try await db.execute(StoreSQL.revokeRefreshTokens(localId: localId))
-            try await db.execute(StoreSQL.deleteProviderTokens(localId: localId, providerId: nil))
+            for statement in StoreSQL.revokeSessions(localId: localId) { try await db.execute(statement) }
         }
     }
 

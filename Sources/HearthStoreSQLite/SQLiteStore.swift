@@ -232,7 +232,7 @@ public final class SQLiteStore: HearthStore {
         }
     }
 
-    public func updateUser(_ user: UserRecord) async throws -> UserRecord {
+    public func updateUser(_ user: UserRecord, revokingSessions: Bool) async throws -> UserRecord {
         try await transaction { db in
             guard let current = try db.row(StoreSQL.userVersion(localId: user.localId)) else { throw StoreError.notFound }
             guard current.int("version") == user.version else { throw StoreError.conflict }
@@ -241,6 +241,7 @@ public final class SQLiteStore: HearthStore {
             try db.execute(StoreSQL.deleteIdentities(localId: user.localId))
             try Self.writeIdentities(user, db: db)
             try db.execute(StoreSQL.deleteUnlinkedProviderTokens(localId: user.localId))
+            if revokingSessions { for statement in StoreSQL.revokeSessions(localId: user.localId) { try db.execute(statement) } }
             var stored = user
             stored.version += 1
             return stored
@@ -349,8 +350,7 @@ public final class SQLiteStore: HearthStore {
 
     public func revokeRefreshTokens(localId: String) async throws {
         try await transaction { db in
-            try db.execute(StoreSQL.revokeRefreshTokens(localId: localId))
-            try db.execute(StoreSQL.deleteProviderTokens(localId: localId, providerId: nil))
+            for statement in StoreSQL.revokeSessions(localId: localId) { try db.execute(statement) }
         }
     }
 

@@ -252,7 +252,7 @@ import Testing
             }
             // Without acceptAnyApp, unregistered Apple and desktop apps are refused too.
             var project = try await h.server.accounts.projectConfig()
-            project.acceptAnyApp = false
+            project.chooseAcceptAnyApp(false)
             try await h.store.saveProjectConfig(project)
             let apple = try await Browser.get(h.handlerURL(providerId: "microsoft.com", rawSessionId: "ABCDEFGHIJ", apple: ("com.evil", "1:1:ios:1")))
             #expect(apple.status == 400)

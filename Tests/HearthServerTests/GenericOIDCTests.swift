@@ -37,7 +37,7 @@ struct GenericOIDCTests {
             try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.untrusted", kind: .oidc, clientId: client.id, clientSecret: client.secret,
                                                       issuer: issuer, trustEmailVerified: false))
             var project = try await h.server.accounts.projectConfig()
-            project.acceptAnyApp = true
+            project.chooseAcceptAnyApp(true)
             try await h.store.saveProjectConfig(project)
 
             let reply = try await h.federatedSignIn(providerId: "oidc.mock", email: sub)

@@ -30,7 +30,7 @@ struct GenericOIDCVaultTests {
             try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.mock", kind: .oidc, clientId: client.id, clientSecret: client.secret,
                                                       issuer: issuer, trustEmailVerified: true))
             var project = try await h.server.accounts.projectConfig()
-            project.acceptAnyApp = true
+            project.chooseAcceptAnyApp(true)
             try await h.store.saveProjectConfig(project)
 
             let reply = try await h.federatedSignIn(providerId: "oidc.mock", email: sub)

@@ -182,7 +182,7 @@ import Testing
         try await HearthHarness.run(devIdPs: true) { h in
             try await h.enableDevProviders()
             var project = try await h.server.accounts.projectConfig()
-            project.acceptAnyApp = false
+            project.chooseAcceptAnyApp(false)
             try await h.store.saveProjectConfig(project)
             try await h.store.saveApp(AppRegistration(id: "ios-1", kind: .apple, bundleId: "com.example.app", appId: "1:1234:ios:abcd"))
             let flow = try await h.browserSignIn(providerId: "microsoft.com", email: "ada@outlook.com", apple: ("com.example.app", "1:1234:ios:abcd"),

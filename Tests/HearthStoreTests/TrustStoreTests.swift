@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    /// A credential change and the end of the old sessions are one transaction: a conflicting update revokes nothing,
+    /// a successful one revokes every refresh token of the user (and only of that user).
+    @Test(arguments: StoreKind.allCases)
+    func anUpdateRevokesSessionsInItsOwnTransaction(_ kind: StoreKind) async throws {
+        try await kind.with { store in
+            try await store.createUser(UserRecord(localId: "pw1", email: "pw1@example.com", createdAt: t0, validSince: t0))
+            try await store.createUser(UserRecord(localId: "pw2", email: "pw2@example.com", createdAt: t0, validSince: t0))
+            let mine = RefreshTokenRecord.issue(localId: "pw1", authTime: t0, signInProvider: "password", now: t0).record
+            let theirs = RefreshTokenRecord.issue(localId: "pw2", authTime: t0, signInProvider: "password", now: t0).record
+            try await store.insertRefreshToken(mine)
+            try await store.insertRefreshToken(theirs)
+            var user = try #require(try await store.user(localId: "pw1"))
+            user.passwordHash = "scrypt$new"
+            var stale = user
+            stale.version += 7
+            await #expect(throws: StoreError.conflict) { try await store.updateUser(stale, revokingSessions: true) }
+            #expect(try await store.refreshToken(hash: mine.tokenHash)?.revoked == false)
+            let stored = try await store.updateUser(user, revokingSessions: true)
+            #expect(stored.passwordHash == "scrypt$new")
+            #expect(try await store.refreshToken(hash: mine.tokenHash)?.revoked == true)
+            #expect(try await store.refreshToken(hash: theirs.tokenHash)?.revoked == false)
+        }
+    }
+
     /// Item 6: a native ID token's use is recorded once; a second use (any replica) is refused until it expires.
     @Test(arguments: StoreKind.allCases)
     func aNativeTokenIsUsedOnce(_ kind: StoreKind) async throws {

@@ -16,8 +16,17 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var anonymousSignInEnabled: Bool
     /// Several accounts may share an email (Firebase's "multiple accounts per email"). Off by default.
     public var allowDuplicateEmails: Bool
-    /// Any app and any loopback redirect is accepted (the `--dev` setting of `demo-*` projects).
+    /// Any app and any loopback redirect is accepted. `hearth serve --dev` accepts any app for `demo-*` projects
+    /// in memory, until a person makes a choice here (``chooseAcceptAnyApp(_:)``).
     public var acceptAnyApp: Bool
+    /// A person set ``acceptAnyApp`` (the CLI, the console, a test): the `--dev` default no longer applies.
+    public var acceptAnyAppChosen: Bool = false
+
+    /// Sets ``acceptAnyApp`` as a person's choice.
+    public mutating func chooseAcceptAnyApp(_ accept: Bool) {
+        acceptAnyApp = accept
+        acceptAnyAppChosen = true
+    }
     /// Users may not sign themselves up (the console's "User actions: enable create"); admins still create users.
     public var userSignupDisabled: Bool = false
     /// Users may not delete their own account (the console's "User actions: enable deletion").
@@ -50,6 +59,7 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         anonymousSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .anonymousSignInEnabled) ?? true
         allowDuplicateEmails = try c.decodeIfPresent(Bool.self, forKey: .allowDuplicateEmails) ?? false
         acceptAnyApp = try c.decodeIfPresent(Bool.self, forKey: .acceptAnyApp) ?? false
+        acceptAnyAppChosen = try c.decodeIfPresent(Bool.self, forKey: .acceptAnyAppChosen) ?? false
         userSignupDisabled = try c.decodeIfPresent(Bool.self, forKey: .userSignupDisabled) ?? false
         userDeletionDisabled = try c.decodeIfPresent(Bool.self, forKey: .userDeletionDisabled) ?? false
         servedPublicURL = try c.decodeIfPresent(String.self, forKey: .servedPublicURL)

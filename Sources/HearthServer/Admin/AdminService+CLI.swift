@@ -41,8 +41,8 @@ extension AdminService {
             }
             var replacement = record
             replacement.version = existing.version
-            _ = try await store.updateUser(replacement)
-            try await store.revokeRefreshTokens(localId: record.localId)
+            // The imported credentials replace the old ones: the old sessions end in the same transaction.
+            _ = try await store.updateUser(replacement, revokingSessions: true)
         } else {
             try await store.createUser(record)
         }
@@ -96,7 +96,7 @@ extension AdminService {
     /// `accept any app` (development only; `hearth project --accept-any-app`), which the admin API does not expose.
     public func setAcceptAnyApp(_ accept: Bool, by principal: AdminPrincipal) async throws {
         var config = try await accounts.projectConfig()
-        config.acceptAnyApp = accept
+        config.chooseAcceptAnyApp(accept)
         try await store.saveProjectConfig(config)
         try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "acceptAnyApp")
     }

@@ -213,7 +213,7 @@ extension AdminService {
         let moment = now
         let nowSeconds = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
         var revokes = false
-        let updated = try await accounts.modifyUser(localId: localId) { user in
+        let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes) { user in
             if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
             if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
             if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
@@ -251,7 +251,6 @@ extension AdminService {
                 user.validSince = nowSeconds
             }
         }
-        if revokes { try await store.revokeRefreshTokens(localId: localId) }
         try await audit(principal, "accounts.update", target: localId, detail: Self.fieldNames(of: request))
         return AdminUpdateResponse(user: updated.userInfo)
     }

@@ -35,7 +35,7 @@ extension AccountService {
         if let newPassword { hash = try await hashPassword(newPassword) }
         let moment = now
         let revokes = emailChanges || newPassword != nil
-        let updated = try await modifyUser(localId: current.localId) { user in
+        let updated = try await modifyUser(localId: current.localId, revokingSessions: revokes) { user in
             if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
             if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
             if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
@@ -57,7 +57,6 @@ extension AccountService {
         }
         var tokens: SessionTokens?
         if revokes {
-            try await store.revokeRefreshTokens(localId: updated.localId)
             logger.info("credentials changed; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
             tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider)
         }

@@ -67,7 +67,7 @@ extension AccountService {
         }
         let hash = try await hashPassword(password)
         let moment = now
-        let updated = try await modifyUser(localId: current.localId) { user in
+        let updated = try await modifyUser(localId: current.localId, revokingSessions: !upgrade) { user in
             guard user.passwordHash == nil else {
                 throw HearthAPIError(.providerAlreadyLinked, "the user has a password already; change it with accounts:update")
             }
@@ -84,7 +84,6 @@ extension AccountService {
         if upgrade {
             tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)))
         } else {
-            try await store.revokeRefreshTokens(localId: updated.localId)
             logger.info("password linked; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
             tokens = try await issueSession(for: updated, signInProvider: "password")
         }

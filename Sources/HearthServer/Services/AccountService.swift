@@ -110,14 +110,17 @@ public struct AccountService: Sendable {
     }
 
     /// Re-reads and updates a user until the optimistic version check passes (concurrent writers lose nothing).
+    /// `revokingSessions` is read after `change` ran: when true, the user's sessions end in the same transaction.
     @discardableResult
-    func modifyUser(localId: String, _ change: (inout UserRecord) async throws -> Void) async throws -> UserRecord {
+    func modifyUser(localId: String, revokingSessions revokes: @autoclosure () -> Bool = false,
+                    _ change: (inout UserRecord) async throws -> Void) async throws -> UserRecord {
         for _ in 0..<5 {
             guard var user = try await store.user(localId: localId) else { throw HearthAPIError(.userNotFound) }
             try await change(&user)
             do {
                 let changed = user
-                return try await metrics.timeStore("updateUser") { try await store.updateUser(changed) }
+                let revoking = revokes()
+                return try await metrics.timeStore("updateUser") { try await store.updateUser(changed, revokingSessions: revoking) }
             } catch StoreError.conflict {
                 continue
             }

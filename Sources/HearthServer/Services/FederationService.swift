@@ -31,8 +31,10 @@ public struct FederationService: Sendable {
         self.devAcceptsAnyApp = devProviders != nil && accounts.configuration.projectId.hasPrefix("demo-")
     }
 
-    /// Whether the project accepts any app (its setting, or a demo project in `--dev`).
-    func acceptsAnyApp(_ project: ProjectConfig) -> Bool { project.acceptAnyApp || devAcceptsAnyApp }
+    /// Whether the project accepts any app: a person's choice, else its setting or (a demo project in `--dev`) yes.
+    func acceptsAnyApp(_ project: ProjectConfig) -> Bool {
+        project.acceptAnyAppChosen ? project.acceptAnyApp : (project.acceptAnyApp || devAcceptsAnyApp)
+    }
 
     /// The enabled configuration of `providerId`, or `OPERATION_NOT_ALLOWED`. A provider configured by a person
     /// (stored) always wins; the dev IdPs serve only providers nobody configured.

@@ -190,6 +190,11 @@ package enum StoreSQL {
         "UPDATE refresh_tokens SET revoked = \(true) WHERE local_id = \(localId)"
     }
 
+    /// Ends every session of a user: its refresh tokens revoked, its provider tokens (token vault) deleted.
+    package static func revokeSessions(localId: String) -> [SQLStatement] {
+        [revokeRefreshTokens(localId: localId), deleteProviderTokens(localId: localId, providerId: nil)]
+    }
+
     /// Marks a token rotated at `now`, unless it was already.
     package static func markRotated(hash: String, at now: Date) -> SQLStatement {
         "UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, \(now)) WHERE token_hash = \(hash)"
