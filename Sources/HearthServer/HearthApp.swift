@@ -135,12 +135,14 @@ public final class HearthApp: Sendable {
 
         // The RPC catalog, each RPC in its route group's middleware; then the admin resources in the admin groups.
         let authorizer = AdminAuthorizer(configuration: configuration, store: store, keyRing: keyRing)
+        let adminAuthenticator = AdminAuthenticator(authorizer: authorizer)
+        let emulatorAuthenticator = EmulatorAuthenticator(authorizer: authorizer)
         RPCRoutes(services: HearthServices(accounts: accounts, federation: federation, admin: admin), router: router,
                   apiKeys: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey),
-                  stats: accounts.stats, limiter: limiter, authenticator: AdminAuthenticator(authorizer: authorizer),
+                  stats: accounts.stats, limiter: limiter, authenticator: adminAuthenticator, emulatorAuthenticator: emulatorAuthenticator,
                   adminBodyLimit: max(configuration.maxBodySize, 8 * 1024 * 1024)).register()
-        let adminGroup = router.group().add(middleware: AdminAuthenticator(authorizer: authorizer))
-        AdminController(service: admin).register(admin: adminGroup, emulator: router.group().add(middleware: EmulatorAuthenticator(authorizer: authorizer)))
+        let adminGroup = router.group().add(middleware: adminAuthenticator)
+        AdminController(service: admin).register(admin: adminGroup, emulator: router.group().add(middleware: emulatorAuthenticator))
         ProviderCheckController(federation: federation).register(on: adminGroup)
         return router
     }

@@ -1,3 +1,4 @@
+import HearthCore
 import Foundation
 import HearthServer
 import HearthTesting

@@ -1,3 +1,4 @@
+import HearthCore
 import Foundation
 import HTTPTypes
 import Logging

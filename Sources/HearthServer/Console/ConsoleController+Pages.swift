@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPages
 import HearthStore
 import HearthWire
 import Hummingbird

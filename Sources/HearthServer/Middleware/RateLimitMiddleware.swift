@@ -1,3 +1,4 @@
+import HearthCore
 import HearthPages
 import HearthWire
 import Hummingbird

@@ -5,7 +5,8 @@ import Hummingbird
 /// Registers every RPC of ``RPCCatalog`` on the router, each in its route group's middleware:
 ///
 /// - client API and secure token: sign-in counting (sign-ins only) → the API key → the rate limit (limited RPCs);
-/// - admin: ``AdminAuthenticator`` (the principal on the context, the project checked) → the admin body limit.
+/// - admin: ``AdminAuthenticator`` (the principal on the context, the project checked) → the admin body limit;
+/// - emulator: ``EmulatorAuthenticator`` (the emulator credential, where the configuration allows it).
 ///
 /// A `GET` RPC reads its request from the query string; every other one from its JSON or form body.
 struct RPCRoutes {
@@ -15,6 +16,7 @@ struct RPCRoutes {
     let stats: SignInStats
     let limiter: RateLimiter?
     let authenticator: AdminAuthenticator
+    let emulatorAuthenticator: EmulatorAuthenticator
     /// The admin group's body limit (a 1000-user import is large).
     let adminBodyLimit: Int
 
@@ -41,8 +43,10 @@ struct RPCRoutes {
             group = group.add(middleware: apiKeys)
             if let endpoint = R.rateLimit, let limiter { group = group.add(middleware: RateLimitMiddleware(limiter: limiter, endpoint: endpoint)) }
             return group
-        case .admin, .emulator:
+        case .admin:
             return router.group().add(middleware: authenticator).add(middleware: BodyLimitMiddleware(maxBodySize: adminBodyLimit))
+        case .emulator:
+            return router.group().add(middleware: emulatorAuthenticator)
         }
     }
 

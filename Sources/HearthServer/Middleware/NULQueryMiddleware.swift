@@ -1,18 +1,6 @@
 import HearthPages
-import Hummingbird
 import HearthWire
-
-/// Sets the request context's body limit from the configuration.
-struct BodyLimitMiddleware: RouterMiddleware {
-    typealias Context = HearthRequestContext
-    let maxBodySize: Int
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        context.maxUploadSize = maxBodySize
-        return try await next(request, context)
-    }
-}
+import Hummingbird
 
 /// Refuses a request whose path or query holds an encoded NUL (`%00`): no field accepts U+0000 (see
 /// ``HearthRequestDecoder/nulRefusal``), and a query is read before any body decoder could check it.

@@ -1,0 +1,510 @@
+
+// The console pages' view models: one struct per page, its stored properties named as its template
+// (`Sources/HearthPages/Templates/console-*.mustache`) reads them. Every page body also sees `csrf` and `projectId`.
+// Optional values are nil, never "", when there is nothing to show (an empty string opens a mustache section).
+
+/// The page a login link lands on; it moves on to `/console` by itself.
+public struct SignedInPage: ConsolePage {
+    public static let template = ConsoleTemplate.signedIn
+    public let adminName: String
+
+    public init(adminName: String) {
+        self.adminName = adminName
+    }
+}
+
+/// An empty body under the layout's error message.
+public struct BlankPage: ConsolePage {
+    public static let template = ConsoleTemplate.blank
+    public init() {}
+}
+
+/// The console's sign-in form.
+public struct ConsoleLoginPage: ConsolePage {
+    public static let template = ConsoleTemplate.login
+    /// The login form's own CSRF token (the login cookie's value).
+    public let loginCsrf: String
+
+    public init(loginCsrf: String) {
+        self.loginCsrf = loginCsrf
+    }
+}
+
+/// `/console`: totals, the sign-ins chart and refusals.
+public struct OverviewPage: ConsolePage {
+    public static let template = ConsoleTemplate.overview
+
+    public struct LegendEntry: Sendable {
+        public let provider: String
+        public let color: String
+        public let count: String
+
+        public init(provider: String, color: String, count: String) {
+            self.provider = provider
+            self.color = color
+            self.count = count
+        }
+    }
+
+    public struct Refusal: Sendable {
+        public let reason: String
+        public let count: String
+
+        public init(reason: String, count: String) {
+            self.reason = reason
+            self.count = count
+        }
+    }
+
+    /// Stacked bars, one per day, one colour per provider (`console-chart.mustache`).
+    public struct Chart: Sendable {
+        public struct Bar: Sendable {
+            public let x: String
+            public let y: String
+            public let width: String
+            public let height: String
+            public let fill: String
+            public let day: String
+            public let provider: String
+            public let value: Int
+
+            public init(x: String, y: String, width: String, height: String, fill: String, day: String, provider: String, value: Int) {
+                self.x = x
+                self.y = y
+                self.width = width
+                self.height = height
+                self.fill = fill
+                self.day = day
+                self.provider = provider
+                self.value = value
+            }
+        }
+
+        /// A date under the axis.
+        public struct Label: Sendable {
+            public let x: String
+            public let y: Int
+            public let text: String
+
+            public init(x: String, y: Int, text: String) {
+                self.x = x
+                self.y = y
+                self.text = text
+            }
+        }
+
+        public struct Day: Sendable {
+            public let bars: [Bar]
+            public let label: Label?
+
+            public init(bars: [Bar], label: Label? = nil) {
+                self.bars = bars
+                self.label = label
+            }
+        }
+
+        public let width: Int
+        public let height: Int
+        public let left: Double
+        public let right: Double
+        public let baseline: Double
+        public let baselineLabel: Int
+        public let maximum: Int
+        public let days: [Day]
+
+        public init(width: Int, height: Int, left: Double, right: Double, baseline: Double, baselineLabel: Int, maximum: Int, days: [Day]) {
+            self.width = width
+            self.height = height
+            self.left = left
+            self.right = right
+            self.baseline = baseline
+            self.baselineLabel = baselineLabel
+            self.maximum = maximum
+            self.days = days
+        }
+    }
+
+    public let usersTotal: String
+    public let usersNew: String
+    public let signInsTotal: String
+    public let refusedTotal: String
+    public let chart: Chart
+    public let legend: [LegendEntry]
+    public let refusals: [Refusal]
+
+    public init(usersTotal: String, usersNew: String, signInsTotal: String, refusedTotal: String, chart: Chart, legend: [LegendEntry], refusals: [Refusal]) {
+        self.usersTotal = usersTotal
+        self.usersNew = usersNew
+        self.signInsTotal = signInsTotal
+        self.refusedTotal = refusedTotal
+        self.chart = chart
+        self.legend = legend
+        self.refusals = refusals
+    }
+}
+
+/// `/console/users`: a page of users, a search, the add-user form.
+public struct UsersPage: ConsolePage {
+    public static let template = ConsoleTemplate.users
+
+    public struct Row: Sendable {
+        /// The row's position (the ids of its UID field and copy button).
+        public let index: Int
+        public let uid: String
+        public let href: String
+        public let identifier: String
+        public let disabled: Bool
+        public let providers: [String]
+        public let created: String
+        public let lastSignIn: String
+
+        public init(index: Int, uid: String, href: String, identifier: String, disabled: Bool, providers: [String], created: String, lastSignIn: String) {
+            self.index = index
+            self.uid = uid
+            self.href = href
+            self.identifier = identifier
+            self.disabled = disabled
+            self.providers = providers
+            self.created = created
+            self.lastSignIn = lastSignIn
+        }
+    }
+
+    public let caption: String
+    public let users: [Row]
+    public let query: String?
+    public let previous: String?
+    public let next: String?
+
+    public init(caption: String, users: [Row], query: String? = nil, previous: String? = nil, next: String? = nil) {
+        self.caption = caption
+        self.users = users
+        self.query = query
+        self.previous = previous
+        self.next = next
+    }
+}
+
+/// `/console/user`: one user's facts, linked providers, account actions and custom claims.
+public struct UserPage: ConsolePage {
+    public static let template = ConsoleTemplate.user
+
+    public struct Fact: Sendable {
+        public let label: String
+        public let value: String
+
+        public init(label: String, value: String) {
+            self.label = label
+            self.value = value
+        }
+    }
+
+    public struct LinkedProvider: Sendable {
+        public let providerId: String
+        public let detail: String
+
+        public init(providerId: String, detail: String) {
+            self.providerId = providerId
+            self.detail = detail
+        }
+    }
+
+    public let pageTitle: String?
+    public let uid: String
+    public let disabled: Bool
+    public let deleteHref: String
+    public let facts: [Fact]
+    public let providers: [LinkedProvider]
+    public let claims: String
+
+    public init(pageTitle: String? = nil, uid: String, disabled: Bool, deleteHref: String, facts: [Fact], providers: [LinkedProvider], claims: String) {
+        self.pageTitle = pageTitle
+        self.uid = uid
+        self.disabled = disabled
+        self.deleteHref = deleteHref
+        self.facts = facts
+        self.providers = providers
+        self.claims = claims
+    }
+}
+
+/// `/console/user/delete`: the confirmation.
+public struct ConfirmDeletePage: ConsolePage {
+    public static let template = ConsoleTemplate.confirmDelete
+    public let uid: String
+    public let identifier: String
+    public let backHref: String
+
+    public init(uid: String, identifier: String, backHref: String) {
+        self.uid = uid
+        self.identifier = identifier
+        self.backHref = backHref
+    }
+}
+
+/// `/console/providers`: every sign-in provider with its state.
+public struct ProvidersPage: ConsolePage {
+    public static let template = ConsoleTemplate.providers
+
+    public struct Row: Sendable {
+        public let name: String
+        public let providerId: String
+        public var enabled: Bool
+        /// Whether the row has an Enable/Disable button.
+        public let toggle: Bool
+        public var status: String
+        public let editHref: String?
+
+        public init(name: String, providerId: String, enabled: Bool, toggle: Bool, status: String, editHref: String? = nil) {
+            self.name = name
+            self.providerId = providerId
+            self.enabled = enabled
+            self.toggle = toggle
+            self.status = status
+            self.editHref = editHref
+        }
+    }
+
+    public let providers: [Row]
+
+    public init(providers: [Row]) {
+        self.providers = providers
+    }
+}
+
+/// `/console/provider`: a provider's configuration form (and the same form again, with errors, after a refused save).
+public struct ProviderPage: ConsolePage {
+    public static let template = ConsoleTemplate.provider
+
+    public var pageTitle: String?
+    public var providerId: String
+    public let isNew: Bool
+    public let isOIDC: Bool
+    public let isMicrosoft: Bool
+    public let redirectURI: String
+    public let hint: String
+    public var clientId: String
+    public var issuer: String
+    public var displayName: String
+    public let secretSet: Bool
+    public let secretState: String
+    public var enabled: Bool
+    public var tokenVault: Bool
+    public let vaultKeys: Bool
+    public var nativeClientIds: String
+    public var allowedTenants: String
+    public let canTest: Bool
+    /// The refused save's message above the form.
+    public var formError: String?
+    /// The refused save's message beside the field it concerns.
+    public var providerIdError: String?
+    public var issuerError: String?
+    public var clientIdError: String?
+    public var clientSecretError: String?
+    public var allowedTenantsError: String?
+    public var nativeClientIdsError: String?
+
+    public init(pageTitle: String? = nil, providerId: String, isNew: Bool, isOIDC: Bool, isMicrosoft: Bool, redirectURI: String, hint: String, clientId: String, issuer: String, displayName: String, secretSet: Bool, secretState: String, enabled: Bool, tokenVault: Bool, vaultKeys: Bool, nativeClientIds: String, allowedTenants: String, canTest: Bool, formError: String? = nil, providerIdError: String? = nil, issuerError: String? = nil, clientIdError: String? = nil, clientSecretError: String? = nil, allowedTenantsError: String? = nil, nativeClientIdsError: String? = nil) {
+        self.pageTitle = pageTitle
+        self.providerId = providerId
+        self.isNew = isNew
+        self.isOIDC = isOIDC
+        self.isMicrosoft = isMicrosoft
+        self.redirectURI = redirectURI
+        self.hint = hint
+        self.clientId = clientId
+        self.issuer = issuer
+        self.displayName = displayName
+        self.secretSet = secretSet
+        self.secretState = secretState
+        self.enabled = enabled
+        self.tokenVault = tokenVault
+        self.vaultKeys = vaultKeys
+        self.nativeClientIds = nativeClientIds
+        self.allowedTenants = allowedTenants
+        self.canTest = canTest
+        self.formError = formError
+        self.providerIdError = providerIdError
+        self.issuerError = issuerError
+        self.clientIdError = clientIdError
+        self.clientSecretError = clientSecretError
+        self.allowedTenantsError = allowedTenantsError
+        self.nativeClientIdsError = nativeClientIdsError
+    }
+}
+
+/// The result of a provider's configuration check.
+public struct ProviderTestPage: ConsolePage {
+    public static let template = ConsoleTemplate.providerTest
+
+    public struct Check: Sendable {
+        public let name: String
+        public let status: String
+        public let detail: String
+        public let passed: Bool
+        public let failed: Bool
+        public let fix: String?
+
+        public init(name: String, status: String, detail: String, passed: Bool, failed: Bool, fix: String? = nil) {
+            self.name = name
+            self.status = status
+            self.detail = detail
+            self.passed = passed
+            self.failed = failed
+            self.fix = fix
+        }
+    }
+
+    public let pageTitle: String?
+    public let providerId: String
+    public let ok: Bool
+    public let backHref: String
+    public let summary: String
+    public let checks: [Check]
+
+    public init(pageTitle: String? = nil, providerId: String, ok: Bool, backHref: String, summary: String, checks: [Check]) {
+        self.pageTitle = pageTitle
+        self.providerId = providerId
+        self.ok = ok
+        self.backHref = backHref
+        self.summary = summary
+        self.checks = checks
+    }
+}
+
+/// `/console/settings`: account linking, enumeration protection, user actions, authorized domains.
+public struct SettingsPage: ConsolePage {
+    public static let template = ConsoleTemplate.settings
+
+    public struct Domain: Sendable {
+        public let domain: String
+
+        public init(domain: String) {
+            self.domain = domain
+        }
+    }
+
+    public let onePerEmail: Bool
+    public let enumeration: Bool
+    public let signupAllowed: Bool
+    public let deletionAllowed: Bool
+    public let domains: [Domain]
+
+    public init(onePerEmail: Bool, enumeration: Bool, signupAllowed: Bool, deletionAllowed: Bool, domains: [Domain]) {
+        self.onePerEmail = onePerEmail
+        self.enumeration = enumeration
+        self.signupAllowed = signupAllowed
+        self.deletionAllowed = deletionAllowed
+        self.domains = domains
+    }
+}
+
+/// `/console/apps`: registered apps and the forms that add them.
+public struct AppsPage: ConsolePage {
+    public static let template = ConsoleTemplate.apps
+
+    public struct App: Sendable {
+        public let id: String
+        public let name: String
+        public let kind: String
+        public let redirect: String
+
+        public init(id: String, name: String, kind: String, redirect: String) {
+            self.id = id
+            self.name = name
+            self.kind = kind
+            self.redirect = redirect
+        }
+    }
+
+    public let caption: String
+    public let apps: [App]
+
+    public init(caption: String, apps: [App]) {
+        self.caption = caption
+        self.apps = apps
+    }
+}
+
+/// `/console/service-accounts`: service-account keys (public halves only).
+public struct ServiceAccountsPage: ConsolePage {
+    public static let template = ConsoleTemplate.serviceAccounts
+
+    public struct Key: Sendable {
+        public let email: String
+        public let keyId: String
+        public let created: String
+
+        public init(email: String, keyId: String, created: String) {
+            self.email = email
+            self.keyId = keyId
+            self.created = created
+        }
+    }
+
+    public let caption: String
+    public let keys: [Key]
+
+    public init(caption: String, keys: [Key]) {
+        self.caption = caption
+        self.keys = keys
+    }
+}
+
+/// `/console/keys`: ID-token signing keys and the rotation schedule.
+public struct SigningKeysPage: ConsolePage {
+    public static let template = ConsoleTemplate.keys
+
+    public struct Key: Sendable {
+        public let kid: String
+        public let state: String
+        public let created: String
+        public let activates: String
+
+        public init(kid: String, state: String, created: String, activates: String) {
+            self.kid = kid
+            self.state = state
+            self.created = created
+            self.activates = activates
+        }
+    }
+
+    public let rotationHours: String
+    public let prepublishMinutes: String
+    public let keys: [Key]
+
+    public init(rotationHours: String, prepublishMinutes: String, keys: [Key]) {
+        self.rotationHours = rotationHours
+        self.prepublishMinutes = prepublishMinutes
+        self.keys = keys
+    }
+}
+
+/// `/console/audit`: admin writes, newest first.
+public struct AuditPage: ConsolePage {
+    public static let template = ConsoleTemplate.audit
+
+    public struct Entry: Sendable {
+        public let time: String
+        public let actor: String
+        public let action: String
+        public let target: String
+        public let detail: String
+
+        public init(time: String, actor: String, action: String, target: String, detail: String) {
+            self.time = time
+            self.actor = actor
+            self.action = action
+            self.target = target
+            self.detail = detail
+        }
+    }
+
+    public let entries: [Entry]
+    public let next: String?
+
+    public init(entries: [Entry], next: String? = nil) {
+        self.entries = entries
+        self.next = next
+    }
+}
