@@ -1,3 +1,4 @@
+import HearthStore
 import HearthWire
 import Hummingbird
 
@@ -12,7 +13,12 @@ struct SignInCountingMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            if let refusal = HearthAPIError.answering(error) { await stats.countRefusal(kind, reason: refusal.code.rawValue) }
+            // A refusal is counted; a database that is away (or failing) refused nobody, and is not written to again.
+            switch error {
+            case StoreError.unavailable, StoreError.backend: break
+            default:
+                if let refusal = HearthAPIError.answering(error) { await stats.countRefusal(kind, reason: refusal.code.rawValue) }
+            }
             throw error
         }
     }
