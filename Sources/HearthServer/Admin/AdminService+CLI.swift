@@ -57,18 +57,7 @@ extension AdminService {
         guard let kind = IdPConfig.kind(forProviderId: config.providerId), kind == config.kind else {
             throw HearthAPIError(.invalidProviderIdAdmin, "\(config.providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
         }
-        var checked = config
-        checked.clientId = try Self.clientId(config.clientId)
-        guard !config.clientSecret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
-        if kind == .oidc {
-            guard let issuer = config.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
-            try Self.checkURL(issuer, "issuer")
-        }
-        try Self.checkURL(config.endpointBase, "endpointBase")
-        try Self.checkURL(config.graphBase, "graphBase")
-        if let tenants = config.allowedTenants, !tenants.isEmpty {
-            checked.allowedTenants = try Self.checkAllowedTenants(tenants, kind: kind)
-        }
+        var checked = try Self.checkedProvider(config)
         try Self.applyVaultFields(tokenVault: nil, nativeClientIds: config.nativeClientIds ?? [], to: &checked)
         let existed = try await store.idpConfig(providerId: config.providerId) != nil
         try await saveProviderConfig(checked)

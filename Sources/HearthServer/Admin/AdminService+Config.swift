@@ -166,6 +166,27 @@ extension AdminService {
         }
     }
 
+    /// The checks a provider's settings pass whoever writes them (the admin API's creates, `hearth providers
+    /// enable`), in this order: client id, issuer (OpenID providers), client secret, endpoint URLs, tenant allow-list.
+    /// Returns the settings with the client id and the allow-list normalized.
+    static func checkedProvider(_ config: IdPConfig) throws -> IdPConfig {
+        var checked = config
+        checked.clientId = try clientId(config.clientId)
+        if config.kind == .oidc {
+            guard let issuer = config.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
+            try checkURL(issuer, "issuer")
+        }
+        guard !config.clientSecret.isEmpty else {
+            throw config.kind == .oidc
+                ? HearthAPIError(.missingOAuthClientSecret, "Hearth signs in with the authorization code flow, which needs the client secret")
+                : HearthAPIError(.missingOAuthClientSecret)
+        }
+        try checkURL(config.endpointBase, "endpointBase")
+        try checkURL(config.graphBase, "graphBase")
+        checked.allowedTenants = try checkAllowedTenants(config.allowedTenants, kind: config.kind)
+        return checked
+    }
+
     static func checkDefaultIdpId(_ idpId: String?) throws -> (String, IdPKind) {
         guard let idpId, !idpId.isEmpty else { throw HearthAPIError(.invalidProviderIdAdmin, "give idpId (microsoft.com or yahoo.com)") }
         guard let entry = defaultSupportedIdps[idpId] else {
@@ -186,13 +207,9 @@ extension AdminService {
         if try await store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
-        let clientId = try Self.clientId(body.clientId)
-        guard let secret = body.clientSecret, !secret.isEmpty else { throw HearthAPIError(.missingOAuthClientSecret) }
-        try Self.checkURL(body.endpointBase, "endpointBase")
-        try Self.checkURL(body.graphBase, "graphBase")
-        var config = IdPConfig(providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
-                               endpointBase: body.endpointBase, graphBase: body.graphBase,
-                               allowedTenants: try Self.checkAllowedTenants(body.allowedTenants, kind: kind))
+        var config = try Self.checkedProvider(IdPConfig(
+            providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: body.clientId ?? "", clientSecret: body.clientSecret ?? "",
+            endpointBase: body.endpointBase, graphBase: body.graphBase, allowedTenants: body.allowedTenants))
         try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await store.saveIdPConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
@@ -269,14 +286,9 @@ extension AdminService {
         if try await store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
-        let clientId = try Self.clientId(body.clientId)
-        guard let issuer = body.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
-        try Self.checkURL(issuer, "issuer")
-        guard let secret = body.clientSecret, !secret.isEmpty else {
-            throw HearthAPIError(.missingOAuthClientSecret, "Hearth signs in with the authorization code flow, which needs the client secret")
-        }
-        var config = IdPConfig(providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: clientId, clientSecret: secret,
-                               issuer: issuer, displayName: body.displayName)
+        var config = try Self.checkedProvider(IdPConfig(
+            providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: body.clientId ?? "", clientSecret: body.clientSecret ?? "",
+            issuer: body.issuer, displayName: body.displayName))
         try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await store.saveIdPConfig(config)
         try await audit(principal, "oauthIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))

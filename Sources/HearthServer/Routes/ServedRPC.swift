@@ -22,12 +22,7 @@ struct RPCCall: Sendable {
     var admin: AdminService { services.admin }
 
     /// The admin principal of an admin-group call (set by ``AdminAuthenticator``).
-    func principal() throws -> AdminPrincipal {
-        guard let principal = context.identity else {
-            throw HearthAPIError(.unauthenticated, "Request is missing required authentication credential")
-        }
-        return principal
-    }
+    func principal() throws -> AdminPrincipal { try context.adminPrincipal() }
 }
 
 /// An RPC of ``RPCCatalog`` as the server answers it: the service method it goes to, and the route's extras.
