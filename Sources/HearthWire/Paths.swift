@@ -17,6 +17,13 @@ public enum WirePaths {
     /// token as `Authorization: Bearer` or `idToken` in the body).
     public static let providerAccessToken = "/hearth/v1/providerAccessToken"
 
+    /// The Auth emulator's dev mailbox: `GET` lists the codes sent, `DELETE` empties it.
+    public static let emulatorOobCodes = "/emulator/v1/projects/{project}/oobCodes"
+    /// The hosted email action handler (Firebase's `/__/auth/action`).
+    public static let actionHandler = "/__/auth/action"
+    /// The dev mailbox's page (`--dev` and demo projects).
+    public static let devMail = "/__dev/mail"
+
     /// The v1 path of an `accounts:*` method, e.g. `accounts(“signUp”)`.
     public static func accounts(_ method: String) -> String { "\(identityToolkitV1)/accounts:\(method)" }
     /// The v3 path of a relying-party method, e.g. `v3(“verifyPassword”)`.

@@ -79,6 +79,29 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case missingSessionId = "MISSING_SESSION_ID"
     case invalidSessionId = "INVALID_SESSION_ID"
     case unauthorizedDomain = "UNAUTHORIZED_DOMAIN"
+    // Email actions
+    /// No `oobCode` in the request.
+    case missingOobCode = "MISSING_OOB_CODE"
+    /// The action code is unknown, used already, or of another kind.
+    case invalidOobCode = "INVALID_OOB_CODE"
+    /// The action code's lifetime is over.
+    case expiredOobCode = "EXPIRED_OOB_CODE"
+    /// No `requestType`.
+    case missingRequestType = "MISSING_REQ_TYPE"
+    /// A `requestType` this server does not send, or a request form that does not fit it.
+    case invalidRequestType = "INVALID_REQ_TYPE"
+    /// `VERIFY_AND_CHANGE_EMAIL` without `newEmail`.
+    case missingNewEmail = "MISSING_NEW_EMAIL"
+    /// `canHandleCodeInApp` with an iOS bundle id missing.
+    case missingIosBundleId = "MISSING_IOS_BUNDLE_ID"
+    /// `androidInstallApp` without `androidPackageName`.
+    case missingAndroidPackageName = "MISSING_ANDROID_PACKAGE_NAME"
+    /// Too many emails to one address or from one client in the window.
+    case resetPasswordExceedLimit = "RESET_PASSWORD_EXCEED_LIMIT"
+    /// The project's email sending quota is used up for now.
+    case quotaExceeded = "QUOTA_EXCEEDED"
+    /// The server cannot send email: no SMTP relay is configured for the project.
+    case emailNotConfigured = "EMAIL_SENDING_NOT_CONFIGURED"
     /// The app that would receive the sign-in result is not registered for the project.
     case appNotAuthorized = "APP_NOT_AUTHORIZED"
     /// Hearth: a nonce was sent with a native ID token that does not carry its SHA-256 (Firebase's string).

@@ -10,6 +10,9 @@ public struct UpdateRequest: Codable, Sendable, Equatable {
     /// Provider ids to unlink (`password`, `microsoft.com`, ...).
     public var deleteProvider: [String]?
     public var returnSecureToken: Bool?
+    /// An email action code to apply instead (`VERIFY_EMAIL`, `RECOVER_EMAIL`, `VERIFY_AND_CHANGE_EMAIL`): no
+    /// `idToken` then; the code names the user.
+    public var oobCode: String?
 
     public init(idToken: String?, displayName: String? = nil, photoUrl: String? = nil, password: String? = nil,
                 email: String? = nil, deleteAttribute: [String]? = nil, deleteProvider: [String]? = nil,

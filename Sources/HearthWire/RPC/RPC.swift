@@ -83,17 +83,21 @@ public enum RPCCatalog {
         SignUpRequest.self, SignInWithPasswordRequest.self, LookupRequest.self, UpdateRequest.self, DeleteAccountRequest.self,
         CreateAuthUriRequest.self, SignInWithIdpRequest.self, SignInWithCustomTokenRequest.self, GetProjectConfigRequest.self,
         ProviderAccessTokenRequest.self, GrantTokenRequest.self,
+        SendOobCodeRequest.self, ResetPasswordRequest.self, SignInWithEmailLinkRequest.self,
     ]
 
     /// The admin API's methods on users, sessions and the audit log.
     public static let admin: [any WireRPC.Type] = [
         AdminCreateUserRequest.self, AdminLookupRequest.self, AdminUpdateRequest.self, AdminDeleteRequest.self,
         BatchDeleteRequest.self, ImportUsersRequest.self, QueryUsersRequest.self, CreateSessionCookieRequest.self,
-        BatchGetRequest.self, AuditLogRequest.self,
+        BatchGetRequest.self, AuditLogRequest.self, AdminSendOobCodeRequest.self,
     ]
 
+    /// The Auth emulator's own endpoints (the dev mailbox).
+    public static let emulator: [any WireRPC.Type] = [EmulatorOobCodesRequest.self, EmulatorClearOobCodesRequest.self]
+
     /// Every RPC.
-    public static var all: [any WireRPC.Type] { client + admin }
+    public static var all: [any WireRPC.Type] { client + admin + emulator }
 }
 
 // MARK: The client API
@@ -160,7 +164,27 @@ extension GrantTokenRequest: WireRPC {
     public static let method = RPCMethod(group: .secureToken, v1: "token", v3: nil, paths: [WirePaths.secureToken])
 }
 
+extension SendOobCodeRequest: WireRPC {
+    public typealias Response = SendOobCodeResponse
+    public static let method = RPCMethod.accounts("sendOobCode", v3: "getOobConfirmationCode")
+}
+
+extension ResetPasswordRequest: WireRPC {
+    public typealias Response = ResetPasswordResponse
+    public static let method = RPCMethod.accounts("resetPassword", v3: "resetPassword")
+}
+
+extension SignInWithEmailLinkRequest: WireRPC {
+    public typealias Response = SignInWithEmailLinkResponse
+    public static let method = RPCMethod.accounts("signInWithEmailLink", v3: "emailLinkSignin")
+}
+
 // MARK: The admin API
+
+extension AdminSendOobCodeRequest: WireRPC {
+    public typealias Response = SendOobCodeResponse
+    public static let method = RPCMethod.admin("accounts:sendOobCode")
+}
 
 extension AdminCreateUserRequest: WireRPC {
     public typealias Response = SignUpResponse
@@ -231,4 +255,18 @@ public struct AuditLogRequest: Codable, Sendable, Equatable {
 extension AuditLogRequest: WireRPC {
     public typealias Response = AuditLogResponse
     public static let method = RPCMethod.admin("auditLog", httpMethods: ["GET"])
+}
+
+// MARK: The emulator's endpoints
+
+extension EmulatorOobCodesRequest: WireRPC {
+    public typealias Response = EmulatorOobCodesResponse
+    public static let method = RPCMethod(group: .emulator, v1: "oobCodes", v3: nil,
+                                         routes: [.init(WirePaths.emulatorOobCodes, ["GET"])])
+}
+
+extension EmulatorClearOobCodesRequest: WireRPC {
+    public typealias Response = EmptyResponse
+    public static let method = RPCMethod(group: .emulator, v1: "oobCodes:clear", v3: nil,
+                                         routes: [.init(WirePaths.emulatorOobCodes, ["DELETE"])])
 }
