@@ -1,0 +1,64 @@
+import Foundation
+import HearthCore
+import HearthWire
+
+extension AdminService {
+    // MARK: Email templates
+
+    /// The project's template of a kind, defaults filled in (`customized` says whether it differs).
+    public func emailTemplate(_ kind: EmailTemplates.Kind) async throws -> AdminProjectConfig.EmailTemplate {
+        EmailTemplates.template(kind, in: try await accounts.projectConfig().sendEmail)
+    }
+
+    /// Saves (or with nil resets to the default) one template; refused with `INVALID_CONFIG` and the reason when
+    /// it is too long, lacks `%LINK%`, has a bad sender, ….
+    public func saveEmailTemplate(_ template: AdminProjectConfig.EmailTemplate?, _ kind: EmailTemplates.Kind, by principal: AdminPrincipal) async throws {
+        if let template, let problem = EmailTemplates.problem(with: template) { throw HearthAPIError(.invalidConfig, problem) }
+        var config = try await accounts.projectConfig()
+        var sendEmail = config.sendEmail ?? AdminProjectConfig.SendEmailConfig()
+        var stored = template
+        stored?.customized = nil
+        EmailTemplates.set(stored, kind, in: &sendEmail)
+        config.sendEmail = sendEmail
+        try await store.saveProjectConfig(config)
+        try await audit(principal, template == nil ? "config.emailTemplate.reset" : "config.emailTemplate.update",
+                        target: "projects/\(config.projectId)/config", detail: kind.configField)
+    }
+
+    /// Sets `%APP_NAME%` (empty: the project id).
+    public func saveEmailAppName(_ name: String?, by principal: AdminPrincipal) async throws {
+        if let name, name.count > 100 || name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+            throw HearthAPIError(.invalidConfig, "the app name must be one line of at most 100 characters")
+        }
+        var config = try await accounts.projectConfig()
+        var sendEmail = config.sendEmail ?? AdminProjectConfig.SendEmailConfig()
+        sendEmail.appName = name.flatMap { $0.isEmpty ? nil : $0 }
+        config.sendEmail = sendEmail
+        try await store.saveProjectConfig(config)
+        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "notification.sendEmail.appName")
+    }
+}
+
+extension EmailActionService {
+    /// The console's "send a test email": the kind's template with a sample link, to `recipient`, through the
+    /// same outbox as real messages (so it shows whether mail really goes out).
+    public func sendTestEmail(_ kind: EmailTemplates.Kind, to recipient: String) async throws {
+        guard let address = EmailAddress.normalize(recipient) else { throw HearthAPIError(.invalidEmail, "not an email address") }
+        guard mailer.canSend else { throw HearthAPIError(.emailNotConfigured, Mailer.notConfiguredMessage) }
+        let config = try await accounts.projectConfig()
+        let template = EmailTemplates.template(kind, in: config.sendEmail)
+        let sample = configuration.publicURL.url + WirePaths.actionHandler + "?mode=test&oobCode=TEST"
+        let rendered = EmailTemplates.render(template, .init(link: sample, email: address, newEmail: "new-" + address,
+                                                              displayName: "Test User", appName: appName(config)))
+        let mail = OutgoingMail(from: EmailTemplates.sender(base: configuration.mail.from, template: template), to: address,
+                                replyTo: template.replyTo, subject: "[test] " + rendered.subject, text: rendered.text, html: rendered.html)
+        try await mailer.send(mail, kind: "test", code: nil, expiresAt: now.addingTimeInterval(3600))
+    }
+
+    /// Whether mail goes anywhere, and where (the console's banner, the start banner).
+    public var deliverySummary: String {
+        if let transport = configuration.mail.transport { return "SMTP relay \(transport.summary)" + (mailer.devMailbox != nil ? " and the dev mailbox" : "") }
+        if mailer.devMailbox != nil { return "the dev mailbox (\(WirePaths.devMail)); no SMTP relay" }
+        return "nowhere: no SMTP relay (set smtp.url)"
+    }
+}
