@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthStore
 import HearthWire
 
 extension AdminService {
