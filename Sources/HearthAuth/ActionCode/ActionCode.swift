@@ -27,50 +27,55 @@ public final class ActionCodeSettings: Sendable {
     /// The continue URL: where the person goes after the action (its host must be one of the project's authorized
     /// domains), or for email-link sign-in the link the app opens.
     public var url: URL? {
-        get { fields.withLock { $0.url } }
-        set { fields.withLock { $0.url = newValue } }
+        get { self[\.url] }
+        set { self[\.url] = newValue }
     }
 
     /// Whether the link opens the app directly (email-link sign-in) rather than the server's action page first.
     public var handleCodeInApp: Bool {
-        get { fields.withLock { $0.handleCodeInApp } }
-        set { fields.withLock { $0.handleCodeInApp = newValue } }
+        get { self[\.handleCodeInApp] }
+        set { self[\.handleCodeInApp] = newValue }
     }
 
     /// The iOS app that should open the link.
     public var iOSBundleID: String? {
-        get { fields.withLock { $0.iOSBundleID } }
-        set { fields.withLock { $0.iOSBundleID = newValue } }
+        get { self[\.iOSBundleID] }
+        set { self[\.iOSBundleID] = newValue }
     }
 
     /// The Android app that should open the link.
     public var androidPackageName: String? {
-        get { fields.withLock { $0.androidPackageName } }
-        set { fields.withLock { $0.androidPackageName = newValue } }
+        get { self[\.androidPackageName] }
+        set { self[\.androidPackageName] = newValue }
     }
 
     /// The oldest Android app version that can open the link.
     public var androidMinimumVersion: String? {
-        get { fields.withLock { $0.androidMinimumVersion } }
-        set { fields.withLock { $0.androidMinimumVersion = newValue } }
+        get { self[\.androidMinimumVersion] }
+        set { self[\.androidMinimumVersion] = newValue }
     }
 
     /// Whether an Android device without the app should be offered to install it.
     public var androidInstallIfNotAvailable: Bool {
-        get { fields.withLock { $0.androidInstallIfNotAvailable } }
-        set { fields.withLock { $0.androidInstallIfNotAvailable = newValue } }
+        get { self[\.androidInstallIfNotAvailable] }
+        set { self[\.androidInstallIfNotAvailable] = newValue }
     }
 
     /// The domain the link is built on (Firebase Hosting's custom domain setting), when not the server's own.
     public var linkDomain: String? {
-        get { fields.withLock { $0.linkDomain } }
-        set { fields.withLock { $0.linkDomain = newValue } }
+        get { self[\.linkDomain] }
+        set { self[\.linkDomain] = newValue }
     }
 
     /// Firebase Dynamic Links' domain (deprecated by Firebase; sent as given).
     public var dynamicLinkDomain: String? {
-        get { fields.withLock { $0.dynamicLinkDomain } }
-        set { fields.withLock { $0.dynamicLinkDomain = newValue } }
+        get { self[\.dynamicLinkDomain] }
+        set { self[\.dynamicLinkDomain] = newValue }
+    }
+
+    private subscript<Value: Sendable>(_ field: WritableKeyPath<Fields, Value>) -> Value {
+        get { fields.withLock { $0[keyPath: field] } }
+        set { fields.withLock { $0[keyPath: field] = newValue } }
     }
 
     /// Sets the iOS bundle id.
