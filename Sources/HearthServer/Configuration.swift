@@ -63,6 +63,8 @@ public struct HearthServerConfiguration: Sendable {
     public var metricsAccess: MetricsAccess = .local
     /// The bearer token `GET /metrics` wants when ``metricsAccess`` is `.token`.
     public var metricsToken: String?
+    /// Email: the SMTP relay, the sender, the dev mailbox, the action codes' lifetimes.
+    public var mail: MailConfiguration
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,
@@ -89,6 +91,7 @@ public struct HearthServerConfiguration: Sendable {
         self.authorizationSessionLifetime = min(authorizationSessionLifetime, 600)
         self.pendingCredentialLifetime = pendingCredentialLifetime
         self.relyingParty = relyingParty
+        self.mail = MailConfiguration(devMailbox: projectId.hasPrefix("demo-"))
     }
 
     /// Whether the emulator credentials are accepted at all: `demo-*` projects, or `--emulator-admin`.

@@ -20,6 +20,11 @@ public final class HearthApp: Sendable {
     public let federation: FederationService
     /// The admin API's, the console's and the CLI's service.
     public let admin: AdminService
+    /// Email actions and the mail they send.
+    public let emailActions: EmailActionService
+    /// Wakes the outbox service when a message is queued.
+    let mailSignals: AsyncStream<Void>
+    let mailWake: AsyncStream<Void>.Continuation
     /// The development providers, served under `/__dev/…` when present.
     public let devProviders: (any DevelopmentProviders)?
     let logger: Logger
@@ -40,6 +45,19 @@ public final class HearthApp: Sendable {
             relyingParty: RelyingParty(clock: configuration.clock, configuration: configuration.relyingParty, logger: Logger(label: "hearth.oidc")),
             logger: logger, devProviders: devProviders)
         self.admin = AdminService(accounts: accounts, logger: logger)
+        let (signals, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.mailSignals = signals
+        self.mailWake = wake
+        let mailer = Mailer(configuration: configuration.mail, store: store, devMailbox: configuration.mail.devMailbox ? DevMailbox() : nil,
+                            clock: configuration.clock, metrics: configuration.metrics, logger: Logger(label: "hearth.mail"),
+                            wake: configuration.mail.transport == nil ? nil : wake)
+        self.emailActions = EmailActionService(
+            accounts: accounts, mailer: mailer,
+            limiter: configuration.rateLimits.enabled
+                ? RateLimiter(configuration: configuration.rateLimits, store: store, projectId: configuration.projectId,
+                              clock: configuration.clock, logger: logger, metrics: configuration.metrics)
+                : nil,
+            logger: logger)
         if try await store.projectConfig(projectId: configuration.projectId) == nil {
             try await store.saveProjectConfig(configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId))
         }
@@ -81,6 +99,21 @@ public final class HearthApp: Sendable {
             }
         }
         return try await federation.providerSources()
+    }
+
+    /// The background services: key and store upkeep; the outbox's delivery when the server has an SMTP relay.
+    public func backgroundServices() -> [any Service] {
+        var services: [any Service] = [MaintenanceService(keyRing: keyRing, store: store, clock: configuration.clock, logger: logger)]
+        if let outbox = outboxService { services.append(outbox) }
+        return services
+    }
+
+    /// The outbox's delivery service, when the server has an SMTP relay.
+    public var outboxService: MailOutboxService? {
+        configuration.mail.transport.map {
+            MailOutboxService(transport: $0, store: store, clock: configuration.clock, metrics: configuration.metrics,
+                              logger: Logger(label: "hearth.mail"), maxAttempts: configuration.mail.maxAttempts, signals: mailSignals, tick: mailWake)
+        }
     }
 
     /// Whether a browser asked for HTML (`Accept: text/html` before any JSON).
@@ -137,7 +170,7 @@ public final class HearthApp: Sendable {
         let authorizer = AdminAuthorizer(configuration: configuration, store: store, keyRing: keyRing)
         let adminAuthenticator = AdminAuthenticator(authorizer: authorizer)
         let emulatorAuthenticator = EmulatorAuthenticator(authorizer: authorizer)
-        RPCRoutes(services: HearthServices(accounts: accounts, federation: federation, admin: admin), router: router,
+        RPCRoutes(services: HearthServices(accounts: accounts, federation: federation, admin: admin, emailActions: emailActions), router: router,
                   apiKeys: APIKeyMiddleware(acceptedKeys: configuration.apiKeys, acceptsAny: configuration.acceptsAnyAPIKey),
                   stats: accounts.stats, limiter: limiter, authenticator: adminAuthenticator, emulatorAuthenticator: emulatorAuthenticator,
                   adminBodyLimit: max(configuration.maxBodySize, 8 * 1024 * 1024)).register()
@@ -159,7 +192,7 @@ public func buildApplication(
     return Application(
         router: server.router(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
-        services: [MaintenanceService(keyRing: server.keyRing, store: store, clock: configuration.clock, logger: logger)],
+        services: server.backgroundServices(),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             if configuration.port == 0, configuration.publicURL.isDerived {

@@ -27,6 +27,7 @@ enum PostgresMigrations {
                 "ALTER TABLE throttle_failures ADD COLUMN attempt_id TEXT",
                 "CREATE INDEX throttle_failures_attempt ON throttle_failures(attempt_id)",
             ] + schema.usedIDTokens),
+            (7, schema.emailActions),
         ]
     }()
 }

@@ -19,6 +19,7 @@ enum Migrations {
                 "CREATE INDEX throttle_attempts_key ON throttle_attempts(key, at)",
                 "CREATE INDEX throttle_attempts_attempt ON throttle_attempts(attempt_id)",
             ]),
+            (8, schema.emailActions),
         ]
     }()
 }

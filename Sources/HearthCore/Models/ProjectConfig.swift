@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 import JWTKit
 
 /// Per-project settings kept in the store.
@@ -37,6 +38,11 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     /// Every stored email has been rewritten in canonical form once (``EmailAddress/canonical(_:)``); every write
     /// since is canonical, so the pass need not run again.
     public var emailsCanonical: Bool = false
+    /// Email-link (passwordless) sign-in allowed (Firebase's `signIn.email.passwordRequired: false`). Off by
+    /// default, except for `demo-*` projects (as in the emulator).
+    public var emailLinkSignInEnabled: Bool = false
+    /// The email templates and the app name in them (`notification.sendEmail`); nil: the defaults.
+    public var sendEmail: AdminProjectConfig.SendEmailConfig?
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
@@ -48,6 +54,7 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         self.anonymousSignInEnabled = anonymousSignInEnabled
         self.allowDuplicateEmails = allowDuplicateEmails
         self.acceptAnyApp = acceptAnyApp
+        self.emailLinkSignInEnabled = projectId.hasPrefix("demo-")
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +71,8 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         userDeletionDisabled = try c.decodeIfPresent(Bool.self, forKey: .userDeletionDisabled) ?? false
         servedPublicURL = try c.decodeIfPresent(String.self, forKey: .servedPublicURL)
         emailsCanonical = try c.decodeIfPresent(Bool.self, forKey: .emailsCanonical) ?? false
+        emailLinkSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .emailLinkSignInEnabled) ?? projectId.hasPrefix("demo-")
+        sendEmail = try c.decodeIfPresent(AdminProjectConfig.SendEmailConfig.self, forKey: .sendEmail)
     }
 }
 

@@ -11,7 +11,8 @@ public enum RateLimitedEndpoint: String, CaseIterable, Sendable {
     /// The auth handler (`/__/auth/handler`, `/emulator/auth/handler`): a sign-in session, and on the provider's
     /// callback a code exchange with the provider.
     case authHandler
-
+    /// `accounts:sendOobCode` (v3 `getOobConfirmationCode`): an email sent.
+    case sendOobCode
 }
 
 /// How many requests one client address, and the whole project, may make to each limited endpoint.
@@ -40,6 +41,13 @@ public struct RateLimitConfiguration: Sendable, Equatable {
     /// Off: nothing is counted.
     public var enabled: Bool
     public var rules: [RateLimitedEndpoint: Rule]
+    /// Emails to one address (whoever asks), so Hearth cannot be used to flood someone's mailbox.
+    public var emailsPerRecipient: Limit
+
+    /// Emails to one recipient per hour (Firebase answers `RESET_PASSWORD_EXCEED_LIMIT` beyond a few an hour).
+    public static let defaultEmailsPerRecipientPerHour = 5
+    /// `sendOobCode` requests per client address per hour.
+    public static let defaultEmailsPerAddressPerHour = 20
 
     /// Sign-ups per client address per hour (Firebase's documented quota is 100).
     public static let defaultSignUpsPerAddressPerHour = 100
@@ -51,8 +59,10 @@ public struct RateLimitConfiguration: Sendable, Equatable {
     /// The limits: sign-ups per address per hour, and per minute the other endpoints' per-address limit and every
     /// endpoint's per-project limit.
     public init(enabled: Bool = true, signUpsPerAddressPerHour: Int = defaultSignUpsPerAddressPerHour,
-                perAddressPerMinute: Int = defaultPerAddressPerMinute, perProjectPerMinute: Int = defaultPerProjectPerMinute) {
+                perAddressPerMinute: Int = defaultPerAddressPerMinute, perProjectPerMinute: Int = defaultPerProjectPerMinute,
+                emailsPerAddressPerHour: Int = defaultEmailsPerAddressPerHour, emailsPerRecipientPerHour: Int = defaultEmailsPerRecipientPerHour) {
         self.enabled = enabled
+        emailsPerRecipient = Limit(emailsPerRecipientPerHour, per: 3600)
         let project = Limit(perProjectPerMinute, per: 60)
         let address = Limit(perAddressPerMinute, per: 60)
         rules = [
@@ -60,6 +70,7 @@ public struct RateLimitConfiguration: Sendable, Equatable {
             .signInWithPassword: Rule(perAddress: address, perProject: project),
             .createAuthUri: Rule(perAddress: address, perProject: project),
             .authHandler: Rule(perAddress: address, perProject: project),
+            .sendOobCode: Rule(perAddress: Limit(emailsPerAddressPerHour, per: 3600), perProject: project),
         ]
     }
 

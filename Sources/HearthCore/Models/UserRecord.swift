@@ -31,12 +31,15 @@ public struct UserRecord: Sendable, Equatable {
     public var identities: [ProviderIdentity]
     /// Optimistic-concurrency version; stores bump it on every update.
     public var version: Int
+    /// Has signed in with an email link (`fetchSignInMethods` lists `emailLink`; `providerUserInfo` lists
+    /// `password`, as at Firebase, even without a password).
+    public var emailLinkSignIn: Bool
 
     public init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
                 photoUrl: String? = nil, passwordHash: String? = nil, passwordUpdatedAt: Date? = nil,
                 disabled: Bool = false, createdAt: Date, lastLoginAt: Date? = nil, lastRefreshAt: Date? = nil,
                 validSince: Date, customClaims: [String: JSONValue] = [:], customAuth: Bool = false,
-                identities: [ProviderIdentity] = [], version: Int = 0) {
+                identities: [ProviderIdentity] = [], version: Int = 0, emailLinkSignIn: Bool = false) {
         self.localId = localId
         self.email = email.map(EmailAddress.canonical)
         self.emailVerified = emailVerified
@@ -53,6 +56,7 @@ public struct UserRecord: Sendable, Equatable {
         self.customAuth = customAuth
         self.identities = identities
         self.version = version
+        self.emailLinkSignIn = emailLinkSignIn
     }
 
     /// Anonymous: no email, no password, no linked provider, not made by a custom token.
@@ -63,7 +67,7 @@ public struct UserRecord: Sendable, Equatable {
     /// The sign-in methods, as `createAuthUri` and `providerUserInfo` list them.
     public var providerUserInfo: [ProviderUserInfo] {
         var result: [ProviderUserInfo] = []
-        if passwordHash != nil, let email {
+        if passwordHash != nil || emailLinkSignIn, let email {
             result.append(ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email,
                                            displayName: displayName, photoUrl: photoUrl))
         }

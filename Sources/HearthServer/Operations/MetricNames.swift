@@ -28,6 +28,11 @@ public enum MetricName: String, Sendable, CaseIterable {
     /// Requests refused by the rate limits, by endpoint (`signUp`, `signInWithPassword`, `createAuthUri`,
     /// `authHandler`) and scope (`address`: one client's limit, `project`: everyone's together).
     case rateLimited = "hearth_rate_limited_total"
+    /// Email messages by kind (`resetPassword`, `verifyEmail`, `changeEmail`, `verifyAndChangeEmail`, `emailSignIn`,
+    /// `test`) and result: `queued` (in the outbox), `sent` (the relay took it), `retry` (a temporary failure, tried
+    /// again later), `failed` (refused for good, or out of attempts), `expired` (its link expired before delivery),
+    /// `dev` (the dev mailbox).
+    case mail = "hearth_mail_messages_total"
 
     /// The label names, in order; every recording passes values for exactly these.
     public var labelNames: [String] {
@@ -39,6 +44,7 @@ public enum MetricName: String, Sendable, CaseIterable {
         case .storeOperationDuration: ["operation", "result"]
         case .providerErrors: ["provider", "reason"]
         case .rateLimited: ["endpoint", "scope"]
+        case .mail: ["kind", "result"]
         }
     }
 }

@@ -8,7 +8,7 @@ import Hummingbird
 /// - admin: ``AdminAuthenticator`` (the principal on the context, the project checked) → the admin body limit;
 /// - emulator: ``EmulatorAuthenticator`` (the emulator credential, where the configuration allows it).
 ///
-/// A `GET` RPC reads its request from the query string; every other one from its JSON or form body.
+/// A `GET` or `DELETE` RPC reads its request from the query string; every other one from its JSON or form body.
 struct RPCRoutes {
     let services: HearthServices
     let router: Router<HearthRequestContext>
@@ -53,7 +53,7 @@ struct RPCRoutes {
     func register<R: ServedRPC>(_ rpc: R.Type) {
         let services = services
         let handler: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<R.Response> = { request, context in
-            let decoded: R = request.method == .get
+            let decoded: R = request.method == .get || request.method == .delete
                 ? try HearthRequestDecoder.decodeForm(R.self, text: request.uri.query ?? "")
                 : try await request.decode(as: R.self, context: context)
             return JSONResponse(try await R.serve(decoded, RPCCall(services: services, request: request, context: context)))

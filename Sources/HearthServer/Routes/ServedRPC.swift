@@ -7,6 +7,7 @@ struct HearthServices: Sendable {
     let accounts: AccountService
     let federation: FederationService
     let admin: AdminService
+    let emailActions: EmailActionService
     var configuration: HearthServerConfiguration { accounts.configuration }
 }
 
@@ -20,6 +21,7 @@ struct RPCCall: Sendable {
     var accounts: AccountService { services.accounts }
     var federation: FederationService { services.federation }
     var admin: AdminService { services.admin }
+    var emailActions: EmailActionService { services.emailActions }
 
     /// The admin principal of an admin-group call (set by ``AdminAuthenticator``).
     func principal() throws -> AdminPrincipal { try context.adminPrincipal() }

@@ -13,7 +13,10 @@ extension AccountService {
 
     /// `accounts:update`: profile fields, email, password, attribute and provider deletion. Email and password
     /// changes need a recent sign-in, revoke the user's other sessions and return new tokens.
-    public func update(_ request: UpdateRequest) async throws -> UpdateResponse {
+    public func update(_ request: UpdateRequest) async throws -> UpdateResponse { try await updateAccount(request).response }
+
+    /// ``update(_:)``, and the address the account had when this request changed it (the old address is told).
+    func updateAccount(_ request: UpdateRequest) async throws -> (response: UpdateResponse, changedFrom: String?) {
         let (claims, current) = try await authenticate(idToken: request.idToken)
         let deleteAttributes = Set(request.deleteAttribute ?? [])
         if let unknown = deleteAttributes.subtracting(["DISPLAY_NAME", "PHOTO_URL"]).first {
@@ -60,9 +63,10 @@ extension AccountService {
             logger.info("credentials changed; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
             tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider)
         }
-        return UpdateResponse(localId: updated.localId, email: updated.email, emailVerified: updated.emailVerified,
-                              displayName: updated.displayName, photoUrl: updated.photoUrl,
-                              providerUserInfo: updated.providerUserInfo, tokens: tokens)
+        let response = UpdateResponse(localId: updated.localId, email: updated.email, emailVerified: updated.emailVerified,
+                                      displayName: updated.displayName, photoUrl: updated.photoUrl,
+                                      providerUserInfo: updated.providerUserInfo, tokens: tokens)
+        return (response, emailChanges ? current.email : nil)
     }
 
     /// `accounts:delete` for the signed-in user; needs a recent sign-in.
@@ -92,8 +96,10 @@ extension AccountService {
         guard let user = try await store.user(email: email) else {
             return CreateAuthUriResponse(registered: false, allProviders: nil, signinMethods: nil, sessionId: sessionId)
         }
-        let methods = (user.passwordHash != nil ? ["password"] : []) + user.identities.map(\.providerId)
-        return CreateAuthUriResponse(registered: true, allProviders: methods, signinMethods: methods, sessionId: sessionId)
+        let federated = user.identities.map(\.providerId)
+        let password = user.passwordHash != nil || user.emailLinkSignIn ? ["password"] : []
+        let methods = (user.passwordHash != nil ? ["password"] : []) + (user.emailLinkSignIn ? ["emailLink"] : []) + federated
+        return CreateAuthUriResponse(registered: true, allProviders: password + federated, signinMethods: methods, sessionId: sessionId)
     }
 
     /// `getProjectConfig`.
@@ -108,7 +114,16 @@ extension LookupRequest: ServedRPC {
 }
 
 extension UpdateRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> UpdateResponse { try await call.accounts.update(request) }
+    /// With `oobCode`: an email action (verify, change, recover). Otherwise the signed-in user's update; when it
+    /// changed the email, the old address is told, with a link that changes it back.
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> UpdateResponse {
+        if let code = request.oobCode, !code.isEmpty { return try await call.emailActions.applyActionCode(code) }
+        let (response, changedFrom) = try await call.accounts.updateAccount(request)
+        if let old = changedFrom, let new = response.email {
+            await call.emailActions.sendRecoverEmail(localId: response.localId, oldEmail: old, newEmail: new, displayName: response.displayName)
+        }
+        return response
+    }
 }
 
 extension DeleteAccountRequest: ServedRPC {

@@ -24,6 +24,8 @@ struct MaintenanceService: Service {
                         let now = clock.now()
                         try await store.pruneExpiredFlows(now: now)
                         try await store.pruneRateLimits(now: now)
+                        // Used and expired action codes a day past expiry (a late click still hears "expired").
+                        try await store.pruneOobCodes(before: now.addingTimeInterval(-86_400))
                         let pruned = try await store.pruneRefreshTokens(before: now.addingTimeInterval(-30 * 86_400))
                         if pruned > 0 { logger.info("pruned dead refresh tokens", metadata: ["count": "\(pruned)"]) }
                     }

@@ -55,6 +55,15 @@ public struct RateLimiter: Sendable {
         return nil
     }
 
+    /// Counts an email to `recipient` (any sender): nil when it may go, else the seconds to wait.
+    public func admitEmail(to recipient: String) async -> Int? {
+        guard configuration.enabled else { return nil }
+        guard let refusal = await hit(key: "email|recipient|\(recipient.sha256Hex)", configuration.emailsPerRecipient) else { return nil }
+        if refusal.first { logger.notice("email limit per recipient reached") }
+        metrics?.count(.rateLimited, [RateLimitedEndpoint.sendOobCode.rawValue, "recipient"])
+        return refusal.wait
+    }
+
     /// Counts a request for `key`; nil when within `limit`, else the seconds to wait and whether this is the first
     /// refusal (the estimate has just passed the limit).
     private func hit(key: String, _ limit: RateLimitConfiguration.Limit) async -> (wait: Int, first: Bool)? {

@@ -58,7 +58,8 @@ extension UserRecord {
             disabled: try row.bool("disabled"), createdAt: try row.time("created_at"),
             lastLoginAt: try row.date("last_login_at"), lastRefreshAt: try row.date("last_refresh_at"),
             validSince: try row.time("valid_since"), customClaims: try row.jsonObject("custom_claims"),
-            customAuth: try row.bool("custom_auth"), identities: identities, version: try row.int("version") ?? 0)
+            customAuth: try row.bool("custom_auth"), identities: identities, version: try row.int("version") ?? 0,
+            emailLinkSignIn: try row.bool("email_link_signin"))
     }
 }
 

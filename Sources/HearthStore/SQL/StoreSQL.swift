@@ -9,7 +9,7 @@ package enum StoreSQL {
 
     static let userColumns = """
         local_id, email, email_verified, display_name, photo_url, password_hash, password_updated_at, disabled, created_at,
-        last_login_at, last_refresh_at, valid_since, custom_claims, custom_auth, version
+        last_login_at, last_refresh_at, valid_since, custom_claims, custom_auth, version, email_link_signin
         """
 
     /// One user's `VALUES` tuple (version 0), in ``userColumns`` order.
@@ -17,7 +17,7 @@ package enum StoreSQL {
         """
         (\(user.localId), \(user.email), \(user.emailVerified), \(user.displayName), \(user.photoUrl), \(user.passwordHash), \
         \(user.passwordUpdatedAt), \(user.disabled), \(user.createdAt), \(user.lastLoginAt), \(user.lastRefreshAt), \
-        \(user.validSince), \(json: user.customClaims), \(user.customAuth), 0)
+        \(user.validSince), \(json: user.customClaims), \(user.customAuth), 0, \(user.emailLinkSignIn))
         """
     }
 
@@ -33,7 +33,7 @@ package enum StoreSQL {
             photo_url = \(user.photoUrl), password_hash = \(user.passwordHash), password_updated_at = \(user.passwordUpdatedAt),
             disabled = \(user.disabled), created_at = \(user.createdAt), last_login_at = \(user.lastLoginAt),
             last_refresh_at = \(user.lastRefreshAt), valid_since = \(user.validSince), custom_claims = \(json: user.customClaims),
-            custom_auth = \(user.customAuth), version = version + 1
+            custom_auth = \(user.customAuth), email_link_signin = \(user.emailLinkSignIn), version = version + 1
         WHERE local_id = \(user.localId)
         """
     }

@@ -219,3 +219,41 @@ package struct StoreSchema: Sendable {
         ]
     }
 }
+
+extension StoreSchema {
+    /// Email action codes (hashed) and the mail outbox; the users' email-link flag.
+    package var emailActions: [String] {
+        [
+            "ALTER TABLE users ADD COLUMN email_link_signin \(d.boolean)",
+            """
+            CREATE TABLE oob_codes (
+                code_hash TEXT\(d.bytewise) \(d.key),
+                request_type TEXT NOT NULL,
+                local_id TEXT\(d.bytewise),
+                email TEXT NOT NULL,
+                new_email TEXT,
+                continue_url TEXT,
+                created_at \(d.time) NOT NULL,
+                expires_at \(d.time) NOT NULL,
+                used_at \(d.time)
+            )
+            """,
+            "CREATE INDEX oob_codes_user ON oob_codes(local_id)",
+            "CREATE INDEX oob_codes_expiry ON oob_codes(expires_at)",
+            """
+            CREATE TABLE mail_outbox (
+                id TEXT\(d.bytewise) \(d.key),
+                recipient TEXT NOT NULL,
+                message_json TEXT NOT NULL,
+                created_at \(d.time) NOT NULL,
+                next_attempt_at \(d.time) NOT NULL,
+                lease_until \(d.time),
+                attempts \(d.integer) NOT NULL,
+                expires_at \(d.time) NOT NULL,
+                last_error TEXT
+            )
+            """,
+            "CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at)",
+        ]
+    }
+}

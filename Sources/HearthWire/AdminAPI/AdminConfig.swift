@@ -8,14 +8,83 @@ public struct AdminProjectConfig: Codable, Sendable, Equatable {
     public var authorizedDomains: [String]?
     public var emailPrivacyConfig: EmailPrivacyConfig?
     public var client: ClientConfig?
+    /// `notification`: the email templates (`sendEmail`).
+    public var notification: NotificationConfig?
 
     public init(name: String? = nil, signIn: SignInConfig? = nil, authorizedDomains: [String]? = nil,
-                emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil) {
+                emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil, notification: NotificationConfig? = nil) {
         self.name = name
         self.signIn = signIn
         self.authorizedDomains = authorizedDomains
         self.emailPrivacyConfig = emailPrivacyConfig
         self.client = client
+        self.notification = notification
+    }
+
+    /// `notification`: how the project's email is sent.
+    public struct NotificationConfig: Codable, Sendable, Equatable {
+        public var sendEmail: SendEmailConfig?
+        public var defaultLocale: String?
+
+        public init(sendEmail: SendEmailConfig? = nil, defaultLocale: String? = nil) {
+            self.sendEmail = sendEmail
+            self.defaultLocale = defaultLocale
+        }
+    }
+
+    /// `notification.sendEmail`: one template per action. `verifyAndChangeEmailTemplate`, `emailSignInTemplate` and
+    /// `appName` are Hearth's additions (Firebase does not let those be edited); `method` is `CUSTOM_SMTP` when
+    /// the server has an SMTP relay (output only: the relay is a server setting, `smtp.url`).
+    public struct SendEmailConfig: Codable, Sendable, Equatable {
+        public var method: String?
+        public var resetPasswordTemplate: EmailTemplate?
+        public var verifyEmailTemplate: EmailTemplate?
+        public var changeEmailTemplate: EmailTemplate?
+        public var verifyAndChangeEmailTemplate: EmailTemplate?
+        public var emailSignInTemplate: EmailTemplate?
+        /// A custom action handler URL (Firebase's "customize action URL"); empty: Hearth's `/__/auth/action`.
+        public var callbackUri: String?
+        /// `%APP_NAME%` in the templates; empty: the project id.
+        public var appName: String?
+
+        public init(method: String? = nil, resetPasswordTemplate: EmailTemplate? = nil, verifyEmailTemplate: EmailTemplate? = nil,
+                    changeEmailTemplate: EmailTemplate? = nil, verifyAndChangeEmailTemplate: EmailTemplate? = nil,
+                    emailSignInTemplate: EmailTemplate? = nil, callbackUri: String? = nil, appName: String? = nil) {
+            self.method = method
+            self.resetPasswordTemplate = resetPasswordTemplate
+            self.verifyEmailTemplate = verifyEmailTemplate
+            self.changeEmailTemplate = changeEmailTemplate
+            self.verifyAndChangeEmailTemplate = verifyAndChangeEmailTemplate
+            self.emailSignInTemplate = emailSignInTemplate
+            self.callbackUri = callbackUri
+            self.appName = appName
+        }
+    }
+
+    /// One email template. The subject and body may hold `%LINK%`, `%EMAIL%`, `%NEW_EMAIL%`, `%DISPLAY_NAME%` and
+    /// `%APP_NAME%`.
+    public struct EmailTemplate: Codable, Sendable, Equatable {
+        /// The local part of the sender address (before `@`); empty: the server's `mail.from`.
+        public var senderLocalPart: String?
+        public var senderDisplayName: String?
+        public var subject: String?
+        public var body: String?
+        /// `PLAIN_TEXT` or `HTML`.
+        public var bodyFormat: String?
+        public var replyTo: String?
+        /// Output only: the template differs from the default.
+        public var customized: Bool?
+
+        public init(senderLocalPart: String? = nil, senderDisplayName: String? = nil, subject: String? = nil, body: String? = nil,
+                    bodyFormat: String? = nil, replyTo: String? = nil, customized: Bool? = nil) {
+            self.senderLocalPart = senderLocalPart
+            self.senderDisplayName = senderDisplayName
+            self.subject = subject
+            self.body = body
+            self.bodyFormat = bodyFormat
+            self.replyTo = replyTo
+            self.customized = customized
+        }
     }
 
     /// `signIn`: sign-in methods and account linking.

@@ -1,0 +1,414 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Logging
+
+/// Email actions: sending action codes (`sendOobCode`), checking and using them (`resetPassword`, `update` with
+/// `oobCode`, `signInWithEmailLink`). Codes are stored hashed, used once (atomically, any replica), expire, and
+/// are checked against the account's current email when used: a code for an address the account no longer has
+/// does nothing.
+public struct EmailActionService: Sendable {
+    let accounts: AccountService
+    public let mailer: Mailer
+    let limiter: RateLimiter?
+    let logger: Logger
+
+    var store: any HearthStore { accounts.store }
+    var configuration: HearthServerConfiguration { accounts.configuration }
+    var now: Date { configuration.clock.now() }
+
+    // MARK: Sending
+
+    /// `accounts:sendOobCode`. `admin`: the admin API (may name the user by email, may ask for the link).
+    public func sendOobCode(_ request: SendOobCodeRequest, admin: Bool, clientAddress: String? = nil) async throws -> SendOobCodeResponse {
+        guard let raw = request.requestType, !raw.isEmpty, raw != "OOB_REQ_TYPE_UNSPECIFIED" else { throw HearthAPIError(.missingRequestType) }
+        guard let type = OobRequestType(rawValue: raw), type != .recoverEmail else {
+            throw HearthAPIError(.invalidRequestType, "requestType must be PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN or VERIFY_AND_CHANGE_EMAIL")
+        }
+        let returnLink = request.returnOobLink == true
+        if returnLink, !admin {
+            throw HearthAPIError(.insufficientPermission, "returnOobLink needs the admin API (a service account's or the emulator's credential)")
+        }
+        if !returnLink, !mailer.canSend { throw HearthAPIError(.emailNotConfigured, Mailer.notConfiguredMessage) }
+        let config = try await accounts.projectConfig()
+        let continueURL = try await checkedContinueURL(request, config: config)
+
+        var localId: String?
+        var email: String
+        var recipient: String
+        var newEmail: String?
+        var displayName: String?
+        switch type {
+        case .passwordReset:
+            email = try AccountService.normalizedEmail(request.email)
+            recipient = email
+            guard let user = try await store.user(email: email) else {
+                // Enumeration protection: an unknown address answers as a known one would, and nothing is sent.
+                if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
+                throw HearthAPIError(.emailNotFound, "There is no user record corresponding to this identifier.")
+            }
+            if user.disabled { throw HearthAPIError(.userDisabled) }
+            localId = user.localId
+            displayName = user.displayName
+        case .verifyEmail:
+            let user = try await subject(of: request, admin: admin)
+            guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to verify") }
+            email = address
+            recipient = address
+            localId = user.localId
+            displayName = user.displayName
+        case .emailSignIn:
+            guard config.emailLinkSignInEnabled else {
+                throw HearthAPIError(.operationNotAllowed, "email-link sign-in is disabled for this project (signIn.email.passwordRequired)")
+            }
+            email = try AccountService.normalizedEmail(request.email)
+            recipient = email
+            let user = try await store.user(email: email)
+            localId = user?.localId
+            displayName = user?.displayName
+        case .verifyAndChangeEmail:
+            let target = try AccountService.normalizedEmail(request.newEmail, missing: .missingNewEmail, invalid: .invalidEmail)
+            let user = try await subject(of: request, admin: admin, recentLogin: true)
+            guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to change") }
+            if let holder = try await store.user(email: target), holder.localId != user.localId {
+                if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: address) }
+                throw HearthAPIError(.emailExists)
+            }
+            email = address
+            recipient = target
+            newEmail = target
+            localId = user.localId
+            displayName = user.displayName
+        case .recoverEmail:
+            throw HearthAPIError(.invalidRequestType)
+        }
+
+        if !admin, let limiter, let wait = await limiter.admitEmail(to: recipient) {
+            throw HearthAPIError(type == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts,
+                                 "too many emails to this address; try again in \(wait) seconds")
+        }
+        let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL)
+        if returnLink {
+            return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
+        }
+        try await deliver(issued, to: recipient, displayName: displayName, config: config)
+        logger.info("email action sent", metadata: ["kind": "\(type.rawValue)", "uid": "\(localId ?? "-")"])
+        return SendOobCodeResponse(email: email)
+    }
+
+    /// The user a `VERIFY_EMAIL` / `VERIFY_AND_CHANGE_EMAIL` request is about: the ID token's, or (admin) the email's.
+    func subject(of request: SendOobCodeRequest, admin: Bool, recentLogin: Bool = false) async throws -> UserRecord {
+        if admin, request.idToken?.isEmpty != false {
+            let email = try AccountService.normalizedEmail(request.email)
+            guard let user = try await store.user(email: email) else { throw HearthAPIError(.userNotFound) }
+            return user
+        }
+        let (claims, user) = try await accounts.authenticate(idToken: request.idToken)
+        if recentLogin { try accounts.requireRecentLogin(claims) }
+        return user
+    }
+
+    /// The request's `continueUrl` when allowed (authorized domains, registered app schemes), and the other
+    /// action-code settings' rules.
+    func checkedContinueURL(_ request: SendOobCodeRequest, config: ProjectConfig) async throws -> String? {
+        if request.androidInstallApp == true, request.androidPackageName?.isEmpty != false {
+            throw HearthAPIError(.missingAndroidPackageName)
+        }
+        if request.iOSAppStoreId?.isEmpty == false, request.iOSBundleId?.isEmpty != false { throw HearthAPIError(.missingIosBundleId) }
+        guard let url = request.continueUrl, !url.isEmpty else {
+            if request.canHandleCodeInApp == true { throw HearthAPIError(.missingContinueUri, "canHandleCodeInApp needs a continueUrl") }
+            return nil
+        }
+        var schemes = Set<String>()
+        for app in try await store.apps() where app.kind == .apple {
+            if let bundleId = app.bundleId { schemes.insert(bundleId.lowercased()) }
+            if let scheme = AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId) { schemes.insert(scheme.lowercased()) }
+        }
+        switch ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: schemes) {
+        case nil: return url
+        case .invalid(let why)?: throw HearthAPIError(.invalidContinueUri, why)
+        case .unauthorizedDomain(let host)?:
+            throw HearthAPIError(.unauthorizedDomain, "Domain not allowlisted by project: add \(host) to the authorized domains (or register the app)")
+        }
+    }
+
+    /// A new code, stored hashed, and its link.
+    struct IssuedCode: Sendable {
+        var code: String
+        var link: String
+        var record: OobCodeRecord
+    }
+
+    func issue(_ type: OobRequestType, localId: String?, email: String, newEmail: String?, continueURL: String?) async throws -> IssuedCode {
+        let (code, record) = OobCodeRecord.issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL,
+                                                 now: now, lifetime: configuration.mail.lifetimes.lifetime(of: type))
+        try await store.insertOobCode(record)
+        let config = try await accounts.projectConfig()
+        let base = config.sendEmail?.callbackUri.flatMap { $0.isEmpty ? nil : $0 } ?? configuration.publicURL.url + WirePaths.actionHandler
+        return IssuedCode(code: code, link: ActionLinks.link(base: base, type: type, code: code, apiKey: linkAPIKey, continueURL: continueURL),
+                          record: record)
+    }
+
+    /// The API key put in links (the action page calls the API with it): the first configured one.
+    var linkAPIKey: String? { configuration.apiKeys.sorted().first ?? (configuration.acceptsAnyAPIKey ? "fake-api-key" : nil) }
+
+    /// Renders the code's template and sends it.
+    func deliver(_ issued: IssuedCode, to recipient: String, displayName: String?, config: ProjectConfig) async throws {
+        let kind = EmailTemplates.Kind(issued.record.requestType)
+        let template = EmailTemplates.template(kind, in: config.sendEmail)
+        let values = EmailTemplates.Values(link: issued.link, email: issued.record.email, newEmail: issued.record.newEmail,
+                                           displayName: displayName, appName: appName(config))
+        let rendered = EmailTemplates.render(template, values)
+        let mail = OutgoingMail(from: EmailTemplates.sender(base: configuration.mail.from, template: template), to: recipient,
+                                toName: displayName, replyTo: template.replyTo, subject: rendered.subject, text: rendered.text, html: rendered.html)
+        let listed = EmulatorOobCode(email: recipient, oobCode: issued.code, oobLink: issued.link, requestType: issued.record.requestType)
+        try await mailer.send(mail, kind: kind.rawValue, code: listed, expiresAt: issued.record.expiresAt)
+    }
+
+    func appName(_ config: ProjectConfig) -> String {
+        config.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? config.projectId
+    }
+
+    /// After an email change: the old address gets a notice with a link that changes it back (best effort: the
+    /// change itself stands when no mail can be sent).
+    func sendRecoverEmail(localId: String, oldEmail: String, newEmail: String, displayName: String?) async {
+        guard mailer.canSend else {
+            logger.notice("email changed; no mail relay to notify the old address", metadata: ["uid": "\(localId)"])
+            return
+        }
+        do {
+            let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil)
+            try await deliver(issued, to: oldEmail, displayName: displayName, config: try await accounts.projectConfig())
+        } catch {
+            logger.error("could not send the email-change notice to the old address", metadata: ["uid": "\(localId)", "error.type": "\(type(of: error))"])
+        }
+    }
+
+    // MARK: Using codes
+
+    /// Looks a code up without using it: `INVALID_OOB_CODE` (unknown, used, another kind, the account changed since),
+    /// `EXPIRED_OOB_CODE`.
+    func peek(_ code: String?, expecting types: Set<OobRequestType>? = nil) async throws -> OobCodeRecord {
+        guard let code, !code.isEmpty else { throw HearthAPIError(.missingOobCode) }
+        guard OobCodeRecord.isWellFormed(code), let record = try await store.oobCode(hash: OobCodeRecord.hash(code)), record.usedAt == nil else {
+            throw HearthAPIError(.invalidOobCode, "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
+        }
+        if record.expiresAt <= now { throw HearthAPIError(.expiredOobCode, "The action code has expired.") }
+        if let types, !types.contains(record.requestType) { throw HearthAPIError(.invalidOobCode, "The action code is not for this action.") }
+        return record
+    }
+
+    /// Uses the code once; then runs `action`. When `action` fails for a reason other than the request (the store
+    /// is down), the use is taken back so the link still works.
+    func consume<T: Sendable>(_ code: String, _ action: (OobCodeRecord) async throws -> T) async throws -> T {
+        let hash = OobCodeRecord.hash(code)
+        let record: OobCodeRecord
+        switch try await store.consumeOobCode(hash: hash, now: now) {
+        case .consumed(let found): record = found
+        case .expired: throw HearthAPIError(.expiredOobCode, "The action code has expired.")
+        case .unknown, .used: throw HearthAPIError(.invalidOobCode, "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
+        }
+        do {
+            return try await action(record)
+        } catch let error as HearthAPIError {
+            throw error
+        } catch {
+            try? await store.releaseOobCode(hash: hash)
+            throw error
+        }
+    }
+
+    /// The account a code acts on, if it still has the address the code was made for.
+    func account(of record: OobCodeRecord, email: String? = nil) async throws -> UserRecord {
+        guard let localId = record.localId, let user = try await store.user(localId: localId), user.email == (email ?? record.email) else {
+            throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
+        }
+        if user.disabled { throw HearthAPIError(.userDisabled) }
+        return user
+    }
+
+    /// `accounts:resetPassword`: without `newPassword`, what the code is for; with it, a password reset (sessions
+    /// revoked, the account's other reset links ended, the email counted as verified — the person read it).
+    public func resetPassword(_ request: ResetPasswordRequest) async throws -> ResetPasswordResponse {
+        guard let newPassword = request.newPassword else {
+            let record = try await peek(request.oobCode)
+            if record.requestType != .emailSignIn { _ = try await account(of: record, email: record.requestType == .recoverEmail ? record.newEmail : nil) }
+            // An email-link code's address is not revealed: the app asks the person for it.
+            return ResetPasswordResponse(email: record.requestType == .emailSignIn ? nil : record.email, newEmail: record.newEmail,
+                                         requestType: record.requestType)
+        }
+        let peeked = try await peek(request.oobCode, expecting: [.passwordReset])
+        try AccountService.checkPasswordStrength(newPassword)
+        guard try await accounts.projectConfig().passwordSignInEnabled else {
+            throw HearthAPIError(.operationNotAllowed, "password sign-in is disabled for this project")
+        }
+        _ = try await account(of: peeked)
+        let hash = try await accounts.hashPassword(newPassword)
+        let moment = now
+        let user = try await consume(request.oobCode ?? "") { record in
+            try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: true) { user in
+                guard user.email == record.email, !user.disabled else {
+                    throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
+                }
+                user.passwordHash = hash
+                user.passwordUpdatedAt = moment
+                user.emailVerified = true
+                user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+            }
+        }
+        try? await store.revokeOobCodes(localId: user.localId, types: [.passwordReset], now: moment)
+        logger.info("password reset by email; sessions revoked", metadata: ["uid": "\(user.localId)"])
+        return ResetPasswordResponse(email: peeked.email, newEmail: nil, requestType: .passwordReset)
+    }
+
+    /// `accounts:update` with `oobCode`: verifies the email, changes it to the verified new one, or changes it back.
+    public func applyActionCode(_ code: String?) async throws -> UpdateResponse {
+        let peeked = try await peek(code, expecting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail])
+        let moment = now
+        let validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+        let user = try await consume(code ?? "") { record in
+            try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: record.requestType != .verifyEmail) { user in
+                let expected = record.requestType == .recoverEmail ? record.newEmail : record.email
+                guard user.email == expected, !user.disabled else {
+                    throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
+                }
+                switch record.requestType {
+                case .verifyEmail:
+                    user.emailVerified = true
+                case .verifyAndChangeEmail:
+                    user.email = record.newEmail
+                    user.emailVerified = true
+                    user.validSince = validSince
+                case .recoverEmail:
+                    user.email = record.email
+                    user.emailVerified = true
+                    user.validSince = validSince
+                case .passwordReset, .emailSignIn:
+                    throw HearthAPIError(.invalidOobCode)
+                }
+            }
+        }
+        switch peeked.requestType {
+        case .verifyAndChangeEmail:
+            logger.info("email changed by a verified link; sessions revoked", metadata: ["uid": "\(user.localId)"])
+            await sendRecoverEmail(localId: user.localId, oldEmail: peeked.email, newEmail: peeked.newEmail ?? "", displayName: user.displayName)
+        case .recoverEmail:
+            try? await store.revokeOobCodes(localId: user.localId, types: [.verifyAndChangeEmail, .passwordReset], now: moment)
+            logger.info("email change undone by the old address; sessions revoked", metadata: ["uid": "\(user.localId)"])
+        default: break
+        }
+        return UpdateResponse(localId: user.localId, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
+                              photoUrl: user.photoUrl, providerUserInfo: user.providerUserInfo, tokens: nil)
+    }
+
+    /// `accounts:signInWithEmailLink`: signs in (creating the account on first use) or, with `idToken`, links the
+    /// address to the signed-in account. An existing account whose email was never verified loses its password
+    /// (someone else may have registered the address first) and its sessions.
+    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws -> SignInWithEmailLinkResponse {
+        let config = try await accounts.projectConfig()
+        guard config.emailLinkSignInEnabled else {
+            throw HearthAPIError(.operationNotAllowed, "email-link sign-in is disabled for this project (signIn.email.passwordRequired)")
+        }
+        let email = try AccountService.normalizedEmail(request.email)
+        let linking = try await request.idToken.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.authenticate(idToken: $0).1 }
+        let peeked = try await peek(request.oobCode, expecting: [.emailSignIn])
+        guard peeked.email == email else {
+            throw HearthAPIError(.invalidEmail, "The email provided does not match the sign-in email address.")
+        }
+        let existing = try await store.user(email: email)
+        if let linking, let existing, existing.localId != linking.localId { throw HearthAPIError(.emailExists) }
+        if let existing, existing.disabled { throw HearthAPIError(.userDisabled) }
+        if existing == nil, linking == nil, config.userSignupDisabled {
+            throw HearthAPIError(.adminOnlyOperation, "sign-up is disabled for this project: an administrator creates accounts")
+        }
+        let moment = now
+        return try await consume(request.oobCode ?? "") { _ in
+            if let target = linking ?? existing {
+                let takeover = !target.emailVerified && target.passwordHash != nil && linking == nil
+                try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover) { user in
+                    if linking != nil {
+                        if let holder = user.email, holder != email, !user.identities.isEmpty || user.passwordHash != nil {
+                            // Linking replaces no existing sign-in address.
+                            throw HearthAPIError(.emailExists, "the account has another email address")
+                        }
+                        user.email = email
+                    }
+                    if takeover {
+                        user.passwordHash = nil
+                        user.passwordUpdatedAt = nil
+                        user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+                    }
+                    user.emailVerified = true
+                    user.emailLinkSignIn = true
+                }
+                let (user, tokens) = try await accounts.signInSession(localId: target.localId, signInProvider: "password")
+                return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: tokens)
+            }
+            let user = UserRecord(localId: RandomID.localId(), email: email, emailVerified: true, createdAt: moment, lastLoginAt: moment,
+                                  validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)), emailLinkSignIn: true)
+            do {
+                try await store.createUser(user)
+            } catch StoreError.emailExists {
+                // Created at the same moment by another request: that account signs in.
+                guard let raced = try await store.user(email: email) else { throw HearthAPIError(.emailExists) }
+                let (user, tokens) = try await accounts.signInSession(localId: raced.localId, signInProvider: "password")
+                return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: tokens)
+            }
+            let tokens = try await accounts.issueSession(for: user, signInProvider: "password")
+            logger.info("user created by email link", metadata: ["uid": "\(user.localId)"])
+            return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: true, tokens: tokens)
+        }
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+// MARK: The RPCs
+
+extension SendOobCodeRequest: ServedRPC {
+    static let rateLimit: RateLimitedEndpoint? = .sendOobCode
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SendOobCodeResponse {
+        try await call.emailActions.sendOobCode(request, admin: false, clientAddress: call.context.clientAddress)
+    }
+}
+
+extension ResetPasswordRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> ResetPasswordResponse { try await call.emailActions.resetPassword(request) }
+}
+
+extension SignInWithEmailLinkRequest: ServedRPC {
+    static let signInKind: SignInKind? = .password
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithEmailLinkResponse {
+        try await call.emailActions.signInWithEmailLink(request)
+    }
+}
+
+extension AdminSendOobCodeRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SendOobCodeResponse {
+        let principal = try call.principal()
+        let response = try await call.emailActions.sendOobCode(request.request, admin: true)
+        try await call.admin.audit(principal, request.request.returnOobLink == true ? "user.oobLink" : "user.oobEmail",
+                                   target: response.email ?? "", detail: request.request.requestType)
+        return response
+    }
+}
+
+extension EmulatorOobCodesRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> EmulatorOobCodesResponse {
+        EmulatorOobCodesResponse(oobCodes: (call.emailActions.mailer.devMailbox?.messages ?? []).reversed().compactMap(\.code))
+    }
+}
+
+extension EmulatorClearOobCodesRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> EmptyResponse {
+        call.emailActions.mailer.devMailbox?.clear()
+        return EmptyResponse()
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import HearthCore
+import HearthWire
+
+extension StoreSQL {
+    // MARK: Email action codes
+
+    package static func insertOobCode(_ r: OobCodeRecord) -> SQLStatement {
+        """
+        INSERT INTO oob_codes (code_hash, request_type, local_id, email, new_email, continue_url, created_at, expires_at, used_at)
+        VALUES (\(r.codeHash), \(r.requestType.rawValue), \(r.localId), \(r.email), \(r.newEmail), \(r.continueURL), \(r.createdAt),
+            \(r.expiresAt), \(r.usedAt))
+        """
+    }
+
+    package static func oobCode(hash: String, forUpdate: Bool = false) -> SQLStatement {
+        "SELECT * FROM oob_codes WHERE code_hash = \(hash)\(unescaped: forUpdate ? " FOR UPDATE" : "")"
+    }
+
+    /// Marks the code used if nobody has: one row for the one winner.
+    package static func markOobCodeUsed(hash: String, now: Date) -> SQLStatement {
+        "UPDATE oob_codes SET used_at = \(now) WHERE code_hash = \(hash) AND used_at IS NULL"
+    }
+
+    package static func releaseOobCode(hash: String) -> SQLStatement { "UPDATE oob_codes SET used_at = NULL WHERE code_hash = \(hash)" }
+
+    package static func revokeOobCodes(localId: String, types: [OobRequestType], now: Date) -> SQLStatement {
+        """
+        UPDATE oob_codes SET used_at = \(now)
+        WHERE local_id = \(localId) AND used_at IS NULL AND request_type IN (\(list: types.map(\.rawValue)))
+        """
+    }
+
+    package static func pruneOobCodes(before cutoff: Date) -> SQLStatement { "DELETE FROM oob_codes WHERE expires_at < \(cutoff)" }
+
+    /// What a consume found, decided once for both engines from the row read inside the transaction.
+    package static func consumeOutcome(_ record: OobCodeRecord?, now: Date) -> OobCodeConsumeOutcome? {
+        guard let record else { return .unknown }
+        if record.usedAt != nil { return .used }
+        if record.expiresAt <= now { return .expired }
+        return nil
+    }
+
+    // MARK: The mail outbox
+
+    package static func enqueueMail(_ m: OutboxMail) throws -> SQLStatement {
+        """
+        INSERT INTO mail_outbox (id, recipient, message_json, created_at, next_attempt_at, lease_until, attempts, expires_at, last_error)
+        VALUES (\(m.id), \(m.recipient), \(try StoreJSON.encode(m.message)), \(m.createdAt), \(m.nextAttemptAt), \(nil as Date?),
+            \(m.attempts), \(m.expiresAt), \(m.lastError))
+        """
+    }
+
+    /// The ids of due, unleased messages, oldest first; PostgreSQL skips rows another replica is leasing.
+    package static func dueMail(now: Date, limit: Int, dialect: SQLDialect) -> SQLStatement {
+        """
+        SELECT id FROM mail_outbox WHERE next_attempt_at <= \(now) AND (lease_until IS NULL OR lease_until <= \(now))
+        ORDER BY next_attempt_at LIMIT \(limit)\(unescaped: dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")
+        """
+    }
+
+    package static func leaseMail(id: String, now: Date, until: Date) -> SQLStatement {
+        "UPDATE mail_outbox SET lease_until = \(until) WHERE id = \(id) AND (lease_until IS NULL OR lease_until <= \(now))"
+    }
+
+    package static func mail(id: String) -> SQLStatement { "SELECT * FROM mail_outbox WHERE id = \(id)" }
+
+    package static func deleteMail(id: String) -> SQLStatement { "DELETE FROM mail_outbox WHERE id = \(id)" }
+
+    package static func rescheduleMail(id: String, attempts: Int, nextAttemptAt: Date, lastError: String) -> SQLStatement {
+        """
+        UPDATE mail_outbox SET attempts = \(attempts), next_attempt_at = \(nextAttemptAt), lease_until = NULL,
+            last_error = \(String(lastError.prefix(500)))
+        WHERE id = \(id)
+        """
+    }
+
+    package static let outboxCount: SQLStatement = "SELECT COUNT(*) AS n FROM mail_outbox"
+}
+
+extension OobCodeRecord {
+    /// An `oob_codes` row.
+    package init(row: some SQLRow) throws {
+        guard let type = OobRequestType(rawValue: try row.string("request_type") ?? "") else {
+            throw StoreError.backend("unknown action code type in oob_codes")
+        }
+        self.init(codeHash: try row.string("code_hash") ?? "", requestType: type, localId: try row.string("local_id"),
+                  email: try row.string("email") ?? "", newEmail: try row.string("new_email"), continueURL: try row.string("continue_url"),
+                  createdAt: try row.date("created_at") ?? Date(timeIntervalSince1970: 0),
+                  expiresAt: try row.date("expires_at") ?? Date(timeIntervalSince1970: 0), usedAt: try row.date("used_at"))
+    }
+}
+
+extension OutboxMail {
+    /// A `mail_outbox` row.
+    package init(row: some SQLRow) throws {
+        self.init(id: try row.string("id") ?? "", recipient: try row.string("recipient") ?? "",
+                  message: try row.json(OutgoingMail.self, "message_json"),
+                  createdAt: try row.date("created_at") ?? Date(timeIntervalSince1970: 0),
+                  expiresAt: try row.date("expires_at") ?? Date(timeIntervalSince1970: 0),
+                  attempts: try row.int("attempts") ?? 0, lastError: try row.string("last_error"))
+        nextAttemptAt = try row.date("next_attempt_at") ?? createdAt
+    }
+}
