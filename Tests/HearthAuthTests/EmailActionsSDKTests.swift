@@ -104,6 +104,9 @@ import Testing
             #expect(info.email == "new@example.com", "\(info)")
             #expect(info.previousEmail == "old@example.com", "\(info)")
             try await auth.applyActionCode(change.oobCode)
+            // The change ended the sessions from before it; the SDK signs the user out.
+            await #expect { try await user.getIDToken(forcingRefresh: true) } throws: { error in Self.code(error) == .userTokenExpired }
+            #expect(auth.currentUser == nil)
             let other = Self.makeAuth(h)
             let signedIn = try await other.signIn(withEmail: "new@example.com", password: "correct horse")
             #expect(signedIn.user.uid == user.uid)
@@ -116,7 +119,8 @@ import Testing
             #expect(ActionCodeURL(link: recover.oobLink)?.operation == .recoverEmail)
             let recoverInfo = try await auth.checkActionCode(recover.oobCode)
             #expect(recoverInfo.operation == .recoverEmail)
-            #expect([recoverInfo.email, recoverInfo.previousEmail].contains("old@example.com"), "\(recoverInfo)")
+            // Firebase's ActionCodeInfo: email is the account's current (new) address, previousEmail the one restored.
+            #expect(recoverInfo.email == "new@example.com" && recoverInfo.previousEmail == "old@example.com", "\(recoverInfo)")
             try await auth.applyActionCode(recover.oobCode)
             let back = try await Self.makeAuth(h).signIn(withEmail: "old@example.com", password: "correct horse")
             #expect(back.user.uid == user.uid && back.user.email == "old@example.com")
@@ -154,8 +158,10 @@ import Testing
             try await auth.sendSignInLink(toEmail: "link@example.com", actionCodeSettings: settings)
             let third = try await Self.mail(h, to: "link@example.com", .emailSignIn, after: second.oobCode)
             await #expect { try await Self.makeAuth(h).signIn(withEmail: "eve@example.com", link: third.oobLink) } throws: { error in
-                [.invalidEmail, .invalidActionCode].contains(Self.code(error))
+                Self.code(error) == .invalidEmail
             }
+            // ... and that mistake does not use the link up.
+            #expect(try await Self.makeAuth(h).signIn(withEmail: "link@example.com", link: third.oobLink).user.uid == created.user.uid)
         }
     }
 
@@ -216,6 +222,26 @@ import Testing
             elsewhere.url = URL(string: "https://evil.example.net/")
             await #expect { try await auth.sendPasswordReset(withEmail: "errors@example.com", actionCodeSettings: elsewhere) } throws: { error in
                 Self.code(error) == .unauthorizedDomain
+            }
+            // Changing to a taken address, or to none; verifying a user without an address.
+            let signedIn = try await auth.signIn(withEmail: "errors@example.com", password: "correct horse").user
+            _ = try await Self.makeAuth(h).createUser(withEmail: "taken@example.com", password: "correct horse")
+            await #expect { try await signedIn.sendEmailVerification(beforeUpdatingEmail: "taken@example.com") } throws: { Self.code($0) == .emailAlreadyInUse }
+            await #expect { try await signedIn.sendEmailVerification(beforeUpdatingEmail: "") } throws: { Self.code($0) == .missingEmail }
+            let anonymous = try await Self.makeAuth(h).signInAnonymously().user
+            await #expect { try await anonymous.sendEmailVerification() } throws: { Self.code($0) == .missingEmail }
+            // Bad action code settings.
+            let appStoreOnly = ActionCodeSettings()
+            appStoreOnly.iOSBundleID = nil
+            appStoreOnly.setAndroidPackageName("", installIfNotAvailable: true, minimumVersion: nil)
+            appStoreOnly.androidPackageName = nil
+            await #expect { try await auth.sendPasswordReset(withEmail: "errors@example.com", actionCodeSettings: appStoreOnly) } throws: { error in
+                Self.code(error) == .missingAndroidPackageName
+            }
+            let noURL = ActionCodeSettings()
+            noURL.handleCodeInApp = true
+            await #expect { try await auth.sendSignInLink(toEmail: "errors@example.com", actionCodeSettings: noURL) } throws: { error in
+                Self.code(error) == .missingContinueURI
             }
             // Expired: a reset code lives an hour.
             try await auth.sendPasswordReset(withEmail: "errors@example.com")

@@ -33,8 +33,9 @@ import Testing
         #expect(sent.stdout.contains("Sent a sign-in link to cli-link@example.com"), "\(sent.output)")
         #expect(sent.stderr.contains("hearth signin email-link --email cli-link@example.com --link"), "\(sent.output)")
         let link = try await Self.signInLink(server, to: "cli-link@example.com")
-        #expect(link.contains("continueUrl=\(server.url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
-            || link.contains("continueUrl=http"), "\(link)")
+        // The continue URL is the server itself.
+        let continueUrl = URLComponents(string: link)?.queryItems?.first { $0.name == "continueUrl" }?.value
+        #expect(continueUrl == server.url + "/", "\(link)")
         // With --link: signed in, with the summary the other signin commands print.
         let signedIn = try CLI.run(["signin", "email-link", "--email", "cli-link@example.com", "--link", link, "--server", server.url], configHome: home)
         #expect(signedIn.status == 0, "\(signedIn.output)")
@@ -66,5 +67,39 @@ import Testing
             #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
             #expect(!rawErrorMarkers.contains { result.output.contains($0) }, "\(result.output)")
         }
+    }
+
+    /// On a terminal, the command sends the link, asks for it, and signs in with what is pasted.
+    @Test func emailLinkSignInAsksForTheLinkOnATerminal() async throws {
+        let server = try RunningServer.start(["--dev"])
+        defer { server.stop() }
+        let home = CLI.temporaryDirectory()
+        // util-linux's script(1) gives the command a terminal; what is written to its input is typed there.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", "\(CLI.binary) signin email-link --email tty@example.com --server \(server.url)", "/dev/null"]
+        process.environment = CLI.environment([:], configHome: home)
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        let text = Locked("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            text.mutate { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !text.value.contains("Paste the link"), process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(text.value.contains("Sent a sign-in link to tty@example.com. Paste the link from the email here"), "\(text.value)")
+        let link = try await Self.signInLink(server, to: "tty@example.com")
+        input.fileHandleForWriting.write(Data((link + "\n").utf8))
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        #expect(process.terminationStatus == 0, "\(text.value)")
+        #expect(text.value.contains("Signed in as "), "\(text.value)")
+        #expect(text.value.contains("tty@example.com (verified)"), "\(text.value)")
     }
 }
