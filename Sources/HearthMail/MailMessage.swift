@@ -40,7 +40,8 @@ public struct MailMessage: Sendable, Equatable {
         lines.append("MIME-Version: 1.0")
         if let html {
             let boundary = "=_hearth_" + MIMEEncoding.randomHex(bytes: 12)
-            lines.append("Content-Type: multipart/alternative; boundary=\"\(boundary)\"")
+            lines.append("Content-Type: multipart/alternative;")
+            lines.append(" boundary=\"\(boundary)\"")
             lines.append("")
             lines.append("This is a multi-part message in MIME format.")
             for (type, body) in [("text/plain", text), ("text/html", html)] {
@@ -65,7 +66,10 @@ package enum MIMEEncoding {
         let address = sanitizedAddress(mailbox.address)
         let name = sanitizedText(mailbox.name ?? "").trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return address }
-        return phrase(name) + " <" + address + ">"
+        let phrase = phrase(name)
+        // Fold before the address when the name's last line and the address would pass 78 characters.
+        let lastLine = phrase.components(separatedBy: "\r\n").last ?? phrase
+        return phrase + (lastLine.utf8.count + address.utf8.count + 13 > 78 ? "\r\n <" : " <") + address + ">"
     }
 
     /// A display name as RFC 5322 `phrase`: atoms as they are, printable ASCII quoted, anything else (and anything
@@ -90,10 +94,11 @@ package enum MIMEEncoding {
         return field + ": " + encodedWords(text).joined(separator: "\r\n ")
     }
 
-    /// `=?UTF-8?B?...?=` words of at most 75 characters, never splitting a character.
+    /// `=?UTF-8?B?...?=` words of at most 64 characters (RFC 2047 allows 75; shorter words leave room for the field
+    /// name on the first line), never splitting a character.
     package static func encodedWords(_ text: String) -> [String] {
-        // 75 - "=?UTF-8?B?".count - "?=".count = 63 base64 characters: at most 45 bytes of UTF-8 per word.
-        let maxBytes = 45
+        // 39 bytes of UTF-8 are 52 base64 characters: 64 with "=?UTF-8?B?" and "?=".
+        let maxBytes = 39
         var words: [String] = []
         var chunk: [UInt8] = []
         func flush() {

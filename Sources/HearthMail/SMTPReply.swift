@@ -1,3 +1,5 @@
+import Foundation
+
 /// One server reply (RFC 5321 §4.2): a three-digit code and its text lines, with the RFC 3463 enhanced status code
 /// when the server sends one (`250 2.1.0 Ok`).
 package struct SMTPReply: Sendable, Equatable {

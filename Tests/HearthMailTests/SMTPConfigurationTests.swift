@@ -40,7 +40,7 @@ import Testing
 
     @Test(arguments: [
         ("", "is empty"), ("mail.example.com", "not a valid URL"), ("http://mail.example.com", "scheme \"http\""),
-        ("smtp://", "no host"), ("smtp://mail.example.com:0", "outside 1-65535"), ("smtp://mail.example.com:99999", ""),
+        ("smtp://", "no host"), ("smtp://mail.example.com:0", "outside 1-65535"), ("smtp://mail.example.com:99999", "outside 1-65535"),
         ("smtp://mail.example.com/path", "has a path"), ("smtp://mail.example.com?tls=1", "unknown parameter"),
         ("smtp://:secret@mail.example.com", "no user name"), ("smtp://u:a%0Db@mail.example.com", "line break"),
         ("smtp://mail.example.com\r\n", "control"),

@@ -4,12 +4,17 @@ import Testing
 
 /// Delivery through a real SMTP server: aiosmtpd started by `scripts/test-smtp start PORT_BASE` (docs/testing.md),
 /// found through HEARTH_TEST_SMTP_BASE, HEARTH_TEST_SMTP_CA and HEARTH_TEST_SMTP_MAILDIR. Skipped without them.
-@Suite(.enabled(if: SMTPDeliveryTests.base != nil, "needs scripts/test-smtp (HEARTH_TEST_SMTP_BASE)"))
-struct SMTPDeliveryTests {
+enum TestSMTPServer {
     static let environment = ProcessInfo.processInfo.environment
+    /// PORT_BASE of scripts/test-smtp's server, when one runs.
     static let base = environment["HEARTH_TEST_SMTP_BASE"].flatMap(Int.init)
-    static var ca: String { environment["HEARTH_TEST_SMTP_CA"] ?? "" }
-    static var maildir: String { environment["HEARTH_TEST_SMTP_MAILDIR"] ?? "" }
+}
+
+@Suite(.enabled(if: TestSMTPServer.base != nil, "needs scripts/test-smtp (HEARTH_TEST_SMTP_BASE)"))
+struct SMTPDeliveryTests {
+    static let base = TestSMTPServer.base
+    static var ca: String { TestSMTPServer.environment["HEARTH_TEST_SMTP_CA"] ?? "" }
+    static var maildir: String { TestSMTPServer.environment["HEARTH_TEST_SMTP_MAILDIR"] ?? "" }
     static let link = "https://auth.example.com/__/auth/action?mode=resetPassword&oobCode=Zx9-_abc&apiKey=k&lang=en"
 
     static func config(_ url: String, ca: String? = SMTPDeliveryTests.ca) throws -> SMTPConfiguration {
