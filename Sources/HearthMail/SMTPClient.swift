@@ -154,8 +154,11 @@ final class SMTPSession: Sendable {
     /// EHLO, STARTTLS, AUTH, then the envelope and the data.
     func deliver(from sender: String, to recipient: String, data: [UInt8]) async throws {
         var extensions = try await hello()
-        if configuration.security == .startTLS {
-            guard extensions.supports("STARTTLS") else { throw MailError.startTLSUnavailable(host: configuration.host) }
+        if configuration.security == .startTLS, !extensions.supports("STARTTLS") {
+            // Required, except on loopback: a relay on this machine need not offer it.
+            guard configuration.isLoopback else { throw MailError.startTLSUnavailable(host: configuration.host) }
+            logger.debug("smtp: the loopback server offers no STARTTLS; continuing without TLS")
+        } else if configuration.security == .startTLS {
             let reply = try await command("STARTTLS", stage: "STARTTLS")
             guard reply.code == 220 else { throw MailError.tls("the server refused STARTTLS (\(reply.code) \(reply.text))") }
             try await startTLS()
@@ -363,10 +366,12 @@ final class ReplyQueue: Sendable {
         waiter?.resume(returning: reply)
     }
 
-    /// Ends the queue: replies already received are still read, then `error` is thrown (the first error wins).
-    func fail(_ error: any Error) {
+    /// Ends the queue: replies already received are still read (unless `discardingReplies`: after a protocol or
+    /// TLS error nothing more from the server is believed), then `error` is thrown (the first error wins).
+    func fail(_ error: any Error, discardingReplies: Bool = false) {
         let waiter = state.withLock { state -> CheckedContinuation<SMTPReply, any Error>? in
             if state.failure == nil { state.failure = error }
+            if discardingReplies { state.replies.removeAll() }
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -400,6 +405,7 @@ final class ReplyQueue: Sendable {
 final class SMTPReplyDecoder: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
+    static let maxUnreadReplies = 8
     private var parser = SMTPReplyParser()
     private let replies: ReplyQueue
     private var failed = false
@@ -416,15 +422,19 @@ final class SMTPReplyDecoder: ChannelInboundHandler, RemovableChannelHandler {
         let buffer = Self.unwrapInboundIn(data)
         do {
             for reply in try parser.feed(buffer.readableBytesView) { replies.push(reply) }
+            // The client sends one command at a time: more than a few unread replies is a server talking to itself.
+            if replies.pendingCount > Self.maxUnreadReplies {
+                throw MailError.protocolError("the server sent more than \(Self.maxUnreadReplies) replies nobody asked for")
+            }
         } catch {
             failed = true
-            replies.fail(error)
+            replies.fail(error, discardingReplies: true)
             context.close(promise: nil)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        replies.fail(error)
+        replies.fail(error, discardingReplies: true)
         context.close(promise: nil)
     }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// How the connection to the mail server is protected.
 public enum SMTPSecurity: String, Sendable {
-    /// Plain TCP upgraded with STARTTLS (RFC 3207) before anything else; refused if the server does not offer it.
+    /// Plain TCP upgraded with STARTTLS (RFC 3207) before anything else; a server that does not offer it is refused
+    /// (``MailError/startTLSUnavailable(host:)``), unless the host is loopback (then the session stays plain).
     case startTLS
     /// TLS from the first byte (`smtps://`, RFC 8314).
     case implicitTLS

@@ -23,7 +23,7 @@ final class ScriptedSMTPServer: Sendable {
         self.log = log
     }
 
-    static func start(greeting: String?, script: @escaping @Sendable (String) -> String?) async throws -> ScriptedSMTPServer {
+    static func start(host: String = "127.0.0.1", greeting: String?, script: @escaping @Sendable (String) -> String?) async throws -> ScriptedSMTPServer {
         let log = Log()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -34,7 +34,7 @@ final class ScriptedSMTPServer: Sendable {
                     })
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
+            .bind(host: host, port: 0).get()
         return ScriptedSMTPServer(channel: channel, log: log)
     }
 
@@ -148,12 +148,44 @@ final class ScriptedSMTPServer: Sendable {
         await server.stop()
     }
 
-    @Test func startTLSNotOffered() async throws {
-        let server = try await ScriptedSMTPServer.start(greeting: "220 x") { line in line.hasPrefix("EHLO") ? "250 x" : "502 no" }
+    /// This machine's first IPv4 address that is not loopback (a "remote" server for the STARTTLS rule), if any.
+    static let externalAddress: String? = (try? System.enumerateDevices())?.lazy.compactMap { device -> String? in
+        guard let address = device.address, case .v4 = address, let ip = address.ipAddress, !ip.hasPrefix("127.") else { return nil }
+        return ip
+    }.first
+
+    /// smtp:// to a host that is not loopback: a server without STARTTLS is refused before anything is sent.
+    @Test(.enabled(if: externalAddress != nil, "no non-loopback IPv4 address"))
+    func startTLSNotOffered() async throws {
+        let host = try #require(Self.externalAddress)
+        let server = try await ScriptedSMTPServer.start(host: host, greeting: "220 x") { line in line.hasPrefix("EHLO") ? "250 x" : "502 no" }
+        var config = try SMTPConfiguration(url: "smtp://u:p@\(host):\(server.port)")
+        config.timeout = .seconds(5)
+        await #expect(throws: MailError.startTLSUnavailable(host: host)) { try await SMTPClient(configuration: config).send(Self.message) }
+        #expect(server.received.count == 1 && server.received[0].hasPrefix("EHLO "))
+        await server.stop()
+    }
+
+    /// On loopback STARTTLS is used when offered and not required: a local relay without it still gets the mail.
+    @Test func startTLSOptionalOnLoopback() async throws {
+        let server = try await ScriptedSMTPServer.start(greeting: "220 x") { line in
+            if line.hasPrefix("EHLO") || line.hasPrefix("MAIL") || line.hasPrefix("RCPT") || line == "<END>" { return "250 ok" }
+            return line == "DATA" ? "354 go" : (line == "QUIT" ? "221 bye" : "502 no")
+        }
         var config = try SMTPConfiguration(url: "smtp://127.0.0.1:\(server.port)")
         config.timeout = .seconds(5)
-        await #expect(throws: MailError.startTLSUnavailable(host: "127.0.0.1")) { try await SMTPClient(configuration: config).send(Self.message) }
-        #expect(!server.received.contains { $0.hasPrefix("MAIL") })
+        #expect(config.security == .startTLS)
+        try await SMTPClient(configuration: config).send(Self.message)
+        #expect(server.received.contains("DATA") && !server.received.contains("STARTTLS"))
+        await server.stop()
+    }
+
+    /// A server that answers one command with a stream of replies is cut off (no unbounded queue).
+    @Test func unaskedRepliesAreProtocolError() async throws {
+        let server = try await ScriptedSMTPServer.start(greeting: "220 x" + String(repeating: "\r\n250 spam", count: 50)) { _ in nil }
+        let error = try await #require(throws: MailError.self) { try await SMTPClient(configuration: try Self.loopback(port: server.port)).send(Self.message) }
+        guard case .protocolError(let detail) = error else { Issue.record("\(error)"); return }
+        #expect(detail.contains("nobody asked for"))
         await server.stop()
     }
 
