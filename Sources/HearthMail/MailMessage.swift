@@ -28,6 +28,10 @@ public struct MailMessage: Sendable, Equatable {
     /// The RFC 5322 message: Date, Message-ID (random @ the from domain), MIME-Version, From/To/Reply-To/Subject with
     /// RFC 2047 encoded-words for non-ASCII, multipart/alternative (text/plain then text/html) when html is set,
     /// UTF-8 bodies in quoted-printable or base64 with lines <= 76 chars, CRLF line endings, no bare LF.
+    ///
+    /// `messageID` is used when it is a plain `left@right` (angle brackets optional); otherwise, or when nil, the
+    /// Message-ID is random at the sender's domain. Header values have control characters replaced, so no field
+    /// can add a header.
     public func rendered(date: Date = Date(), messageID: String? = nil) -> String {
         var lines: [String] = [
             "Date: " + MIMEEncoding.rfc5322Date(date),

@@ -249,8 +249,8 @@ final class SMTPSession: Sendable {
 
     /// Runs `body` for at most the configured timeout; on timeout the connection is closed (which ends any write
     /// still pending) and ``MailError/timeout(stage:)`` thrown. Other errors become ``MailError``s.
-    func withTimeout<T: Sendable>(_ stage: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let timeout = configuration.timeout, channel = self.channel
+    func withTimeout<T: Sendable>(_ stage: String, limit: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = limit ?? configuration.timeout, channel = self.channel
         do {
             return try await withThrowingTaskGroup(of: T.self) { group in
                 group.addTask { try await body() }
@@ -275,9 +275,13 @@ final class SMTPSession: Sendable {
         }
     }
 
-    /// QUIT (its reply awaited briefly), then close.
+    /// QUIT (its reply awaited at most 2 s: the message is already accepted), then close.
     func quit() async {
-        _ = try? await command("QUIT", stage: "QUIT")
+        let channel = self.channel, replies = self.replies
+        _ = try? await withTimeout("QUIT", limit: min(configuration.timeout, .seconds(2))) {
+            try await channel.writeAndFlush(ByteBuffer(string: "QUIT\r\n"))
+            return try await replies.next()
+        }
         await close()
     }
 

@@ -79,8 +79,9 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
                 throw invalid("has the unknown parameter \"\(item.name)\"; the only one is starttls=off")
             }
         }
-        let user = components.user?.removingPercentEncoding ?? components.user
-        let pass = components.password?.removingPercentEncoding ?? components.password
+        // Percent-decoded once, from the URL's own text.
+        let user = components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
+        let pass = components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
         username = user.flatMap { $0.isEmpty ? nil : $0 }
         password = pass.flatMap { $0.isEmpty ? nil : $0 }
         if password != nil, username == nil { throw invalid("has a password but no user name") }

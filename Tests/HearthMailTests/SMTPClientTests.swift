@@ -236,6 +236,19 @@ final class ScriptedSMTPServer: Sendable {
         await server.stop()
     }
 
+    /// The message is accepted; a server that never answers QUIT does not hold the send for the whole timeout.
+    @Test func unansweredQuitDoesNotWait() async throws {
+        let server = try await ScriptedSMTPServer.start(greeting: "220 x") { line in
+            if line.hasPrefix("EHLO") || line.hasPrefix("MAIL") || line.hasPrefix("RCPT") || line == "<END>" { return "250 ok" }
+            return line == "DATA" ? "354 go" : nil
+        }
+        let started = ContinuousClock.now
+        try await SMTPClient(configuration: try Self.loopback(port: server.port, timeout: .seconds(20))).send(Self.message)
+        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(server.received.last == "QUIT")
+        await server.stop()
+    }
+
     @Test func serverClosingIsTransient() async throws {
         let server = try await ScriptedSMTPServer.start(greeting: "220 x") { line in line.hasPrefix("EHLO") ? "<CLOSE>" : nil }
         let error = try await #require(throws: MailError.self) { try await SMTPClient(configuration: try Self.loopback(port: server.port)).send(Self.message) }

@@ -19,6 +19,8 @@ import Testing
         #expect(config.trustedCAFile == "/etc/ca.pem")
         #expect(config.redactedURL == "smtps://user%40example.com:***@mail.example.com:465")
         #expect(try SMTPConfiguration(url: "SMTP://relay.example.com:2525").port == 2525)
+        // Decoded exactly once: %2540 is a literal "%40".
+        #expect(try SMTPConfiguration(url: "smtp://u:a%2540b%20c@relay.example.com").password == "a%40b c")
         #expect(try SMTPConfiguration(url: "smtp://relay.example.com:2525").redactedURL == "smtp://relay.example.com:2525")
         #expect(try SMTPConfiguration(url: "smtp://relay.example.com?starttls=on").security == .startTLS)
     }
