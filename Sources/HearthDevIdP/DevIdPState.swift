@@ -33,6 +33,8 @@ actor DevIdPState {
         var scope: String
         var tenant: String?
         var createdAt: Date
+        /// Provider-specific parts of the request and the login (Apple's `response_mode`, "hide my email", ...).
+        var extra: [String: String] = [:]
     }
 
     struct IssuedCode: Sendable {

@@ -423,22 +423,11 @@ public final class DevIdentityProviders: Sendable {
     // MARK: Helpers
 
     func formFields(_ request: Request) async throws -> [String: String] {
-        var request = request
-        let buffer = try await request.collectBody(upTo: 64 * 1024)
-        return FormEncoding.fields(String(buffer: buffer))
+        try await DevHTTP.formFields(request)
     }
 
     func redirect(_ base: String, _ parameters: [String: String?]) -> Response {
-        var components = URLComponents(string: base)
-        var items = components?.queryItems ?? []
-        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
-            if let value { items.append(URLQueryItem(name: key, value: value)) }
-        }
-        components?.queryItems = items
-        // `+` is a space in forms: encode it.
-        let encoded = components?.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        components?.percentEncodedQuery = encoded
-        return Response(status: .found, headers: [.location: components?.string ?? base, .cacheControl: "no-store"])
+        DevHTTP.redirect(base, parameters)
     }
 
     func tokenError(_ error: String, _ description: String, codes: [Int] = [], status: HTTPResponse.Status = .badRequest) -> Response {
@@ -448,8 +437,6 @@ public final class DevIdentityProviders: Sendable {
     }
 
     func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
-        let data = (try? WireJSON.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: cacheControl],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        DevHTTP.json(object, status: status, cacheControl: cacheControl)
     }
 }

@@ -32,6 +32,9 @@ public enum IssuerRule: Sendable, Equatable {
     /// wrapped rule applies. Every Microsoft ID token Hearth accepts is checked here (code exchange, link,
     /// reauthentication, and any other path that validates with the resolved provider's rule).
     indirect case microsoftAllowList(IssuerRule, MicrosoftTenantAllowList)
+    /// The issuer must be one of these exact strings (Google signs with `https://accounts.google.com` and
+    /// `accounts.google.com`).
+    case oneOf([String])
 
     func expectedIssuer(claims: [String: JSONValue]) throws -> String {
         switch self {
@@ -44,6 +47,11 @@ public enum IssuerRule: Sendable, Equatable {
             }
             return try rule.expectedIssuer(claims: claims)
         case .exact(let issuer): return issuer
+        case .oneOf(let issuers):
+            guard let issuer = claims["iss"]?.stringValue, issuers.contains(issuer) else {
+                throw RelyingPartyError.idToken("the ID token's issuer is not the provider's")
+            }
+            return issuer
         case .microsoftTemplate(let template, let excluded):
             guard let tid = claims["tid"]?.stringValue, UUID(uuidString: tid) != nil else {
                 throw RelyingPartyError.idToken("the ID token has no valid tenant id (tid)")

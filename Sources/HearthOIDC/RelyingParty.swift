@@ -18,6 +18,9 @@ public struct FederatedSignIn: Sendable {
     public var identity: ProviderIdentity
     /// Only true when the provider owns the email's domain (or, for `oidc.*`, is trusted and says so).
     public var emailVerified: Bool
+    /// The email is an Apple private-relay address (`…@privaterelay.appleid.com`, or `is_private_email`): it is
+    /// verified (it delivers), but the account rules must never link to another account by it.
+    public var emailIsPrivateRelay: Bool = false
     public var firstName: String?
     public var lastName: String?
     /// The provider's profile (Graph `/me`, UserInfo, or the ID token's claims).

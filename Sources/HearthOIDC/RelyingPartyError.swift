@@ -11,6 +11,8 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
         case configuration
         /// The token's Microsoft tenant (or the tenant the app asked for) is not on the administrator's allow-list.
         case tenantNotAllowed
+        /// The token's Google hosted domain (`hd`), or the domain the app asked for, is not on the allow-list.
+        case hostedDomainNotAllowed
         /// The provider refused a stored refresh token (`invalid_grant`): it is dead, a new sign-in is needed.
         case refreshRefused
         /// A native ID token's nonce is not the SHA-256 of the raw nonce the app sent.
@@ -32,7 +34,7 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
 
     /// A short, bounded reason for logs and metrics: the provider's OAuth error when it gave a known one,
     /// otherwise the failure class (`discovery`, `token_exchange`, `id_token`, `profile`, `configuration`,
-    /// `tenant_not_allowed`, `refresh_refused`, `nonce`).
+    /// `tenant_not_allowed`, `hosted_domain_not_allowed`, `refresh_refused`, `nonce`).
     public var reason: String {
         if let providerError { return providerError.reason }
         return switch kind {
@@ -42,6 +44,7 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
         case .profile: "profile"
         case .configuration: "configuration"
         case .tenantNotAllowed: "tenant_not_allowed"
+        case .hostedDomainNotAllowed: "hosted_domain_not_allowed"
         case .refreshRefused: "refresh_refused"
         case .nonce: "nonce"
         }

@@ -1,0 +1,104 @@
+import Crypto
+import Foundation
+import HearthPages
+import HearthWire
+import Hummingbird
+import NIOCore
+
+/// HTTP pieces every dev provider answers with: form bodies, redirects, JSON, and the small HTML pages the
+/// Apple- and Google-shaped providers need beyond the shared login template.
+enum DevHTTP {
+    static func formFields(_ request: Request) async throws -> [String: String] {
+        var request = request
+        let buffer = try await request.collectBody(upTo: 64 * 1024)
+        return FormEncoding.fields(String(buffer: buffer))
+    }
+
+    /// A 302 to `base` with `parameters` added to its query (nil values left out).
+    static func redirect(_ base: String, _ parameters: [String: String?]) -> Response {
+        var components = URLComponents(string: base)
+        var items = components?.queryItems ?? []
+        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
+            if let value { items.append(URLQueryItem(name: key, value: value)) }
+        }
+        components?.queryItems = items
+        // `+` is a space in forms: encode it.
+        let encoded = components?.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        components?.percentEncodedQuery = encoded
+        return Response(status: .found, headers: [.location: components?.string ?? base, .cacheControl: "no-store"])
+    }
+
+    static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
+        let data = (try? WireJSON.encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: cacheControl],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `text` safe inside HTML text and double-quoted attributes.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The script that submits a `form_post` page's form at once.
+    static let autoSubmitScript = "document.forms[0].submit();"
+
+    /// The `response_mode=form_post` answer (OAuth 2.0 Form Post Response Mode): a page whose form POSTs
+    /// `fields` to `redirectUri` by itself, with a visible button for browsers without JavaScript. The only script
+    /// allowed is that one (its hash in the Content-Security-Policy).
+    static func formPost(to redirectUri: String, _ fields: [(String, String)]) -> Response {
+        let inputs = fields.map { #"<input type="hidden" name="\#(escape($0.0))" value="\#(escape($0.1))">"# }.joined(separator: "\n")
+        let html = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Returning to the app</title></head>
+        <body>
+        <form method="post" action="\(escape(redirectUri))">
+        \(inputs)
+        <p>Returning to the app…</p>
+        <button type="submit">Continue</button>
+        </form>
+        <script>\(autoSubmitScript)</script>
+        </body></html>
+        """
+        let hash = Data(SHA256.hash(data: Data(autoSubmitScript.utf8))).base64EncodedString()
+        return Response(status: .ok,
+                        headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                                  .contentSecurityPolicy: "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"],
+                        body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A dev provider's login form with one extra checkbox (Apple's "Hide My Email", Google's unverified address):
+    /// email, name, the checkbox, and "Sign in" / "Cancel" buttons posting to `action`.
+    static func loginForm(provider: String, action: String, requestId: String, email: String, checkbox: (name: String, label: String),
+                          note: String?, error: String?, status: HTTPResponse.Status = .ok) -> Response {
+        let html = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Sign in to \(escape(provider))</title></head>
+        <body>
+        <p><small>development provider</small></p>
+        <h1>Sign in to \(escape(provider))</h1>
+        \(note.map { "<p>\(escape($0))</p>" } ?? "")
+        \(error.map { "<p role=\"alert\">\(escape($0))</p>" } ?? "")
+        <form method="post" action="\(escape(action))">
+        <input type="hidden" name="request_id" value="\(escape(requestId))">
+        <label>Email <input type="email" name="email" value="\(escape(email))" required></label>
+        <label>Name <input type="text" name="name" value=""></label>
+        <label><input type="checkbox" name="\(escape(checkbox.name))" value="1"> \(escape(checkbox.label))</label>
+        <button type="submit" name="action" value="login">Sign in</button>
+        <button type="submit" name="action" value="cancel" formnovalidate>Cancel</button>
+        </form>
+        </body></html>
+        """
+        return DevPage.response(html, status: status)
+    }
+}
