@@ -291,4 +291,78 @@ import Testing
             await expectRefusal(.idToken) { try await RelyingParty().validateGoogleIDToken(idToken, settings: webOnly, nonce: .exact("g-nonce")) }
         }
     }
+
+    @Test func appleCodeFlowAndRevocationThroughTheRelyingParty() async throws {
+        try await Self.run { env in
+            let party = RelyingParty()
+            let url = try party.appleAuthorizationURL(env.appleSettings, redirectUri: env.redirectUri, state: "st", nonce: "hearth-flow.n1")
+            #expect(Browser.query(url, "response_mode") == "form_post")
+            #expect(Browser.query(url, "scope") == "name email")
+            let fields = Self.postedFields(try await Self.login(url, email: "ada@example.com", name: "Ada Lovelace"))
+            #expect(fields["state"] == "st")
+            let code = try #require(fields["code"])
+            let minter = try await Self.minter(env)
+            let signIn = try await party.completeApple(env.appleSettings, code: code, redirectUri: env.redirectUri, nonce: "hearth-flow.n1",
+                                                       clientSecret: minter, userField: fields["user"])
+            #expect(signIn.identity.displayName == "Ada Lovelace")
+            #expect(signIn.firstName == "Ada" && signIn.lastName == "Lovelace")
+            #expect(signIn.identity.email == "ada@example.com")
+            #expect(!signIn.oauthAccessToken.isEmpty)
+            let refresh = try #require(signIn.oauthRefreshToken)
+
+            // A replayed code, and a client secret signed with another key: the provider's refusal, parsed.
+            do {
+                _ = try await party.completeApple(env.appleSettings, code: code, redirectUri: env.redirectUri, nonce: "hearth-flow.n1",
+                                                  clientSecret: minter, userField: nil)
+                Issue.record("a replayed code was accepted")
+            } catch let error as RelyingPartyError {
+                #expect(error.kind == .tokenExchange)
+                #expect(error.providerError?.error == "invalid_grant")
+            }
+            let again = Self.postedFields(try await Self.login(url, email: "ada@example.com", name: "Ada Lovelace"))
+            let stranger = try await Self.minter(env, key: P256.Signing.PrivateKey().pemRepresentation)
+            do {
+                _ = try await party.completeApple(env.appleSettings, code: try #require(again["code"]), redirectUri: env.redirectUri,
+                                                  nonce: "hearth-flow.n1", clientSecret: stranger, userField: nil)
+                Issue.record("a client secret signed with another key was accepted")
+            } catch let error as RelyingPartyError {
+                #expect(error.providerError?.error == "invalid_client")
+                #expect(!error.message.contains(try await stranger.secret()))
+            }
+
+            // Revocation (account deletion).
+            await #expect(throws: RelyingPartyError.self) { try await party.revokeApple(env.appleSettings, token: refresh, clientSecret: stranger) }
+            #expect(env.apple.revokedTokenCount == 0)
+            try await party.revokeApple(env.appleSettings, token: refresh, clientSecret: minter)
+            #expect(env.apple.revokedTokenCount == 1)
+        }
+    }
+
+    @Test func googleCodeFlowThroughTheRelyingParty() async throws {
+        try await Self.run { env in
+            let party = RelyingParty()
+            let settings = GoogleSignInSettings(clientId: env.google.client.id, allowedHostedDomains: ["example.com"], endpointBase: env.google.base)
+            // The app may not widen the allow-list.
+            #expect(throws: RelyingPartyError.self) {
+                try party.googleAuthorizationURL(settings, redirectUri: env.redirectUri, state: "s", nonce: "n", codeChallenge: nil, hostedDomain: "evil.example")
+            }
+            let pair = RelyingParty.pkcePair()
+            let url = try party.googleAuthorizationURL(settings, redirectUri: env.redirectUri, state: "s", nonce: "hearth-flow.g", codeChallenge: pair.challenge,
+                                                       prompt: "select_account", loginHint: "ada@example.com", offlineAccess: true)
+            #expect(Browser.query(url, "hd") == "example.com")
+            #expect(Browser.query(url, "scope") == "openid email profile")
+            func complete(_ email: String) async throws -> FederatedSignIn {
+                let page = try await Self.login(url, email: email, name: "Someone Else")
+                let code = try #require(page.location.flatMap { Browser.query($0, "code") })
+                return try await party.completeGoogle(settings, clientSecret: env.google.client.secret, code: code, redirectUri: env.redirectUri,
+                                                      codeVerifier: pair.verifier, nonce: "hearth-flow.g", requestedHostedDomain: "example.com")
+            }
+            let ada = try await complete("ada@example.com")
+            #expect(ada.identity.providerId == "google.com")
+            #expect(ada.emailVerified)
+            #expect(ada.oauthRefreshToken != nil)
+            #expect(ada.grantedScope == "openid email profile")
+            await expectRefusal(.hostedDomainNotAllowed) { try await complete("eve@evil.example") }
+        }
+    }
 }
