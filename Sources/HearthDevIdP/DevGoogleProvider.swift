@@ -169,14 +169,7 @@ public final class DevGoogleProvider: Sendable {
 
     func token(_ request: Request) async throws -> Response {
         let form = try await DevHTTP.formFields(request)
-        var clientId = form["client_id"]
-        var secret = form["client_secret"]
-        if let authorization = request.headers[.authorization], authorization.hasPrefix("Basic "),
-           let decoded = Data(base64Encoded: String(authorization.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
-           let colon = decoded.firstIndex(of: ":") {
-            clientId = String(decoded[..<colon]).removingPercentEncoding
-            secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
-        }
+        let (clientId, secret) = DevHTTP.clientCredentials(request, form: form)
         guard let clientId, isClient(clientId) else { return error("invalid_client", "The OAuth client was not found.", status: .unauthorized) }
         if clientId == client.id, secret != client.secret { return error("invalid_client", "Unauthorized", status: .unauthorized) }
         guard form["grant_type"] == "authorization_code" else { return error("unsupported_grant_type", "Invalid grant_type.") }

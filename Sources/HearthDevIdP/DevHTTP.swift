@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import HearthCore
 import HearthPages
 import HearthWire
 import Hummingbird
@@ -35,19 +35,17 @@ enum DevHTTP {
     }
 
     /// `text` safe inside HTML text and double-quoted attributes.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
+    static func escape(_ text: String) -> String { EmailTemplates.htmlEscape(text) }
+
+    /// The client's id and secret: HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) when sent, else the form's
+    /// `client_id` and `client_secret`.
+    static func clientCredentials(_ request: Request, form: [String: String]) -> (id: String?, secret: String?) {
+        if let authorization = request.headers[.authorization], authorization.hasPrefix("Basic "),
+           let decoded = Data(base64Encoded: String(authorization.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
+           let colon = decoded.firstIndex(of: ":") {
+            return (String(decoded[..<colon]).removingPercentEncoding, String(decoded[decoded.index(after: colon)...]).removingPercentEncoding)
         }
-        return out
+        return (form["client_id"], form["client_secret"])
     }
 
     /// The script that submits a `form_post` page's form at once.
@@ -70,7 +68,7 @@ enum DevHTTP {
         <script>\(autoSubmitScript)</script>
         </body></html>
         """
-        let hash = Data(SHA256.hash(data: Data(autoSubmitScript.utf8))).base64EncodedString()
+        let hash = WireDigest.sha256(autoSubmitScript).base64EncodedString()
         return Response(status: .ok,
                         headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                                   .contentSecurityPolicy: "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"],

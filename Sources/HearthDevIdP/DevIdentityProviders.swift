@@ -258,14 +258,7 @@ public final class DevIdentityProviders: Sendable {
 
     func token<Context: RequestContext>(_ provider: Provider, request: Request, context: Context) async throws -> Response {
         let form = try await formFields(request)
-        var clientId = form["client_id"]
-        var secret = form["client_secret"]
-        if let authorization = request.headers[.authorization], authorization.hasPrefix("Basic "),
-           let decoded = Data(base64Encoded: String(authorization.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
-           let colon = decoded.firstIndex(of: ":") {
-            clientId = String(decoded[..<colon]).removingPercentEncoding
-            secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
-        }
+        let (clientId, secret) = DevHTTP.clientCredentials(request, form: form)
         guard clientId == client(provider).id else {
             // As Microsoft answers for an application id it does not know.
             return tokenError("unauthorized_client", "AADSTS700016: Application with identifier '\(clientId ?? "")' was not found in the directory.",

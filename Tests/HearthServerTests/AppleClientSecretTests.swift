@@ -97,6 +97,15 @@ import Testing
                 #expect(body.allSatisfy { !error.description.contains($0) }, "\(error.description)")
             }
         }
+        // A SEC1 P-256 key (`EC PRIVATE KEY`, as openssl ecparam writes it; a throwaway test key) is accepted too.
+        let sec1 = """
+        -----BEGIN EC PRIVATE KEY-----
+        MHcCAQEEIO2m0tcBR6jcFIYGaR+T2kUpQo5a93CMvY+pmZaUQh1VoAoGCCqGSM49
+        AwEHoUQDQgAEfCc4CCVOB2KaBa3jAApI48qlWCgPcWMfjPmWiusVZxwlbAFja6pv
+        wHwgYTWPZgHzTms5eYWSmVADnsY+bqPpMA==
+        -----END EC PRIVATE KEY-----
+        """
+        #expect(try AppleSigningKey.parse(p8: sec1).publicKey.rawRepresentation.count == 64)
         // A key with surrounding whitespace is accepted.
         let p256 = P256.Signing.PrivateKey()
         #expect(try AppleSigningKey.parse(p8: "\n  " + p256.pemRepresentation + "\n\n").rawRepresentation == p256.rawRepresentation)
