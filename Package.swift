@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "HearthServer", targets: ["HearthServer"]),
         .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
         .library(name: "HearthAdminHummingbird", targets: ["HearthAdminHummingbird"]),
+        .library(name: "HearthMail", targets: ["HearthMail"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -77,6 +78,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "HearthStore", dependencies: ["HearthCore"], swiftSettings: swiftSettings),
+        // Outgoing mail: RFC 5322/2045/2047 messages and a small SMTP client (RFC 5321, STARTTLS, AUTH) on swift-nio.
+        .target(
+            name: "HearthMail",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // For Swift backends: verify ID tokens and session cookies, call the admin API, mint custom tokens.
         // Foundation + AsyncHTTPClient + jwt-kit (and the shared wire types); no server code.
         .target(
@@ -234,7 +246,7 @@ let package = Package(
         .target(
             name: "HearthFuzzing",
             dependencies: [
-                "HearthTesting", "HearthServer", "HearthOIDC", "HearthCore", "HearthWire",
+                "HearthTesting", "HearthServer", "HearthOIDC", "HearthCore", "HearthWire", "HearthMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -257,6 +269,16 @@ let package = Package(
         .testTarget(
             name: "HearthAuthTests",
             dependencies: ["HearthAuth", "HearthAuthExamples", "HearthTesting"],
+            swiftSettings: testSwiftSettings
+        ),
+        // The mail module: unit tests, and delivery to a real SMTP server when scripts/test-smtp runs one.
+        .testTarget(
+            name: "HearthMailTests",
+            dependencies: [
+                "HearthMail", "HearthFuzzing",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

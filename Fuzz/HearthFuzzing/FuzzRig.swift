@@ -25,6 +25,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case query
     /// A provider's discovery document, JWKS, token response, userinfo and ID-token claims (NUL-separated).
     case provider
+    /// A mail server's reply bytes (HearthMail's SMTP reply parser) and the same bytes as an email address, rendered
+    /// into a message when accepted (``MailFuzz``). No server involved.
+    case smtp
 }
 
 /// An input that broke an invariant: a 5xx, an error outside the Google envelope, or an unexpected error type.
@@ -246,6 +249,8 @@ public final class FuzzRig: Sendable {
             return FuzzResult(finding: nil, detail: "auth handler \(statuses)")
         case .provider:
             return try await provider(input, documents: documents, base: base, logger: logger)
+        case .smtp:
+            return MailFuzz.check(input).map(finding) ?? FuzzResult(finding: nil, detail: "smtp parsers ok")
         }
     }
 

@@ -138,9 +138,9 @@ func showWaiting(for providerId: String, seconds: Int) -> Task<Void, Never> {
     }
 }
 
-/// The providers `signin` and `link` accept.
-func checkProviderId(_ providerId: String, allowPassword: Bool) throws {
-    let known = ["microsoft.com", "yahoo.com"] + (allowPassword ? ["password"] : [])
+/// The providers `signin` (`allowEmail`: also password and email-link) and `link` accept.
+func checkProviderId(_ providerId: String, allowEmail: Bool) throws {
+    let known = ["microsoft.com", "yahoo.com"] + (allowEmail ? ["password", "email-link"] : [])
     let oidc = providerId.hasPrefix("oidc.") && providerId.count > 5
         && providerId.dropFirst(5).allSatisfy { ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
     guard known.contains(providerId) || oidc else {
@@ -188,6 +188,18 @@ func explain(_ error: any Error, providerId: String? = nil, server: String? = ni
         text = "wrong email or password\(email.map { " for \($0)" } ?? "") (or no such account): check both and try again"
     case .tooManyRequests:
         text = "too many attempts: wait a few minutes, then try again"
+    case .invalidActionCode where providerId == "email-link":
+        text = "this sign-in link is not valid: it was used already, belongs to another address, or was cut when copied; run hearth signin email-link --email \(email ?? "<address>") for a new one"
+    case .expiredActionCode where providerId == "email-link":
+        text = "this sign-in link has expired: run hearth signin email-link --email \(email ?? "<address>") for a new one"
+    case .invalidEmail, .missingEmail:
+        text = "\(email.map { "\"\($0)\" is not" } ?? "that is not") a valid email address: check --email"
+    case .emailSendingNotConfigured:
+        text = "the server at \(server ?? "?") cannot send email: \(error.localizedDescription)"
+    case .unauthorizedDomain:
+        text = "the server does not accept links back to \(server ?? "itself"): add its host to the project's authorized domains"
+    case .quotaExceeded:
+        text = "the server's email quota is used up for now: try again later"
     case .appNotAuthorized:
         text = "the server would not hand the sign-in to this program: \(error.localizedDescription)"
     case .userDisabled:
@@ -231,24 +243,28 @@ func explain(_ error: any Error, providerId: String? = nil, server: String? = ni
 struct SignIn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
-        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, oidc.<name>, or password).")
+        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, oidc.<name>, password, or email-link).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var wait: BrowserWaitOptions
-    @Argument(help: "microsoft.com, yahoo.com, oidc.<name>, or password.")
+    @Argument(help: "microsoft.com, yahoo.com, oidc.<name>, password, or email-link.")
     var providerId: String
     @Option(help: "An extra OAuth scope (repeatable).")
     var scope: [String] = []
     @Option(help: "A custom parameter k=v (repeatable), e.g. tenant=organizations or prompt=login.")
     var param: [String] = []
-    @Option(help: "The email, for password sign-in (the password comes from HEARTH_PASSWORD or a prompt).")
+    @Option(help: "The email, for password sign-in (the password comes from HEARTH_PASSWORD or a prompt) and email-link sign-in.")
     var email: String?
+    @Option(help: "email-link: the sign-in link from the email (without it, a link is sent and then asked for).")
+    var link: String?
     @Flag(name: .customLong("show-tokens"), help: "Print the ID and refresh tokens.")
     var showTokens = false
 
     func validate() throws {
-        try checkProviderId(providerId, allowPassword: true)
+        try checkProviderId(providerId, allowEmail: true)
         if providerId == "password", email == nil { throw ValidationError("password sign-in needs --email") }
+        if providerId == "email-link", email?.isEmpty != false { throw ValidationError("email-link sign-in needs --email") }
+        if link != nil, providerId != "email-link" { throw ValidationError("--link belongs to email-link sign-in") }
     }
 
     func run() async throws {
@@ -258,6 +274,9 @@ struct SignIn: AsyncParsableCommand {
             let result: AuthDataResult
             if providerId == "password" {
                 result = try await auth.signIn(withEmail: email!, password: readPassword())
+            } else if providerId == "email-link" {
+                guard let signedIn = try await signInWithEmailLink(auth, target: target) else { return }
+                result = signedIn
             } else {
                 try await Preflight.check(target, providerId: providerId)
                 let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
@@ -275,6 +294,36 @@ struct SignIn: AsyncParsableCommand {
             progress(explain(error, providerId: providerId, server: target.server, email: email))
             throw ExitCode(1)
         }
+    }
+}
+
+extension SignIn {
+    /// `signin email-link`: with `--link`, signs in with it; without, sends a sign-in link whose continue URL is the
+    /// server itself and reads the link from the terminal (nil when there is none to read from: the link was sent,
+    /// the next step is `--link`).
+    func signInWithEmailLink(_ auth: Auth, target: RememberedServer) async throws -> AuthDataResult? {
+        let email = email!
+        var pasted = link
+        if pasted == nil {
+            let settings = ActionCodeSettings()
+            settings.url = URL(string: target.server + "/")
+            settings.handleCodeInApp = true
+            try await auth.sendSignInLink(toEmail: email, actionCodeSettings: settings)
+            guard isatty(STDIN_FILENO) != 0 else {
+                print("Sent a sign-in link to \(email).")
+                progress("Open the email, then run: hearth signin email-link --email \(email) --link '<the link>'")
+                return nil
+            }
+            progress("Sent a sign-in link to \(email). Paste the link from the email here and press Enter (Ctrl-C to cancel):")
+            pasted = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard let link = pasted, !link.isEmpty else {
+            throw CLIError("no link given: paste the link from the email, or run again with --link '<the link>'")
+        }
+        guard auth.isSignIn(withEmailLink: link) else {
+            throw CLIError("that is not an email sign-in link (it needs mode=signIn and an oobCode): copy the whole link from the email")
+        }
+        return try await auth.signIn(withEmail: email, link: link)
     }
 }
 
@@ -321,7 +370,7 @@ struct Link: AsyncParsableCommand {
     var showTokens = false
 
     func validate() throws {
-        try checkProviderId(providerId, allowPassword: false)
+        try checkProviderId(providerId, allowEmail: false)
     }
 
     func run() async throws {

@@ -309,6 +309,11 @@ import Testing
             .missingEmail: .missingEmail, .missingOrInvalidNonce: .missingOrInvalidNonce, .noProviderToken: .providerTokenUnavailable,
             .providerTokenVaultDisabled: .providerTokenVaultDisabled, .providerUnavailable: .providerUnavailable,
             .appNotAuthorized: .appNotAuthorized, .unavailable: .networkError,
+            // Email actions.
+            .expiredOobCode: .expiredActionCode, .invalidOobCode: .invalidActionCode, .missingOobCode: .invalidActionCode,
+            .missingRequestType: .invalidReqType, .invalidRequestType: .invalidReqType, .missingNewEmail: .missingEmail,
+            .missingIosBundleId: .missingIosBundleID, .missingAndroidPackageName: .missingAndroidPackageName,
+            .resetPasswordExceedLimit: .tooManyRequests, .quotaExceeded: .quotaExceeded, .emailNotConfigured: .emailSendingNotConfigured,
         ]
         for code in ServerErrorCode.allCases {
             let mapped = AuthErrorUtils.code(forServerError: code.rawValue, reason: code.reason)

@@ -67,7 +67,9 @@ public final class Auth: Sendable {
     /// Signs in with a credential from `OAuthProvider.credential(with:)`. `accountExistsWithDifferentCredential`
     /// (with `AuthErrorUserInfoEmailKey` and `AuthErrorUserInfoUpdatedCredentialKey`) when another account has
     /// the email.
+    /// An `EmailAuthProvider` credential signs in with its password or email link.
     public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
+        if let email = credential as? EmailAuthCredential { return try await core.completeEmail(email) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }
         return try await core.completeFederated(oauth, idToken: nil, autoCreate: nil, linkingUser: nil)
     }
@@ -104,7 +106,7 @@ public final class Auth: Sendable {
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "", isNewUser: answer.isNewUser)
     }
 
-    private func sessionResult(_ idToken: String?, _ refreshToken: String?, _ expiresIn: String?, provider: String, isNewUser: Bool) async throws -> AuthDataResult {
+    func sessionResult(_ idToken: String?, _ refreshToken: String?, _ expiresIn: String?, provider: String, isNewUser: Bool) async throws -> AuthDataResult {
         guard let idToken, let refreshToken else { throw AuthErrorUtils.error(.internalError, message: "The server returned no tokens.") }
         let user = try await core.signedIn(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
         return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: provider, profile: nil, username: nil, isNewUser: isNewUser),

@@ -60,3 +60,56 @@ public struct AdditionalUserInfo: @unchecked Sendable {
     public let username: String?
     public let isNewUser: Bool
 }
+
+/// Email credentials (Firebase's `EmailAuthProvider`): a password, or an email sign-in link, for
+/// `Auth.signIn(with:)`, `User.link(with:)` and `User.reauthenticate(with:)`.
+public enum EmailAuthProvider {
+    /// `password`: the provider id of email accounts, whether they sign in with a password or a link.
+    public static let id = "password"
+
+    /// A credential that signs in with `email` and `password`.
+    public static func credential(withEmail email: String, password: String) -> AuthCredential {
+        EmailAuthCredential(email: email, secret: .password(password))
+    }
+
+    /// A credential that signs in with `email` and the sign-in link sent to it
+    /// (`Auth.sendSignInLink(toEmail:actionCodeSettings:)`).
+    public static func credential(withEmail email: String, link: String) -> AuthCredential {
+        EmailAuthCredential(email: email, secret: .link(link))
+    }
+}
+
+/// Firebase's names of the email sign-in methods (`fetchSignInMethods(forEmail:)` answers them).
+public let EmailPasswordAuthSignInMethod = "password"
+public let EmailLinkAuthSignInMethod = "emailLink"
+
+/// An email credential: the address and its password or sign-in link.
+public final class EmailAuthCredential: AuthCredential, @unchecked Sendable {
+    // Safe: every stored property is an immutable `let` of a Sendable type.
+    enum Secret: Sendable, Equatable {
+        case password(String)
+        case link(String)
+    }
+
+    /// The email address.
+    public let email: String
+    let secret: Secret
+
+    init(email: String, secret: Secret) {
+        self.email = email
+        self.secret = secret
+        super.init(provider: EmailAuthProvider.id)
+    }
+
+    /// The password, for a password credential.
+    public var password: String? {
+        if case .password(let password) = secret { return password }
+        return nil
+    }
+
+    /// The sign-in link, for an email-link credential.
+    public var link: String? {
+        if case .link(let link) = secret { return link }
+        return nil
+    }
+}

@@ -26,10 +26,15 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case credentialAlreadyInUse = 17025
     case weakPassword = 17026
     case appNotAuthorized = 17028
+    case expiredActionCode = 17029
+    case invalidActionCode = 17030
     case missingEmail = 17034
+    case missingIosBundleID = 17036
+    case missingAndroidPackageName = 17037
     case unauthorizedDomain = 17038
     case invalidContinueURI = 17039
     case missingContinueURI = 17040
+    case quotaExceeded = 17052
     case webContextAlreadyPresented = 17057
     case webContextCancelled = 17058
     case invalidClientID = 17060
@@ -40,6 +45,7 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case invalidProviderID = 17071
     case tenantIDMismatch = 17072
     case missingOrInvalidNonce = 17094
+    case invalidReqType = 17207
     case keychainError = 17995
     case internalError = 17999
     case malformedJWT = 18000
@@ -49,6 +55,8 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case providerTokenVaultDisabled = 19002
     /// Hearth: the provider could not renew its access token right now.
     case providerUnavailable = 19003
+    /// Hearth: the server cannot send email for this project (no mail relay is configured).
+    case emailSendingNotConfigured = 19004
 
     /// A short description, as Firebase words it.
     public var message: String {
@@ -75,7 +83,14 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .credentialAlreadyInUse: "This credential is already associated with a different user account."
         case .weakPassword: "The password must be 6 characters long or more."
         case .appNotAuthorized: "This app is not authorized to use Firebase Authentication with the provided API key."
+        case .expiredActionCode: "The action code has expired."
+        case .invalidActionCode: "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."
         case .missingEmail: "An email address must be provided."
+        case .missingIosBundleID: "An iOS Bundle ID must be provided if an App Store ID is provided."
+        case .missingAndroidPackageName: "An Android Package Name must be provided if the Android App is required to be installed."
+        case .quotaExceeded: "The quota for this operation has been exceeded. Try again later."
+        case .invalidReqType: "The request type sent to the server is invalid."
+        case .emailSendingNotConfigured: "The server cannot send email: no mail server is configured for this project."
         case .unauthorizedDomain: "The domain of the continue URL is not allowlisted."
         case .invalidContinueURI: "The continue URL provided in the request is invalid."
         case .missingContinueURI: "A continue URL must be provided in the request."
@@ -172,7 +187,15 @@ enum AuthErrorUtils {
         case .tokenExpired: .userTokenExpired
         case .federatedUserIdAlreadyLinked: .credentialAlreadyInUse
         case .weakPassword: .weakPassword
-        case .missingEmail: .missingEmail
+        case .missingEmail, .missingNewEmail: .missingEmail
+        case .expiredOobCode: .expiredActionCode
+        case .invalidOobCode, .missingOobCode: .invalidActionCode
+        case .missingRequestType, .invalidRequestType: .invalidReqType
+        case .missingIosBundleId: .missingIosBundleID
+        case .missingAndroidPackageName: .missingAndroidPackageName
+        case .resetPasswordExceedLimit: .tooManyRequests
+        case .quotaExceeded: .quotaExceeded
+        case .emailNotConfigured: .emailSendingNotConfigured
         case .unauthorizedDomain: .unauthorizedDomain
         case .invalidContinueUri: .invalidContinueURI
         case .missingContinueUri: .missingContinueURI

@@ -39,6 +39,8 @@ public final class User: UserInfo, Sendable {
     public var uid: String { profile.uid }
     public var email: String? { profile.email }
     public var emailVerified: Bool { profile.emailVerified }
+    /// Firebase's Swift name of `emailVerified`.
+    public var isEmailVerified: Bool { profile.emailVerified }
     public var displayName: String? { profile.displayName }
     public var photoURL: URL? { profile.photoURL }
     public var phoneNumber: String? { nil }
@@ -129,12 +131,13 @@ public final class User: UserInfo, Sendable {
                        metadata: UserMetadata(creationDate: date(info.createdAt), lastSignInDate: date(info.lastLoginAt)))
     }
 
-    /// Links `credential` (e.g. Microsoft's) to this user. `providerAlreadyLinked` without a request when a
-    /// provider of that kind is linked already.
+    /// Links `credential` (e.g. Microsoft's, or an `EmailAuthProvider` password or email link) to this user.
+    /// `providerAlreadyLinked` without a request when a provider of that kind is linked already.
     public func link(with credential: AuthCredential) async throws -> AuthDataResult {
         if profile.providerData.contains(where: { $0.providerID == credential.provider }) {
             throw AuthErrorUtils.error(.providerAlreadyLinked)
         }
+        if let email = credential as? EmailAuthCredential { return try await auth.completeEmail(email, linkingUser: self) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }
         let token = try await getIDToken()
         return try await auth.completeFederated(oauth, idToken: token, autoCreate: nil, linkingUser: self)
@@ -152,6 +155,7 @@ public final class User: UserInfo, Sendable {
     /// Reauthenticates with a fresh credential (for sensitive operations). `userMismatch` when it belongs to
     /// another user.
     public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
+        if let email = credential as? EmailAuthCredential { return try await auth.completeEmail(email, reauthenticating: self) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }
         do {
             return try await auth.completeFederated(oauth, idToken: nil, autoCreate: false, linkingUser: nil, reauthenticating: self)

@@ -12,7 +12,8 @@ extension AdminService {
         "signIn.email.enabled", "signIn.email.passwordRequired", "signIn.anonymous.enabled", "signIn.allowDuplicateEmails",
         "authorizedDomains", "emailPrivacyConfig.enableImprovedEmailPrivacy",
         "client.permissions.disabledUserSignup", "client.permissions.disabledUserDeletion",
-    ]
+        "notification.sendEmail.appName", "notification.sendEmail.callbackUri",
+    ] + EmailTemplates.Kind.allCases.map { "notification.sendEmail.\($0.configField)" }
 
     /// `GET /v2/projects/{p}/config`.
     public func projectConfigResource() async throws -> AdminProjectConfig {
@@ -20,7 +21,7 @@ extension AdminService {
         let hash = configuration.passwordParameters
         return AdminProjectConfig(
             name: "projects/\(config.projectId)/config",
-            signIn: .init(email: .init(enabled: config.passwordSignInEnabled, passwordRequired: true),
+            signIn: .init(email: .init(enabled: config.passwordSignInEnabled, passwordRequired: !config.emailLinkSignInEnabled),
                           anonymous: .init(enabled: config.anonymousSignInEnabled),
                           phoneNumber: .init(enabled: false),
                           allowDuplicateEmails: config.allowDuplicateEmails,
@@ -28,7 +29,16 @@ extension AdminService {
             authorizedDomains: config.authorizedDomains,
             emailPrivacyConfig: .init(enableImprovedEmailPrivacy: config.emailEnumerationProtection),
             client: .init(permissions: .init(disabledUserSignup: config.userSignupDisabled,
-                                             disabledUserDeletion: config.userDeletionDisabled)))
+                                             disabledUserDeletion: config.userDeletionDisabled)),
+            notification: .init(sendEmail: sendEmailResource(config), defaultLocale: "en"))
+    }
+
+    /// `notification.sendEmail` with every template filled in (defaults included, `customized` set).
+    func sendEmailResource(_ config: ProjectConfig) -> AdminProjectConfig.SendEmailConfig {
+        var resource = AdminProjectConfig.SendEmailConfig(method: configuration.mail.transport == nil ? "DEFAULT" : "CUSTOM_SMTP",
+                                                          callbackUri: config.sendEmail?.callbackUri, appName: config.sendEmail?.appName)
+        for kind in EmailTemplates.Kind.allCases { EmailTemplates.set(EmailTemplates.template(kind, in: config.sendEmail), kind, in: &resource) }
+        return resource
     }
 
     /// `PATCH /v2/projects/{p}/config?updateMask=a.b,c`: each path (or a parent of leaves) is set from the body,
@@ -61,8 +71,26 @@ extension AdminService {
             }
             switch leaf {
             case "signIn.email.enabled": config.passwordSignInEnabled = try bool(false)
-            case "signIn.email.passwordRequired":
-                guard try bool(true) else { throw HearthAPIError(.invalidConfig, "Hearth does not offer email-link sign-in: passwordRequired must stay true") }
+            case "signIn.email.passwordRequired": config.emailLinkSignInEnabled = !(try bool(true))
+            case "notification.sendEmail.appName", "notification.sendEmail.callbackUri":
+                let text: String?
+                switch value {
+                case nil, .null?: text = nil
+                case .string(let string)?: text = string.isEmpty ? nil : string
+                default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be a string")
+                }
+                var sendEmail = config.sendEmail ?? AdminProjectConfig.SendEmailConfig()
+                if leaf.hasSuffix("appName") {
+                    if let text, text.count > 100 || text.contains(where: \.isNewline) { throw HearthAPIError(.invalidConfig, "appName must be one line of at most 100 characters") }
+                    sendEmail.appName = text
+                } else {
+                    if let text, ActionLinks.checkContinueURL(text, authorizedDomains: [URLComponents(string: text)?.host ?? ""], appSchemes: []) != nil
+                        || !(text.hasPrefix("https://") || text.hasPrefix("http://")) {
+                        throw HearthAPIError(.invalidConfig, "callbackUri must be an http(s) URL of your own action handler")
+                    }
+                    sendEmail.callbackUri = text
+                }
+                config.sendEmail = sendEmail
             case "signIn.anonymous.enabled": config.anonymousSignInEnabled = try bool(false)
             case "signIn.allowDuplicateEmails": config.allowDuplicateEmails = try bool(false)
             case "emailPrivacyConfig.enableImprovedEmailPrivacy": config.emailEnumerationProtection = try bool(false)
@@ -79,7 +107,22 @@ extension AdminService {
                     config.authorizedDomains = domains
                 default: throw HearthAPIError(.invalidConfig, "authorizedDomains must be an array of host names")
                 }
-            default: break
+            default:
+                if let kind = EmailTemplates.Kind.allCases.first(where: { leaf == "notification.sendEmail.\($0.configField)" }) {
+                    var template: AdminProjectConfig.EmailTemplate?
+                    if let value, value != .null {
+                        do {
+                            template = try JSONDecoder().decode(AdminProjectConfig.EmailTemplate.self, from: WireJSON.encoder.encode(value))
+                        } catch {
+                            throw HearthAPIError(.invalidConfig, "'\(leaf)' must be an email template object (subject, body, bodyFormat, senderDisplayName, senderLocalPart, replyTo)")
+                        }
+                    }
+                    if let template, let problem = EmailTemplates.problem(with: template) { throw HearthAPIError(.invalidConfig, "\(leaf): \(problem)") }
+                    template?.customized = nil
+                    var sendEmail = config.sendEmail ?? AdminProjectConfig.SendEmailConfig()
+                    EmailTemplates.set(template, kind, in: &sendEmail)
+                    config.sendEmail = sendEmail
+                }
             }
         }
         try await store.saveProjectConfig(config)
@@ -104,7 +147,7 @@ extension AdminService {
         guard case .object(let object) = value else { return prefix.isEmpty ? [] : [prefix] }
         return object.keys.sorted().flatMap { key -> [String] in
             let path = prefix.isEmpty ? key : "\(prefix).\(key)"
-            if case .object = object[key]!, path != "authorizedDomains" { return leafPaths(in: object[key]!, prefix: path) }
+            if case .object = object[key]!, path != "authorizedDomains", !configLeaves.contains(path) { return leafPaths(in: object[key]!, prefix: path) }
             return [path]
         }
     }
