@@ -33,52 +33,8 @@ struct ActionHandlerController {
         router.post(RouterPath(WirePaths.actionHandler)) { request, context in try await submit(request, address: context.clientAddress) }
     }
 
-    /// A link's parameters, from the query or from the form that carries them back.
-    struct Link {
-        var mode: String
-        var code: String
-        var apiKey: String?
-        var continueURL: String?
-        var lang: String?
-        var type: OobRequestType? { OobRequestType(mode: mode) }
-
-        struct Damaged: Error {
-            var message: String
-        }
-
-        static let maxParameterBytes = 4096
-
-        init(_ value: (String) -> String?) throws(Damaged) {
-            let names = ["mode", "oobCode", "apiKey", "continueUrl", "lang"]
-            for name in names {
-                guard let text = value(name) else { continue }
-                if text.utf8.count > Self.maxParameterBytes { throw Damaged(message: "This link is damaged: its \(name) is too long.") }
-                if text.contains("\0") { throw Damaged(message: "This link is damaged: it holds a NUL character.") }
-            }
-            guard let mode = value("mode"), !mode.isEmpty else { throw Damaged(message: "This link names no action (its mode is missing).") }
-            guard OobRequestType(mode: mode) != nil || mode == "test" else {
-                throw Damaged(message: "This link asks for an action this page does not know (mode “\(mode)”).")
-            }
-            guard let code = value("oobCode"), !code.isEmpty else {
-                throw Damaged(message: "This link has no action code (oobCode). Copy the whole link from the email, or open it from the email again.")
-            }
-            func optional(_ name: String) -> String? { value(name).flatMap { $0.isEmpty ? nil : $0 } }
-            self.mode = mode
-            self.code = code
-            apiKey = optional("apiKey")
-            continueURL = optional("continueUrl")
-            lang = optional("lang")
-        }
-
-        /// The hidden fields that carry the link back, and the form token.
-        func hidden(_ token: String, _ extra: [Pages.Form.Field] = []) -> [Pages.Form.Field] {
-            var fields = [Pages.Form.Field("mode", mode), Pages.Form.Field("oobCode", code)]
-            for (name, value) in [("apiKey", apiKey), ("continueUrl", continueURL), ("lang", lang)] {
-                if let value { fields.append(Pages.Form.Field(name, value)) }
-            }
-            return fields + [Pages.Form.Field(FormGuard.field, token)] + extra
-        }
-    }
+    typealias Link = ActionLink
+    static let modes = Set(OobRequestType.allCases.map(\.mode) + ["test"])
 
     // MARK: Pages
 
@@ -86,7 +42,7 @@ struct ActionHandlerController {
         let token = guardian.token(request)
         let link: Link
         do {
-            link = try Link(FormQuery(request.uri.query).get)
+            link = try Link(modes: Self.modes, FormQuery(request.uri.query).get)
         } catch {
             return guardian.page(Pages.action(title: "This link does not work", message: error.message, tone: .error), status: .badRequest, token: nil)
         }
@@ -95,7 +51,7 @@ struct ActionHandlerController {
                 return guardian.page(Pages.action(title: "This is a test link", message: "Test emails carry a sample link that does nothing. Real emails carry a working one.",
                                                   tone: .info), token: nil)
             }
-            let (record, _) = try await check(link, type)
+            let record = try await check(link, type)
             switch type {
             case .passwordReset:
                 return resetForm(link, record, token)
@@ -107,11 +63,10 @@ struct ActionHandlerController {
                 }
                 return try await openInApp(link)
             case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
-                let (title, message, button) = Self.confirmation(type, record)
-                return guardian.page(Pages.action(
-                    title: title, message: message,
-                    forms: [Pages.Form(action: WirePaths.actionHandler, hidden: link.hidden(token), button: button)],
-                    note: "Nothing changes until you press the button."), token: token)
+                let text = ActionTexts.confirmation(mode: type.mode, email: record.email, newEmail: record.newEmail ?? "")
+                return guardian.page(Pages.action(title: text.title, message: text.message,
+                                                  forms: [Pages.Form(action: WirePaths.actionHandler, hidden: link.hidden(token), button: text.button)],
+                                                  note: "Nothing changes until you press the button."), token: token)
             }
         }
     }
@@ -122,19 +77,16 @@ struct ActionHandlerController {
         guard guardian.admits(request, submitted: form[FormGuard.field]) else { return guardian.refusal(again: nil) }
         let link: Link
         do {
-            link = try Link { form[$0] }
+            link = try Link(modes: Self.modes) { form[$0] }
         } catch {
             return guardian.page(Pages.action(title: "This link does not work", message: error.message, tone: .error), status: .badRequest, token: nil)
         }
         return try await guarded(link, token) {
             if form["action"] == "resend" { return try await sendReset(to: form["email"], link, token, address: address) }
             guard let type = link.type, type != .emailSignIn else { return try await openInApp(link, status: .badRequest) }
-            let (record, _) = try await check(link, type)
-            let facts: [(String, String)]
-            let message: String
+            let record = try await check(link, type)
             var forms: [Pages.Form] = []
-            switch type {
-            case .passwordReset:
+            if type == .passwordReset {
                 let password = form["newPassword"] ?? ""
                 guard password == form["confirmPassword"] else {
                     return resetForm(link, record, token, error: "The two passwords differ. Type the same new password twice.")
@@ -144,56 +96,31 @@ struct ActionHandlerController {
                 } catch let error as HearthAPIError where error.code == .weakPassword {
                     return resetForm(link, record, token, error: (error.detail ?? "That password is too weak") + ".")
                 }
-                facts = [("Account", record.email)]
-                message = "You can sign in with your new password now. Devices that were signed in to this account are signed out."
-            case .verifyEmail:
+            } else {
                 _ = try await emailActions.applyActionCode(link.code)
-                facts = [("Email", record.email)]
-                message = "Your email address is verified. You can go back to the app."
-            case .verifyAndChangeEmail:
-                _ = try await emailActions.applyActionCode(link.code)
-                facts = [("New sign-in email", record.newEmail ?? "")]
-                message = "Your account's sign-in email is changed. Sign in again with the new address on your other devices."
-            case .recoverEmail, .emailSignIn:
-                _ = try await emailActions.applyActionCode(link.code)
-                facts = [("Sign-in email", record.email)]
-                message = "Your account's sign-in email is \(record.email) again, and every device signed in to it is signed out.\n\n"
-                    + "If you did not change it yourself, someone else may know your password: reset it now."
+            }
+            if type == .recoverEmail {
                 forms = [Pages.Form(action: WirePaths.actionHandler, hidden: link.hidden(token, [.init("action", "resend"), .init("email", record.email)]),
                                     button: "Send me a password reset email")]
             }
-            let title = ["resetPassword": "Password changed", "verifyEmail": "Email verified", "verifyAndChangeEmail": "Email changed"][type.mode] ?? "Email restored"
-            return guardian.page(Pages.action(title: title, message: message, tone: .success, facts: facts, forms: forms,
-                                              note: try await continueNote(link), links: try await continueLinks(link)), token: token)
+            let text = ActionTexts.done(mode: type.mode, email: type == .verifyAndChangeEmail ? record.newEmail ?? "" : record.email)
+            return guardian.page(Pages.action(title: text.title, message: text.message, tone: .success, facts: type == .passwordReset ? [("Account", record.email)] : [],
+                                              forms: forms, note: try await continueNote(link), links: try await continueLinks(link)), token: token)
         }
     }
 
     /// The code's record and account, when the code is this link's kind and still works (`INVALID_OOB_CODE`,
     /// `EXPIRED_OOB_CODE`, `USER_DISABLED` otherwise).
-    func check(_ link: Link, _ type: OobRequestType) async throws -> (OobCodeRecord, UserRecord?) {
+    func check(_ link: Link, _ type: OobRequestType) async throws -> OobCodeRecord {
         let record = try await emailActions.peek(link.code, expecting: [type])
-        guard type != .emailSignIn else { return (record, nil) }
-        return (record, try await emailActions.account(of: record, email: type == .recoverEmail ? record.newEmail : nil))
+        if type != .emailSignIn { _ = try await emailActions.account(of: record, email: type == .recoverEmail ? record.newEmail : nil) }
+        return record
     }
 
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 
-    static func confirmation(_ type: OobRequestType, _ record: OobCodeRecord) -> (String, String, String) {
-        let newEmail = record.newEmail ?? ""
-        switch type {
-        case .verifyAndChangeEmail:
-            return ("Change your sign-in email", "Your account's sign-in email will change from \(record.email) to \(newEmail). Devices signed in to it will be signed out.",
-                    "Change my email to \(newEmail)")
-        case .recoverEmail:
-            return ("Restore your sign-in email", "Your account's sign-in email was changed from \(record.email) to \(newEmail). If you did not make this change, restore the old address.",
-                    "Restore my email \(record.email)")
-        default:
-            return ("Verify your email", "Confirm that \(record.email) is your email address.", "Verify my email")
-        }
-    }
-
     func resetForm(_ link: Link, _ record: OobCodeRecord, _ token: String, error: String? = nil) -> Response {
-        let policy = "At least \(PasswordHasher.minimumLength) characters, at most \(PasswordHasher.maximumByteCount) bytes."
+        let policy = ActionTexts.passwordPolicy(minimumLength: PasswordHasher.minimumLength, maximumBytes: PasswordHasher.maximumByteCount)
         func input(_ id: String, _ label: String, _ name: String, hint: String?) -> Pages.Form.Input {
             Pages.Form.Input(id: id, label: label, name: name, type: "password", autocomplete: "new-password", minLength: PasswordHasher.minimumLength, hint: hint)
         }
@@ -207,10 +134,8 @@ struct ActionHandlerController {
 
     /// An email-link sign-in without an allowed `continueUrl`: the app finishes it, not this page.
     func openInApp(_ link: Link, status: HTTPResponse.Status = .ok) async throws -> Response {
-        guardian.page(Pages.action(
-            title: "Open this link in the app",
-            message: "To sign in, open this link on the device, and in the app or browser, where you asked for it: the app finishes the sign-in itself.",
-            note: try await continueNote(link)), status: status, token: nil)
+        let text = ActionTexts.openInApp
+        return guardian.page(Pages.action(title: text.title, message: text.message, note: try await continueNote(link)), status: status, token: nil)
     }
 
     /// "Continue" to the link's `continueUrl`, when the project still allows it.
@@ -221,16 +146,15 @@ struct ActionHandlerController {
     /// Why there is no "Continue" although the link had a `continueUrl`.
     func continueNote(_ link: Link) async throws -> String? {
         guard link.continueURL != nil, try await emailActions.allowedContinueURL(link.continueURL) == nil else { return nil }
-        return "There is no way back to the app from this page: the address the link names is not one this project allows. Nothing is wrong with the action itself."
+        return ActionTexts.noContinue
     }
 
     /// A new password-reset link (an expired or used reset link's form, the restored email's button). The same
     /// answer whether or not an account has the address (enumeration protection).
     func sendReset(to email: String?, _ link: Link, _ token: String, address: String) async throws -> Response {
-        if let limiter = emailActions.limiter, let wait = await limiter.admit(.sendOobCode, address: address) {
-            return guardian.page(Pages.action(title: "Too many emails", message: "Too many emails were asked for from your network. Wait \(wait) seconds, then try again.",
-                                              tone: .error), status: .tooManyRequests, token: nil)
-        }
+        let tooMany = guardian.page(Pages.action(title: "Too many emails", message: "Too many emails were asked for lately. Wait a while, then try again.",
+                                                 tone: .error), status: .tooManyRequests, token: nil)
+        if let limiter = emailActions.limiter, await limiter.admit(.sendOobCode, address: address) != nil { return tooMany }
         var request = SendOobCodeRequest(requestType: .passwordReset, email: email)
         request.continueUrl = try await emailActions.allowedContinueURL(link.continueURL)
         do {
@@ -241,14 +165,10 @@ struct ActionHandlerController {
             return problemPage("Get a new link", "Type the email address of your account: a link to choose a new password goes there.", link, token,
                                error: "That is not an email address.")
         } catch let error as HearthAPIError where [.resetPasswordExceedLimit, .tooManyAttempts].contains(error.code) {
-            return guardian.page(Pages.action(title: "Too many emails", message: "Too many emails went to this address lately. Wait a while, then try again.",
-                                              tone: .error), status: .tooManyRequests, token: nil)
+            return tooMany
         }
-        let minutes = Int(emailActions.configuration.mail.lifetimes.reset / 60)
-        return guardian.page(Pages.action(
-            title: "Check your email",
-            message: "If an account uses \(email ?? ""), an email with a link to choose a new password is on its way. The link works for \(minutes) minutes, once.",
-            tone: .success), token: nil)
+        let text = ActionTexts.resetSent(to: email ?? "", minutes: Int(emailActions.configuration.mail.lifetimes.reset / 60))
+        return guardian.page(Pages.action(title: text.title, message: text.message, tone: .success), token: nil)
     }
 
     /// Runs `body`; a refused code or request becomes its page, an unreachable store a 503 page (never a 500).
@@ -265,21 +185,8 @@ struct ActionHandlerController {
 
     /// The page of a code that does not work (or another refusal), with a way to a new link where there is one.
     func codeProblem(_ error: HearthAPIError, _ link: Link, _ token: String) -> Response {
-        let (title, message): (String, String) = switch error.code {
-        case .expiredOobCode: ("This link has expired", "Links in these emails work for a limited time, and this one's time is over.")
-        case .invalidOobCode: ("This link was already used or is not valid",
-                               "Each link works once, and only while the account still has the address it was sent to. If you used it already, what it did is done.")
-        case .userDisabled: ("This account is disabled", "An administrator disabled this account; the link cannot be used.")
-        default: ("That did not work", error.detail.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? error.description)
-        }
-        let advice: String? = switch link.type {
-        case .passwordReset?, .recoverEmail?: nil
-        case .verifyEmail?: "To get a new link, sign in to the app and ask for a new verification email."
-        case .verifyAndChangeEmail?: "To get a new link, sign in to the app and ask to change your email again."
-        case .emailSignIn?: "To get a new link, ask the app for a new sign-in link."
-        case nil: nil
-        }
-        return problemPage(title, message + (advice.map { "\n\n" + $0 } ?? ""), link, token,
+        let text = ActionTexts.problem(error.code.rawValue, mode: link.mode, detail: error.detail ?? error.description)
+        return problemPage(text.title, text.message, link, token,
                            offerReset: error.code != .userDisabled && (link.type == .passwordReset || link.type == .recoverEmail))
     }
 
@@ -293,6 +200,11 @@ struct ActionHandlerController {
         return guardian.page(Pages.action(title: title, message: message, tone: .error, error: error, forms: forms),
                              status: .badRequest, token: forms.isEmpty ? nil : token)
     }
+}
+
+extension ActionLink {
+    /// The action the link's `mode` names (nil: the test email's sample link).
+    var type: OobRequestType? { OobRequestType(mode: mode) }
 }
 
 /// The double-submit token of a page's forms (see ``ActionHandlerController``): a cookie on `path` and the same
