@@ -165,7 +165,7 @@ let package = Package(
         .target(
             name: "HearthServer",
             dependencies: [
-                "HearthWire", "HearthCore", "HearthStore", "HearthOIDC", "HearthPages",
+                "HearthWire", "HearthCore", "HearthStore", "HearthOIDC", "HearthPages", "HearthMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -186,6 +186,7 @@ let package = Package(
             name: "hearth",
             dependencies: [
                 "HearthServer", "HearthStoreSQLite", "HearthStorePostgres", "HearthDevIdP", "HearthAuth", "HearthPages", "HearthWire", "HearthCore", "HearthStore", "HearthOIDC",
+                "HearthMail",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),

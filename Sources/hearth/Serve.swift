@@ -32,6 +32,14 @@ struct Serve: AsyncParsableCommand {
     @Option(name: Settings.Key.rateLimitPerProject.name, help: Settings.Key.rateLimitPerProject.help) var rateLimitPerProject: String?
     @Option(name: Settings.Key.trustedProxies.name, help: Settings.Key.trustedProxies.help) var trustedProxies: [String] = []
     @Option(name: Settings.Key.storeTimeout.name, help: Settings.Key.storeTimeout.help) var storeTimeout: String?
+    @Option(name: Settings.Key.smtpURL.name, help: Settings.Key.smtpURL.help) var smtpURL: String?
+    @Option(name: Settings.Key.smtpCAFile.name, help: Settings.Key.smtpCAFile.help) var smtpCAFile: String?
+    @Option(name: Settings.Key.mailFrom.name, help: Settings.Key.mailFrom.help) var mailFrom: String?
+    @Option(name: Settings.Key.oobCodeTTLReset.name, help: Settings.Key.oobCodeTTLReset.help) var oobCodeTTLReset: String?
+    @Option(name: Settings.Key.oobCodeTTLVerify.name, help: Settings.Key.oobCodeTTLVerify.help) var oobCodeTTLVerify: String?
+    @Option(name: Settings.Key.oobCodeTTLSignIn.name, help: Settings.Key.oobCodeTTLSignIn.help) var oobCodeTTLSignIn: String?
+    @Option(name: Settings.Key.rateLimitEmailPerRecipient.name, help: Settings.Key.rateLimitEmailPerRecipient.help) var rateLimitEmailPerRecipient: String?
+    @Option(name: Settings.Key.rateLimitEmailPerAddress.name, help: Settings.Key.rateLimitEmailPerAddress.help) var rateLimitEmailPerAddress: String?
     @Option(name: Settings.Key.logLevel.name, help: Settings.Key.logLevel.help) var logLevel: String?
     @Option(name: Settings.Key.vaultKeysFile.name, help: Settings.Key.vaultKeysFile.help) var vaultKeysFile: String?
     @Option(name: Settings.Key.logFormat.name, help: Settings.Key.logFormat.help) var logFormat: String?
@@ -59,6 +67,9 @@ struct Serve: AsyncParsableCommand {
             .rateLimitPerAddress: rateLimitPerAddress, .rateLimitPerProject: rateLimitPerProject,
             .trustedProxies: trustedProxies.isEmpty ? nil : trustedProxies, .storeTimeout: storeTimeout, .logLevel: logLevel,
             .vaultKeysFile: vaultKeysFile, .logFormat: logFormat, .metricsAccess: metricsAccess, .metricsToken: metricsToken,
+            .smtpURL: smtpURL, .smtpCAFile: smtpCAFile, .mailFrom: mailFrom, .oobCodeTTLReset: oobCodeTTLReset,
+            .oobCodeTTLVerify: oobCodeTTLVerify, .oobCodeTTLSignIn: oobCodeTTLSignIn,
+            .rateLimitEmailPerRecipient: rateLimitEmailPerRecipient, .rateLimitEmailPerAddress: rateLimitEmailPerAddress,
         ]
         return given.compactMapValues { $0 }.merging(storeOptions.options) { $1 }
     }
@@ -109,6 +120,8 @@ struct Serve: AsyncParsableCommand {
         draft.trustedProxies = try TrustedProxies(settings.trustedProxies)
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         draft.storeTimeout = settings.storeTimeout
+        draft.mail = MailConfiguration(transport: settings.smtp.map { SMTPMailTransport(configuration: $0) }, from: settings.mailFrom,
+                                       devMailbox: settings.dev || settings.projectId.hasPrefix("demo-"), lifetimes: settings.oobLifetimes)
         if let consoleIdleTimeout {
             guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
             draft.consoleIdleTimeout = TimeInterval(consoleIdleTimeout)
@@ -201,6 +214,16 @@ struct Serve: AsyncParsableCommand {
         return "per address \(signUp.perAddress.limit) sign-ups/hour, \(signIn.perAddress.limit)/minute for password sign-in, createAuthUri and the auth handler each; per project \(signIn.perProject.limit)/minute each"
     }
 
+    /// Where the project's email goes, for the banner.
+    static func describeMail(_ configuration: HearthServerConfiguration) -> String {
+        let dev = configuration.mail.devMailbox ? "the dev mailbox (\(configuration.publicURL.url)\(WirePaths.devMail))" : nil
+        if let transport = configuration.mail.transport {
+            return "SMTP relay \(transport.summary), from \(configuration.mail.from)" + (dev.map { "; copies in \($0)" } ?? "")
+        }
+        if let dev { return "\(dev) only (no --smtp-url: nothing leaves this machine)" }
+        return "NOT CONFIGURED: password reset and verification emails are refused until --smtp-url (env HEARTH_SMTP_URL) is set (docs/email.md)"
+    }
+
     static func printBanner(settings: Settings, configuration: HearthServerConfiguration, report: StartupReport) {
         let port = report.port
         let base = "http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)"
@@ -226,6 +249,7 @@ struct Serve: AsyncParsableCommand {
                 ?? "  token vault:   off (no vault keys: provider refresh tokens are not kept)",
             "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
             "  rate limits:   \(Self.describe(configuration.rateLimits))",
+            "  email:         " + Self.describeMail(configuration),
             "  client address: " + (settings.trustedProxies.isEmpty
                 ? "the connection's peer (X-Forwarded-For ignored; behind a reverse proxy give --trusted-proxy)"
                 : "X-Forwarded-For from trusted proxies \(settings.trustedProxies.joined(separator: ", ")), else the peer"),

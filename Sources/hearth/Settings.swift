@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import HearthCore
+import HearthMail
 import HearthServer
 import HearthStore
 import HearthStorePostgres
@@ -44,15 +45,27 @@ struct Settings {
     var trustedProxies: [String] = []
     /// `store.timeout`: seconds a request may wait for the database before it answers 503 (default 5).
     var storeTimeout: TimeInterval = 5
+    /// `smtp.url` (with `smtp.ca.file`): the relay email goes through; nil: none.
+    var smtp: SMTPConfiguration?
+    /// `mail.from`: the sender of every message.
+    var mailFrom = "Hearth <noreply@localhost>"
+    /// `oob.code.ttl.*`: how long action codes work.
+    var oobLifetimes = OobCodeLifetimes()
+    /// `rate.limit.email.per.recipient` / `rate.limit.email.per.address` (per hour).
+    var emailsPerRecipientPerHour: Int?
+    var emailsPerAddressPerHour: Int?
 
     /// The request limits these settings give for the project.
     var rateLimits: RateLimitConfiguration {
         let configured = signUpsPerAddressPerHour != nil || perAddressPerMinute != nil || perProjectPerMinute != nil
+            || emailsPerRecipientPerHour != nil || emailsPerAddressPerHour != nil
         return RateLimitConfiguration(
             enabled: rateLimitsEnabled ?? (configured || !projectId.hasPrefix("demo-")),
             signUpsPerAddressPerHour: signUpsPerAddressPerHour ?? RateLimitConfiguration.defaultSignUpsPerAddressPerHour,
             perAddressPerMinute: perAddressPerMinute ?? RateLimitConfiguration.defaultPerAddressPerMinute,
-            perProjectPerMinute: perProjectPerMinute ?? RateLimitConfiguration.defaultPerProjectPerMinute)
+            perProjectPerMinute: perProjectPerMinute ?? RateLimitConfiguration.defaultPerProjectPerMinute,
+            emailsPerAddressPerHour: emailsPerAddressPerHour ?? RateLimitConfiguration.defaultEmailsPerAddressPerHour,
+            emailsPerRecipientPerHour: emailsPerRecipientPerHour ?? RateLimitConfiguration.defaultEmailsPerRecipientPerHour)
     }
 
     /// Where the data lives, safe to print: the SQLite file, or the PostgreSQL URL with its password masked.
@@ -92,6 +105,14 @@ struct Settings {
         case rateLimitPerProject = "rate.limit.per.project"
         case trustedProxies = "trusted.proxies"
         case storeTimeout = "store.timeout"
+        case smtpURL = "smtp.url"
+        case smtpCAFile = "smtp.ca.file"
+        case mailFrom = "mail.from"
+        case oobCodeTTLReset = "oob.code.ttl.reset"
+        case oobCodeTTLVerify = "oob.code.ttl.verify"
+        case oobCodeTTLSignIn = "oob.code.ttl.signin"
+        case rateLimitEmailPerRecipient = "rate.limit.email.per.recipient"
+        case rateLimitEmailPerAddress = "rate.limit.email.per.address"
 
         /// How a setting is given and documented.
         struct Declaration {
@@ -155,6 +176,23 @@ struct Settings {
                                               help: "A reverse proxy's address or CIDR network whose X-Forwarded-For gives the client address; repeat for several (env HEARTH_TRUSTED_PROXIES, comma-separated). Without one, X-Forwarded-For is ignored.")
             case .storeTimeout: Declaration(option: "store-timeout", defaultValue: "5",
                                             help: "Seconds a request may wait for the database before it answers 503 UNAVAILABLE (default 5, env HEARTH_STORE_TIMEOUT, config key store.timeout).")
+            case .smtpURL: Declaration(option: "smtp-url", isSecret: true, help: ArgumentHelp(
+                "The SMTP relay email goes through: smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465 (implicit TLS) (env HEARTH_SMTP_URL, config key smtp.url; prefer those: a password on a command line is visible to other users).",
+                valueName: "url"))
+            case .smtpCAFile: Declaration(option: "smtp-ca-file",
+                                          help: "PEM certificate authorities to trust for the SMTP relay besides the system's (a private CA; env HEARTH_SMTP_CA_FILE, config key smtp.ca.file).")
+            case .mailFrom: Declaration(option: "mail-from", defaultValue: "Hearth <noreply@localhost>",
+                                        help: "The sender of Hearth's email, \"Name <address>\" (default Hearth <noreply@localhost>; env HEARTH_MAIL_FROM, config key mail.from).")
+            case .oobCodeTTLReset: Declaration(option: "oob-code-ttl-reset", defaultValue: "1h",
+                                               help: "How long a password-reset link works: seconds, or 30m, 1h, 3d (default 1h; env HEARTH_OOB_CODE_TTL_RESET).")
+            case .oobCodeTTLVerify: Declaration(option: "oob-code-ttl-verify", defaultValue: "3d",
+                                                help: "How long email verification, email change and email recovery links work (default 3d; env HEARTH_OOB_CODE_TTL_VERIFY).")
+            case .oobCodeTTLSignIn: Declaration(option: "oob-code-ttl-signin", defaultValue: "1h",
+                                                help: "How long an email sign-in link works (default 1h; env HEARTH_OOB_CODE_TTL_SIGNIN).")
+            case .rateLimitEmailPerRecipient: Declaration(option: "rate-limit-email-per-recipient",
+                                                          help: "Emails to one address per hour, whoever asks (default 5, env HEARTH_RATE_LIMIT_EMAIL_PER_RECIPIENT).")
+            case .rateLimitEmailPerAddress: Declaration(option: "rate-limit-email-per-address",
+                                                        help: "sendOobCode requests per client address per hour (default 20, env HEARTH_RATE_LIMIT_EMAIL_PER_ADDRESS).")
             }
         }
 
@@ -435,6 +473,44 @@ struct Settings {
         settings.signUpsPerAddressPerHour = try limit(.rateLimitSignUpPerAddress, "per hour")
         settings.perAddressPerMinute = try limit(.rateLimitPerAddress, "per minute")
         settings.perProjectPerMinute = try limit(.rateLimitPerProject, "per minute")
+        settings.emailsPerRecipientPerHour = try limit(.rateLimitEmailPerRecipient, "per hour")
+        settings.emailsPerAddressPerHour = try limit(.rateLimitEmailPerAddress, "per hour")
+        let caFile = try string(.smtpCAFile)
+        if let urlSource = source(.smtpURL) {
+            // The URL holds the password: messages name the setting, never the value.
+            guard let text = urlSource.value as? String else {
+                throw SettingsError(description: "\(urlSource.describe(.smtpURL)) must be an smtp:// or smtps:// URL")
+            }
+            if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+                throw SettingsError(description: "\(source(.smtpCAFile)!.describe(.smtpCAFile)) names \(caFile), which cannot be read")
+            }
+            do {
+                settings.smtp = try SMTPConfiguration(url: text.trimmingCharacters(in: .whitespaces), trustedCAFile: caFile)
+            } catch let error as MailError {
+                throw SettingsError(description: "\(urlSource.describe(.smtpURL)): \(error.description)")
+            }
+        } else if caFile != nil {
+            throw SettingsError(description: "\(source(.smtpCAFile)!.describe(.smtpCAFile)) applies to an SMTP relay: give --smtp-url (env HEARTH_SMTP_URL) too")
+        }
+        if let source = source(.mailFrom) {
+            guard let text = source.value as? String, (try? MailAddress(parsing: text)) != nil else {
+                throw fail(.mailFrom, source, "must be an address or \"Name <address>\", e.g. \"Acme <no-reply@acme.example>\"")
+            }
+            settings.mailFrom = text
+        }
+        func lifetime(_ key: Key) throws -> TimeInterval? {
+            guard let source = source(key) else { return nil }
+            let text = "\(source.value)".trimmingCharacters(in: .whitespaces).lowercased()
+            let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+            let seconds: Double? = if let unit = text.last.flatMap({ units[$0] }) { Double(text.dropLast()).map { $0 * unit } } else { Double(text) }
+            guard let seconds, seconds.isFinite, seconds >= 60, seconds <= 30 * 86_400 else {
+                throw fail(key, source, "must be a duration from 60 seconds to 30 days: seconds, or 30m, 1h, 3d")
+            }
+            return seconds
+        }
+        settings.oobLifetimes = OobCodeLifetimes(reset: try lifetime(.oobCodeTTLReset) ?? OobCodeLifetimes.defaultReset,
+                                                 verify: try lifetime(.oobCodeTTLVerify) ?? OobCodeLifetimes.defaultVerify,
+                                                 signIn: try lifetime(.oobCodeTTLSignIn) ?? OobCodeLifetimes.defaultSignIn)
         if let source = source(.trustedProxies) {
             let entries: [String]
             switch source.value {

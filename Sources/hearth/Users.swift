@@ -17,7 +17,7 @@ struct Users: AsyncParsableCommand {
         commandName: "users",
         abstract: "List, inspect, create, change, disable, delete, import and export users.",
         subcommands: [List.self, Get.self, Create.self, Update.self, Disable.self, Enable.self, Delete.self, Revoke.self,
-                      SetClaims.self, Import.self, Export.self]
+                      SetClaims.self, Import.self, Export.self, ResetLink.self, VerifyLink.self, SignInLink.self]
     )
 
     /// The user with this uid, else with this email.
@@ -229,6 +229,48 @@ struct Users: AsyncParsableCommand {
             let updated = try await Users.update(storeOptions, user) { $0.disableUser = false }
             print("Enabled \(updated.localId).")
         }
+    }
+
+    /// `hearth users reset-link|verify-link|signin-link`: the link firebase-admin's `generate_*_link` answers,
+    /// printed alone on stdout (nothing is sent).
+    static func printActionLink(_ type: OobRequestType, _ storeOptions: StoreOptions, email: String, continueURL: String?) async throws {
+        try await storeOptions.withService { service, _, _ in
+            do {
+                let response = try await HearthCLI.answered {
+                    try await service.actionLink(type, email: email, continueURL: continueURL, by: HearthCLI.principal)
+                }
+                print(response.oobLink ?? "")
+            } catch let error as HearthAPIError {
+                throw CLIError([.emailNotFound, .userNotFound].contains(error.code) ? "no user with email \(email)" : error.description)
+            }
+        }
+    }
+
+    struct ResetLink: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "reset-link",
+            abstract: "Print a password-reset link for a user (valid for oob.code.ttl.reset, used once; nothing is sent).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The user's email") var email: String
+        @Option(name: .customLong("continue-url"), help: "Where the page leads afterwards (an authorized domain or a registered app)") var continueURL: String?
+        func run() async throws { try await Users.printActionLink(.passwordReset, storeOptions, email: email, continueURL: continueURL) }
+    }
+
+    struct VerifyLink: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "verify-link",
+            abstract: "Print an email-verification link for a user (nothing is sent).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The user's email") var email: String
+        @Option(name: .customLong("continue-url"), help: "Where the page leads afterwards (an authorized domain or a registered app)") var continueURL: String?
+        func run() async throws { try await Users.printActionLink(.verifyEmail, storeOptions, email: email, continueURL: continueURL) }
+    }
+
+    struct SignInLink: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "signin-link",
+            abstract: "Print an email sign-in link (email-link sign-in must be on; nothing is sent).")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The email to sign in as") var email: String
+        @Option(name: .customLong("continue-url"), help: "Where the app receives the link (an authorized domain or a registered app)") var continueURL: String?
+        func run() async throws { try await Users.printActionLink(.emailSignIn, storeOptions, email: email, continueURL: continueURL) }
     }
 
     /// `hearth users revoke`.

@@ -63,3 +63,23 @@ extension EmailActionService {
         return "nowhere: no SMTP relay (set smtp.url)"
     }
 }
+
+extension AdminService {
+    /// An action link made for an operator (`hearth users reset-link|verify-link|signin-link`): the code stored as
+    /// any other, nothing sent, the link on the URL the server was last served at (unless `--public-url` says).
+    public func actionLink(_ type: OobRequestType, email: String, continueURL: String? = nil, by principal: AdminPrincipal) async throws -> SendOobCodeResponse {
+        var configuration = accounts.configuration
+        if configuration.publicURL.isDerived, let served = try await accounts.projectConfig().servedPublicURL {
+            configuration.publicURL = PublicBaseURL(served)
+        }
+        let linkAccounts = AccountService(configuration: configuration, store: store, keyRing: accounts.keyRing, logger: logger)
+        let mailer = Mailer(configuration: MailConfiguration(), store: store, devMailbox: nil, clock: configuration.clock,
+                            metrics: configuration.metrics, logger: logger, wake: nil)
+        let service = EmailActionService(accounts: linkAccounts, mailer: mailer, limiter: nil, logger: logger)
+        var request = SendOobCodeRequest(requestType: type, email: email, returnOobLink: true)
+        request.continueUrl = continueURL
+        let response = try await service.sendOobCode(request, admin: true)
+        try await audit(principal, "user.oobLink", target: response.email ?? email, detail: type.rawValue)
+        return response
+    }
+}
