@@ -120,17 +120,30 @@ public struct EmailActionService: Sendable {
             if request.canHandleCodeInApp == true { throw HearthAPIError(.missingContinueUri, "canHandleCodeInApp needs a continueUrl") }
             return nil
         }
-        var schemes = Set<String>()
-        for app in try await store.apps() where app.kind == .apple {
-            if let bundleId = app.bundleId { schemes.insert(bundleId.lowercased()) }
-            if let scheme = AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId) { schemes.insert(scheme.lowercased()) }
-        }
-        switch ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: schemes) {
+        switch ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: try await appSchemes()) {
         case nil: return url
         case .invalid(let why)?: throw HearthAPIError(.invalidContinueUri, why)
         case .unauthorizedDomain(let host)?:
             throw HearthAPIError(.unauthorizedDomain, "Domain not allowlisted by project: add \(host) to the authorized domains (or register the app)")
         }
+    }
+
+    /// The URL schemes of the registered Apple apps (bundle ids, callback schemes): allowed `continueUrl` schemes.
+    func appSchemes() async throws -> Set<String> {
+        var schemes = Set<String>()
+        for app in try await store.apps() where app.kind == .apple {
+            if let bundleId = app.bundleId { schemes.insert(bundleId.lowercased()) }
+            if let scheme = AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId) { schemes.insert(scheme.lowercased()) }
+        }
+        return schemes
+    }
+
+    /// `url` when it is still allowed now (the action pages check a link's `continueUrl` when it is clicked: the
+    /// domain may have been removed since the mail went out); nil otherwise.
+    func allowedContinueURL(_ url: String?) async throws -> String? {
+        guard let url, !url.isEmpty else { return nil }
+        let config = try await accounts.projectConfig()
+        return ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: try await appSchemes()) == nil ? url : nil
     }
 
     /// A new code, stored hashed, and its link.
