@@ -39,10 +39,19 @@ public struct EmailActionService: Sendable {
         var recipient: String
         var newEmail: String?
         var displayName: String?
+        /// The per-recipient limit, counted before anything depends on whether the address has an account (so the
+        /// limit cannot tell known addresses from unknown ones).
+        func limitRecipient(_ address: String) async throws {
+            if !admin, let limiter, let wait = await limiter.admitEmail(to: address) {
+                throw HearthAPIError(type == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts,
+                                     "too many emails to this address; try again in \(wait) seconds")
+            }
+        }
         switch type {
         case .passwordReset:
             email = try AccountService.normalizedEmail(request.email)
             recipient = email
+            try await limitRecipient(recipient)
             guard let user = try await store.user(email: email) else {
                 // Enumeration protection: an unknown address answers as a known one would, and nothing is sent.
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
@@ -56,6 +65,7 @@ public struct EmailActionService: Sendable {
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to verify") }
             email = address
             recipient = address
+            try await limitRecipient(recipient)
             localId = user.localId
             displayName = user.displayName
         case .emailSignIn:
@@ -64,6 +74,7 @@ public struct EmailActionService: Sendable {
             }
             email = try AccountService.normalizedEmail(request.email)
             recipient = email
+            try await limitRecipient(recipient)
             let user = try await store.user(email: email)
             localId = user?.localId
             displayName = user?.displayName
@@ -71,6 +82,7 @@ public struct EmailActionService: Sendable {
             let target = try AccountService.normalizedEmail(request.newEmail, missing: .missingNewEmail, invalid: .invalidEmail)
             let user = try await subject(of: request, admin: admin, recentLogin: true)
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to change") }
+            try await limitRecipient(target)
             if let holder = try await store.user(email: target), holder.localId != user.localId {
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: address) }
                 throw HearthAPIError(.emailExists)
@@ -84,10 +96,6 @@ public struct EmailActionService: Sendable {
             throw HearthAPIError(.invalidRequestType)
         }
 
-        if !admin, let limiter, let wait = await limiter.admitEmail(to: recipient) {
-            throw HearthAPIError(type == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts,
-                                 "too many emails to this address; try again in \(wait) seconds")
-        }
         let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL)
         if returnLink {
             return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
