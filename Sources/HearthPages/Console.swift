@@ -19,6 +19,7 @@ public enum ConsolePages {
     public static let navigation: [NavItem] = [
         NavItem("Overview", href: "/console"), NavItem("Users", href: "/console/users"),
         NavItem("Sign-in method", href: "/console/providers"), NavItem("Settings", href: "/console/settings"),
+        NavItem("Templates", href: "/console/templates"),
         NavItem("Apps", href: "/console/apps"), NavItem("Service accounts", href: "/console/service-accounts"),
         NavItem("Signing keys", href: "/console/keys"), NavItem("Audit log", href: "/console/audit"),
     ]

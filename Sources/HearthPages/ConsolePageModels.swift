@@ -132,7 +132,12 @@ public struct OverviewPage: ConsolePage {
     public let legend: [LegendEntry]
     public let refusals: [Refusal]
 
-    public init(usersTotal: String, usersNew: String, signInsTotal: String, refusedTotal: String, chart: Chart, legend: [LegendEntry], refusals: [Refusal]) {
+    /// Whether mail is configured (nil: not shown).
+    public let mail: MailStatus?
+
+    public init(usersTotal: String, usersNew: String, signInsTotal: String, refusedTotal: String, chart: Chart, legend: [LegendEntry], refusals: [Refusal],
+                mail: MailStatus? = nil) {
+        self.mail = mail
         self.usersTotal = usersTotal
         self.usersNew = usersNew
         self.signInsTotal = signInsTotal
@@ -506,5 +511,79 @@ public struct AuditPage: ConsolePage {
     public init(entries: [Entry], next: String? = nil) {
         self.entries = entries
         self.next = next
+    }
+}
+
+/// Where the project's email goes (the overview's and the Templates page's banner).
+public struct MailStatus: Sendable {
+    /// "SMTP relay smtp://…", "the dev mailbox (/__dev/mail); no SMTP relay", ….
+    public let summary: String
+    /// `success` (a relay), `info` (the dev mailbox only), `warning` (nowhere).
+    public let tone: String
+    /// What goes wrong without a relay, and the setting to fix it.
+    public let warning: String?
+    /// The dev mailbox's page exists.
+    public let devMailbox: Bool
+
+    public init(summary: String, tone: String, warning: String?, devMailbox: Bool) {
+        self.summary = summary
+        self.tone = tone
+        self.warning = warning
+        self.devMailbox = devMailbox
+    }
+}
+
+/// `/console/templates`: the email templates of the five kinds, each in its own form, and `%APP_NAME%`.
+public struct TemplatesPage: ConsolePage {
+    public static let template = ConsoleTemplate.templates
+
+    /// One kind's template, as saved (or as typed, after a refused save).
+    public struct Entry: Sendable {
+        /// `resetPassword`, … (the form's `kind`).
+        public let kind: String
+        public let title: String
+        public let customized: Bool
+        /// The sender it goes out as (`"Name" <local@domain>`).
+        public let sender: String
+        public let senderDisplayName: String
+        public let senderLocalPart: String
+        public let replyTo: String
+        public let subject: String
+        public let body: String
+        public let html: Bool
+        /// Shown open (just saved, or refused).
+        public let open: Bool
+        /// Why it was not saved or sent.
+        public let error: String?
+        /// The address last typed for a test email.
+        public let testTo: String
+
+        public init(kind: String, title: String, customized: Bool, sender: String, senderDisplayName: String, senderLocalPart: String,
+                    replyTo: String, subject: String, body: String, html: Bool, open: Bool, error: String? = nil, testTo: String = "") {
+            self.kind = kind
+            self.title = title
+            self.customized = customized
+            self.sender = sender
+            self.senderDisplayName = senderDisplayName
+            self.senderLocalPart = senderLocalPart
+            self.replyTo = replyTo
+            self.subject = subject
+            self.body = body
+            self.html = html
+            self.open = open
+            self.error = Pages.nonEmpty(error)
+            self.testTo = testTo
+        }
+    }
+
+    public let mail: MailStatus
+    /// `%APP_NAME%` as saved ("" when it is the project ID).
+    public let appName: String
+    public let templates: [Entry]
+
+    public init(mail: MailStatus, appName: String, templates: [Entry]) {
+        self.mail = mail
+        self.appName = appName
+        self.templates = templates
     }
 }

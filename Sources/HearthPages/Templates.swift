@@ -18,6 +18,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
     case serviceAccounts = "console-service-accounts"
     case keys = "console-keys"
     case audit = "console-audit"
+    case templates = "console-templates"
 
     var source: [UInt8] {
         switch self {
@@ -36,6 +37,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
         case .serviceAccounts: PackageResources.console_service_accounts_mustache
         case .keys: PackageResources.console_keys_mustache
         case .audit: PackageResources.console_audit_mustache
+        case .templates: PackageResources.console_templates_mustache
         }
     }
 }
@@ -48,6 +50,10 @@ enum PageTemplate: String, CaseIterable {
     case message
     /// A dev identity provider's login form.
     case login
+    /// An email action page: ``Pages/action(title:message:tone:facts:error:forms:note:links:badge:)``.
+    case action
+    /// The dev mailbox, ``Pages/devMailbox(_:summary:clear:)``.
+    case devMail = "dev-mail"
     /// The console's frame: navigation, flash and error, and the page body.
     case consoleLayout = "console-layout"
     /// The overview's chart, an SVG (a partial).
@@ -58,6 +64,8 @@ enum PageTemplate: String, CaseIterable {
         case .head: PackageResources.head_mustache
         case .message: PackageResources.message_mustache
         case .login: PackageResources.login_mustache
+        case .action: PackageResources.action_mustache
+        case .devMail: PackageResources.dev_mail_mustache
         case .consoleLayout: PackageResources.console_layout_mustache
         case .consoleChart: PackageResources.console_chart_mustache
         }

@@ -150,9 +150,10 @@ public final class HearthApp: Sendable {
                           clock: configuration.clock, logger: logger, metrics: configuration.metrics)
             : nil
         let devMode = devProviders != nil
+        let devMail = emailActions.mailer.devMailbox != nil
         let configuration = configuration
         router.get("/") { request, context -> Response in
-            if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode) }
+            if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode, devMail: devMail) }
             return try JSONResponse(["service": "hearth", "projectId": configuration.projectId]).response(from: request, context: context)
         }
         OperationsController(store: store, keyRing: keyRing, configuration: configuration).register(on: router)
@@ -162,8 +163,12 @@ public final class HearthApp: Sendable {
             devProviders.register(on: router)
             DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
         }
+        ActionHandlerController(emailActions: emailActions).register(on: router)
+        if let mailbox = emailActions.mailer.devMailbox {
+            DevMailController(mailbox: mailbox, publicURL: configuration.publicURL, summary: emailActions.deliverySummary).register(on: router)
+        }
         ConsoleController(service: admin, access: ConsoleAccess(store: store, configuration: configuration),
-                          configuration: configuration, store: store, federation: federation).register(on: router)
+                          configuration: configuration, store: store, federation: federation, emailActions: emailActions).register(on: router)
         OAuthTokenController(configuration: configuration, store: store, keyRing: keyRing, logger: logger).register(on: router)
 
         // The RPC catalog, each RPC in its route group's middleware; then the admin resources in the admin groups.

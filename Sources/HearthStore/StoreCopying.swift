@@ -9,4 +9,8 @@ public protocol StoreCopying: HearthStore {
     func projectConfigs() async throws -> [ProjectConfig]
     /// Refresh tokens ordered by hash, strictly after `afterHash` when given, at most `limit`.
     func refreshTokens(after afterHash: String?, limit: Int) async throws -> [RefreshTokenRecord]
+    /// Email action codes ordered by hash, strictly after `afterHash` when given, at most `limit`.
+    func oobCodes(after afterHash: String?, limit: Int) async throws -> [OobCodeRecord]
+    /// Outbox messages ordered by id, strictly after `afterId` when given, at most `limit`.
+    func outboxMail(after afterId: String?, limit: Int) async throws -> [OutboxMail]
 }

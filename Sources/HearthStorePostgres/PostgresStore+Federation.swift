@@ -164,6 +164,14 @@ extension PostgresStore: StoreCopying {
     public func refreshTokens(after afterHash: String?, limit: Int) async throws -> [RefreshTokenRecord] {
         try await single { db in try await db.rows(StoreSQL.refreshTokens(after: afterHash, limit: limit)).map(RefreshTokenRecord.init(row:)) }
     }
+
+    public func oobCodes(after afterHash: String?, limit: Int) async throws -> [OobCodeRecord] {
+        try await single { db in try await db.rows(StoreSQL.oobCodes(after: afterHash, limit: limit)).map(OobCodeRecord.init(row:)) }
+    }
+
+    public func outboxMail(after afterId: String?, limit: Int) async throws -> [OutboxMail] {
+        try await single { db in try await db.rows(StoreSQL.outboxMail(after: afterId, limit: limit)).map(OutboxMail.init(row:)) }
+    }
 }
 
 extension PostgresStore {

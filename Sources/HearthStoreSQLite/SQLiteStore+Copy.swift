@@ -11,6 +11,14 @@ extension SQLiteStore: StoreCopying {
     public func refreshTokens(after afterHash: String?, limit: Int) async throws -> [RefreshTokenRecord] {
         try await read { db in try db.rows(StoreSQL.refreshTokens(after: afterHash, limit: limit)).map(RefreshTokenRecord.init(row:)) }
     }
+
+    public func oobCodes(after afterHash: String?, limit: Int) async throws -> [OobCodeRecord] {
+        try await read { db in try db.rows(StoreSQL.oobCodes(after: afterHash, limit: limit)).map(OobCodeRecord.init(row:)) }
+    }
+
+    public func outboxMail(after afterId: String?, limit: Int) async throws -> [OutboxMail] {
+        try await read { db in try db.rows(StoreSQL.outboxMail(after: afterId, limit: limit)).map(OutboxMail.init(row:)) }
+    }
 }
 
 extension SQLiteStore {

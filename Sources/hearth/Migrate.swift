@@ -205,6 +205,45 @@ struct Migrate: AsyncParsableCommand {
         }
         tallies.append(("provider tokens", vault))
 
+        // Email action codes (hashed) and the mail outbox: pending links keep working, queued mail is not lost.
+        var codes = Tally()
+        var afterCode: String?
+        while true {
+            let page = try await source.oobCodes(after: afterCode, limit: 1000)
+            guard let last = page.last else { break }
+            for code in page {
+                if allowNonEmpty, try await target.oobCode(hash: code.codeHash) != nil { codes.kept += 1; continue }
+                try await target.insertOobCode(code)
+                codes.copied += 1
+            }
+            afterCode = last.codeHash
+        }
+        tallies.append(("email action codes", codes))
+        var outbox = Tally()
+        var queued = Set<String>()
+        var afterQueued: String?
+        while allowNonEmpty {
+            let page = try await target.outboxMail(after: afterQueued, limit: 1000)
+            guard let last = page.last else { break }
+            queued.formUnion(page.map(\.id))
+            afterQueued = last.id
+        }
+        var afterMail: String?
+        while true {
+            let page = try await source.outboxMail(after: afterMail, limit: 1000)
+            guard let last = page.last else { break }
+            for mail in page {
+                if queued.contains(mail.id) {
+                    outbox.kept += 1
+                    continue
+                }
+                try await target.enqueueMail(mail)
+                outbox.copied += 1
+            }
+            afterMail = last.id
+        }
+        tallies.append(("queued email", outbox))
+
         // The audit log, oldest first so the target's ids keep the order (the ids themselves are renumbered).
         var entries: [AuditEntry] = []
         var before: Int64?
@@ -265,7 +304,17 @@ struct Migrate: AsyncParsableCommand {
             audit += page.count
             before = last.id
         }
+        var codes = 0
+        var afterCode: String?
+        while true {
+            let page = try await store.oobCodes(after: afterCode, limit: 5000)
+            guard let last = page.last else { break }
+            codes += page.count
+            afterCode = last.codeHash
+        }
         return [
+            "email action codes": codes,
+            "queued email": try await store.outboxCount(),
             "projects": try await store.projectConfigs().count,
             "signing keys": try await store.signingKeys().count,
             "service-account keys": try await store.allServiceAccountKeys().count,

@@ -323,6 +323,22 @@ import Testing
             _ = try await h.signUp(email: "bob@example.com")
             #expect(try await Self.send(h, SendOobCodeRequest(requestType: .passwordReset, email: "bob@example.com")).status == 200)
         }
+        // With enumeration protection, an unknown address reaches the limit exactly as a known one does.
+        try await HearthHarness.run(configure: {
+            $0.rateLimits = RateLimitConfiguration(emailsPerAddressPerHour: 1000, emailsPerRecipientPerHour: 2)
+            $0.initialProjectConfig = ProjectConfig(projectId: "demo-hearth", emailEnumerationProtection: true)
+        }) { h in
+            _ = try await h.signUp(email: "ada@example.com")
+            var answers: [String: [String]] = [:]
+            for email in ["ada@example.com", "nobody@example.com"] {
+                for _ in 0..<3 {
+                    let reply = try await Self.send(h, SendOobCodeRequest(requestType: .passwordReset, email: email))
+                    answers[email, default: []].append(reply.errorCode ?? "\(reply.status)")
+                }
+            }
+            #expect(answers["ada@example.com"] == ["200", "200", "RESET_PASSWORD_EXCEED_LIMIT"])
+            #expect(answers["nobody@example.com"] == answers["ada@example.com"])
+        }
     }
 
     @Test func theAdminAPIReturnsLinksAndTheEmulatorListsAndClearsTheMailbox() async throws {

@@ -119,6 +119,11 @@ import Testing
         Sample(name: "audit1", page: AuditPage(entries: [.init(time: "2025-01-01 00:00", actor: evil, action: "user.update", target: "u1", detail: "")],
                                                next: "/console/audit?before=abc"), marker: #"<a class="button secondary" href="/console/audit?before=abc" rel="next">"#),
         Sample(name: "audit2", page: AuditPage(entries: [], next: nil), marker: #"<div class="actions"></div>"#),
+        Sample(name: "templates", page: TemplatesPage(
+            mail: MailStatus(summary: "the dev mailbox", tone: "warning", warning: evil, devMailbox: true), appName: evil,
+            templates: [.init(kind: "resetPassword", title: "Password reset", customized: true, sender: "\"A\" <a@example.com>", senderDisplayName: evil,
+                              senderLocalPart: "", replyTo: "", subject: evil, body: evil, html: true, open: true, error: evil, testTo: "")]),
+               marker: #"<p class="field-error" role="alert">Nothing was done: \#(escaped)</p>"#),
     ]
 
     static func render(_ sample: Sample) -> String {
@@ -181,6 +186,25 @@ import Testing
         let plain = Pages.message(title: "Plain", message: "Only", detail: "", badge: "")
         #expect(plain.contains("<header>Hearth</header>"))
         #expect(!plain.contains("<dl>") && !plain.contains("<ul>") && !plain.contains(#"class="note""#) && !plain.contains(#"class="actions""#))
+    }
+
+    @Test func actionPagesAreWholeAndEscaped() {
+        let form = Pages.Form(action: "/__/auth/action", hidden: [.init("oobCode", Self.evil)],
+                              inputs: [.init(id: "p", label: "New password", name: "newPassword", type: "password", autocomplete: "new-password",
+                                             minLength: 6, hint: "hint " + Self.evil)], button: "Save " + Self.evil)
+        let html = Pages.action(title: "T " + Self.evil, message: "m " + Self.evil, tone: .error, facts: [("Account", Self.evil)], error: Self.evil,
+                                forms: [form], note: "n", links: [Pages.Link("Continue", href: "https://a.example/?x=1&y=2")])
+        #expect(html.hasPrefix("<!doctype html>") && html.hasSuffix("</section></main></body></html>"))
+        #expect(html.contains(#"<input type="hidden" name="oobCode" value="\#(Self.escaped)">"#))
+        #expect(html.contains(#"minlength="6" required aria-describedby="p-hint">"#))
+        #expect(html.contains(#"<p class="error-text" role="alert">\#(Self.escaped)</p>"#))
+        #expect(html.contains(#"href="https://a.example/?x=1&amp;y=2" rel="noreferrer">Continue</a>"#))
+        #expect(!html.contains("<script>") && !html.contains("{{"))
+        let mail = Pages.devMailbox([Pages.DevMail(time: "t", from: "f", to: Self.evil, subject: Self.evil, kind: "verifyEmail", link: nil,
+                                                   text: Self.evil, html: "<b>" + Self.evil + "</b>")],
+                                    summary: "1", clear: Pages.Form(action: "/__dev/mail", hidden: [], button: "Clear"))
+        #expect(mail.contains(#"<iframe sandbox srcdoc="&lt;b&gt;\#(Self.escaped)&lt;/b&gt;""#))
+        #expect(!mail.contains("<script>") && !mail.contains("<b>") && !mail.contains("Open the link"))
     }
 
     @Test func devLoginPageIsWholeAndEscaped() {

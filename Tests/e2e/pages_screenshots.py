@@ -1,12 +1,16 @@
 """Every HTML page Hearth serves, in a real headless Chromium, at phone and desktop widths: checks the shared look
 (viewport, stylesheet, no raw JSON) and saves a screenshot of each for people to look at.
 
-Usage: pages_screenshots.py BASE_URL HEARTH_BINARY OUT_DIR   (the server runs with --dev)
+Usage: pages_screenshots.py BASE_URL HEARTH_BINARY OUT_DIR [DATA_DIR]   (the server runs with --dev; with its
+DATA_DIR the console's Templates page is shot too, signed in with `hearth console login-link`)
 Prints one line per page and 'pages: N passed, N failed'.
 """
+import json
 import os
+import subprocess
 import sys
 import tempfile
+import urllib.request
 
 from cli_signin import start_signin
 from selenium import webdriver
@@ -17,6 +21,7 @@ from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE, HEARTH, OUT = sys.argv[1:4]
+DATA = sys.argv[4] if len(sys.argv) > 4 else None
 os.makedirs(OUT, exist_ok=True)
 os.environ["SE_OFFLINE"] = "true"
 os.environ["SE_AVOID_STATS"] = "true"
@@ -56,6 +61,64 @@ def login(email, cancel=False):
 
 def wait_for(text):
     WebDriverWait(driver, 15).until(lambda d: text in d.page_source)
+
+
+def api(method, body):
+    """An Identity Toolkit call as an app makes it (the demo project takes any API key)."""
+    request = urllib.request.Request(f"{BASE}/identitytoolkit.googleapis.com/v1/accounts:{method}?key=pages", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request))
+
+
+def mailed_link(request_type):
+    """The newest link of a kind in the dev mailbox (the emulator's oobCodes listing)."""
+    codes = json.load(urllib.request.urlopen(f"{BASE}/emulator/v1/projects/demo-hearth/oobCodes"))["oobCodes"]
+    return [code for code in codes if code["requestType"] == request_type][-1]["oobLink"]
+
+
+def submit(fields, button_text):
+    """Fills a plain HTML form and presses its button (no JavaScript on these pages)."""
+    for name, value in fields.items():
+        driver.find_element(By.NAME, name).send_keys(value)
+    driver.find_element(By.XPATH, f"//button[contains(., {json.dumps(button_text)})]").click()
+
+
+def action_pages():
+    """The email action pages: a password reset by its form, the same link used again, email verification, a
+    broken link, the dev mailbox, and the console's Templates page."""
+    account = api("signUp", {"email": "pages-reset@example.com", "password": "old password", "returnSecureToken": True})
+    api("sendOobCode", {"requestType": "PASSWORD_RESET", "email": "pages-reset@example.com"})
+    reset = mailed_link("PASSWORD_RESET")
+    driver.set_window_size(*SIZES["phone"])
+    driver.get(reset)
+    shoot("action-reset-form", "Choose a new password")
+    submit({"newPassword": "new secret 42", "confirmPassword": "new secret 42"}, "Save the new password")
+    wait_for("Password changed")
+    shoot("action-reset-done", "Password changed")
+    signed_in = api("signInWithPassword", {"email": "pages-reset@example.com", "password": "new secret 42", "returnSecureToken": True})
+    assert signed_in["localId"] == account["localId"], "the new password signs in"
+    driver.get(reset)
+    shoot("action-link-used", "This link was already used or is not valid")
+
+    api("sendOobCode", {"requestType": "VERIFY_EMAIL", "idToken": signed_in["idToken"]})
+    driver.get(mailed_link("VERIFY_EMAIL"))
+    shoot("action-verify", "Verify my email")
+    submit({}, "Verify my email")
+    wait_for("Email verified")
+    shoot("action-verified", "Email verified")
+
+    driver.get(BASE + "/__/auth/action?mode=resetPassword")
+    shoot("action-bad-link", "This link does not work")
+
+    driver.get(BASE + "/__dev/mail")
+    shoot("dev-mailbox", "Dev mailbox")
+
+    if DATA:
+        out = subprocess.run([HEARTH, "console", "login-link", "--data-dir", DATA, "--public-url", BASE], capture_output=True, text=True, check=True)
+        driver.get(next(word for word in out.stdout.split() if "/console/login/link?token=" in word))
+        wait_for("Log out")
+        driver.get(BASE + "/console/templates?kind=resetPassword")
+        shoot("console-templates", "Send a test email")
 
 
 try:
@@ -108,6 +171,12 @@ try:
     wait_for("refused the sign-in")
     shoot("cli-loopback-refused", "work or school accounts only")
     cli.communicate(timeout=30)
+
+    try:
+        action_pages()
+    except Exception as error:  # noqa: BLE001 - report it with the others
+        results.append(False)
+        print(f"FAIL action pages: {error!r}")
 finally:
     driver.quit()
 

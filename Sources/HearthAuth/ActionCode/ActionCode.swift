@@ -216,7 +216,7 @@ enum EmailActionLink {
         }
         if query["oobCode"] != nil || query["mode"] != nil { return query }
         guard depth < 2 else { return nil }
-        for key in ["deep_link_id", "link"] {
+        for key in [AuthHandlerParameter.deepLinkId.rawValue, AuthHandlerParameter.link.rawValue] {
             if let inner = query[key], let found = actionQuery(of: inner, depth: depth + 1) { return found }
         }
         return nil

@@ -47,7 +47,8 @@ public enum EmailTemplates {
             self.link = link
             self.email = email
             self.newEmail = newEmail ?? ""
-            self.displayName = displayName ?? ""
+            // A person without a display name is greeted by address ("Hello ada@example.com,"), never "Hello ,".
+            self.displayName = displayName.flatMap { $0.isEmpty ? nil : $0 } ?? email
             self.appName = appName
         }
     }
@@ -139,11 +140,17 @@ public enum EmailTemplates {
         guard let own = stored(kind, in: config) else { return fallback }
         func value(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
         let body = value(own.body)
-        return AdminProjectConfig.EmailTemplate(
+        let result = AdminProjectConfig.EmailTemplate(
             senderLocalPart: value(own.senderLocalPart), senderDisplayName: value(own.senderDisplayName),
             subject: value(own.subject) ?? fallback.subject, body: body ?? fallback.body,
             bodyFormat: body == nil ? fallback.bodyFormat : (own.bodyFormat == "HTML" ? "HTML" : "PLAIN_TEXT"),
-            replyTo: value(own.replyTo), customized: own != fallback)
+            replyTo: value(own.replyTo), customized: nil)
+        var merged = result
+        merged.customized = false
+        merged.bodyFormat = merged.bodyFormat ?? "PLAIN_TEXT"
+        let customized = merged != fallback
+        merged.customized = customized
+        return merged
     }
 
     static func stored(_ kind: Kind, in config: AdminProjectConfig.SendEmailConfig?) -> AdminProjectConfig.EmailTemplate? {

@@ -38,7 +38,8 @@ extension ConsoleController {
                 OverviewPage.LegendEntry(provider: provider, color: colors[provider] ?? "#888",
                                          count: String(signIns.filter { $0.key == provider }.reduce(0) { $0 + $1.count }))
             },
-            refusals: refusalTotals.sorted { $0.value > $1.value }.map { OverviewPage.Refusal(reason: $0.key, count: String($0.value)) })
+            refusals: refusalTotals.sorted { $0.value > $1.value }.map { OverviewPage.Refusal(reason: $0.key, count: String($0.value)) },
+            mail: mailStatus)
     }
 
     /// Stacked bars, one per day, one colour per provider, and every seventh day's date counted back from today

@@ -17,6 +17,8 @@ struct ConsoleController {
     let store: any HearthStore
     /// Where each provider comes from (a stored configuration, or `--dev`'s built-in providers).
     let federation: FederationService
+    /// The Templates page's test email and the mail banner.
+    let emailActions: EmailActionService
 
     /// Success messages shown after a redirect (`?ok=<key>`): fixed texts, so a link cannot make the console say anything.
     static let flashes: [String: String] = [
@@ -25,6 +27,8 @@ struct ConsoleController {
         "deleted": "User deleted.", "provider": "Provider saved.", "toggled": "Provider updated.", "settings": "Settings saved.",
         "domains": "Authorized domains saved.", "key-removed": "Service-account key removed.", "logged-out": "You are logged out.", "app-added": "App registered.", "app-removed": "App removed.",
         "rotated": "A new signing key is published; it signs once the pre-publication period is over.",
+        "template-saved": "Template saved.", "template-reset": "Template reset to the default.", "app-name": "App name saved.",
+        "test-sent": "Test email sent, through the same outbox as real mail.",
     ]
 
     static let pageSize = 25
@@ -147,6 +151,7 @@ struct ConsoleController {
             }
         }
 
+        registerTemplates(on: router)
         page(router, "/console/apps", title: "Apps") { _, _ in try await apps() }
         router.post("/console/apps") { request, _ in
             try await action(request) { session, form in

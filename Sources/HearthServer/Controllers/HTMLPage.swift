@@ -23,13 +23,14 @@ enum HTMLPage {
     }
 
     /// `/` for a browser: what this server is and where its endpoints are.
-    static func index(configuration: HearthServerConfiguration, dev: Bool) -> Response {
+    static func index(configuration: HearthServerConfiguration, dev: Bool, devMail: Bool = false) -> Response {
         let base = configuration.publicURL.url
         var links: [Pages.Link] = [Pages.Link("Open the console", href: "/console")]
         if dev {
             links.append(Pages.Link("Try Microsoft sign-in", href: "/__dev/try?provider=microsoft.com"))
             links.append(Pages.Link("Try Yahoo sign-in", href: "/__dev/try?provider=yahoo.com"))
         }
+        if devMail { links.append(Pages.Link("Dev mailbox", href: WirePaths.devMail)) }
         return message(
             "Hearth is running", "A Firebase Authentication–compatible identity server for project \(configuration.projectId).",
             tone: .success,

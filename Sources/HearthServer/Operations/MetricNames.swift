@@ -28,10 +28,10 @@ public enum MetricName: String, Sendable, CaseIterable {
     /// Requests refused by the rate limits, by endpoint (`signUp`, `signInWithPassword`, `createAuthUri`,
     /// `authHandler`) and scope (`address`: one client's limit, `project`: everyone's together).
     case rateLimited = "hearth_rate_limited_total"
-    /// Email messages by kind (`resetPassword`, `verifyEmail`, `changeEmail`, `verifyAndChangeEmail`, `emailSignIn`,
-    /// `test`) and result: `queued` (in the outbox), `sent` (the relay took it), `retry` (a temporary failure, tried
-    /// again later), `failed` (refused for good, or out of attempts), `expired` (its link expired before delivery),
-    /// `dev` (the dev mailbox).
+    /// Email messages. Written: kind `resetPassword`, `verifyEmail`, `changeEmail`, `verifyAndChangeEmail`,
+    /// `emailSignIn` or `test`, result `queued` (into the outbox) or `dev` (the dev mailbox). Delivered by the outbox:
+    /// kind `outbox`, result `sent` (the relay took it), `retry` (a temporary failure, tried again later), `failed`
+    /// (refused for good, or out of attempts) or `expired` (its link expired before delivery).
     case mail = "hearth_mail_messages_total"
 
     /// The label names, in order; every recording passes values for exactly these.

@@ -39,10 +39,19 @@ public struct EmailActionService: Sendable {
         var recipient: String
         var newEmail: String?
         var displayName: String?
+        /// The per-recipient limit, counted before anything depends on whether the address has an account (so the
+        /// limit cannot tell known addresses from unknown ones).
+        func limitRecipient(_ address: String) async throws {
+            if !admin, let limiter, let wait = await limiter.admitEmail(to: address) {
+                throw HearthAPIError(type == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts,
+                                     "too many emails to this address; try again in \(wait) seconds")
+            }
+        }
         switch type {
         case .passwordReset:
             email = try AccountService.normalizedEmail(request.email)
             recipient = email
+            try await limitRecipient(recipient)
             guard let user = try await store.user(email: email) else {
                 // Enumeration protection: an unknown address answers as a known one would, and nothing is sent.
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
@@ -56,6 +65,7 @@ public struct EmailActionService: Sendable {
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to verify") }
             email = address
             recipient = address
+            try await limitRecipient(recipient)
             localId = user.localId
             displayName = user.displayName
         case .emailSignIn:
@@ -64,6 +74,7 @@ public struct EmailActionService: Sendable {
             }
             email = try AccountService.normalizedEmail(request.email)
             recipient = email
+            try await limitRecipient(recipient)
             let user = try await store.user(email: email)
             localId = user?.localId
             displayName = user?.displayName
@@ -71,6 +82,7 @@ public struct EmailActionService: Sendable {
             let target = try AccountService.normalizedEmail(request.newEmail, missing: .missingNewEmail, invalid: .invalidEmail)
             let user = try await subject(of: request, admin: admin, recentLogin: true)
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to change") }
+            try await limitRecipient(target)
             if let holder = try await store.user(email: target), holder.localId != user.localId {
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: address) }
                 throw HearthAPIError(.emailExists)
@@ -84,10 +96,6 @@ public struct EmailActionService: Sendable {
             throw HearthAPIError(.invalidRequestType)
         }
 
-        if !admin, let limiter, let wait = await limiter.admitEmail(to: recipient) {
-            throw HearthAPIError(type == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts,
-                                 "too many emails to this address; try again in \(wait) seconds")
-        }
         let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL)
         if returnLink {
             return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
@@ -120,17 +128,30 @@ public struct EmailActionService: Sendable {
             if request.canHandleCodeInApp == true { throw HearthAPIError(.missingContinueUri, "canHandleCodeInApp needs a continueUrl") }
             return nil
         }
-        var schemes = Set<String>()
-        for app in try await store.apps() where app.kind == .apple {
-            if let bundleId = app.bundleId { schemes.insert(bundleId.lowercased()) }
-            if let scheme = AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId) { schemes.insert(scheme.lowercased()) }
-        }
-        switch ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: schemes) {
+        switch ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: try await appSchemes()) {
         case nil: return url
         case .invalid(let why)?: throw HearthAPIError(.invalidContinueUri, why)
         case .unauthorizedDomain(let host)?:
             throw HearthAPIError(.unauthorizedDomain, "Domain not allowlisted by project: add \(host) to the authorized domains (or register the app)")
         }
+    }
+
+    /// The URL schemes of the registered Apple apps (bundle ids, callback schemes): allowed `continueUrl` schemes.
+    func appSchemes() async throws -> Set<String> {
+        var schemes = Set<String>()
+        for app in try await store.apps() where app.kind == .apple {
+            if let bundleId = app.bundleId { schemes.insert(bundleId.lowercased()) }
+            if let scheme = AuthHandlerProtocol.callbackScheme(appId: app.appId, clientId: app.clientId) { schemes.insert(scheme.lowercased()) }
+        }
+        return schemes
+    }
+
+    /// `url` when it is still allowed now (the action pages check a link's `continueUrl` when it is clicked: the
+    /// domain may have been removed since the mail went out); nil otherwise.
+    func allowedContinueURL(_ url: String?) async throws -> String? {
+        guard let url, !url.isEmpty else { return nil }
+        let config = try await accounts.projectConfig()
+        return ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: try await appSchemes()) == nil ? url : nil
     }
 
     /// A new code, stored hashed, and its link.

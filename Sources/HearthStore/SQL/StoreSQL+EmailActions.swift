@@ -76,6 +76,16 @@ extension StoreSQL {
     }
 
     package static let outboxCount: SQLStatement = "SELECT COUNT(*) AS n FROM mail_outbox"
+
+    // MARK: Copying (`hearth migrate`)
+
+    package static func oobCodes(after afterHash: String?, limit: Int) -> SQLStatement {
+        "SELECT * FROM oob_codes WHERE code_hash > \(afterHash ?? "") ORDER BY code_hash LIMIT \(max(0, limit))"
+    }
+
+    package static func outboxMail(after afterId: String?, limit: Int) -> SQLStatement {
+        "SELECT * FROM mail_outbox WHERE id > \(afterId ?? "") ORDER BY id LIMIT \(max(0, limit))"
+    }
 }
 
 extension OobCodeRecord {
