@@ -43,6 +43,11 @@ public final class DevIdentityProviders: Sendable {
 
     public let microsoftClient: Client
     public let yahooClient: Client
+    /// The Apple-shaped provider (`/__dev/apple`) and the credentials Hearth signs its client secrets with.
+    public let apple: DevAppleProvider
+    public let appleCredentials: DevAppleProvider.Credentials
+    /// The Google-shaped provider (`/__dev/google`).
+    public let google: DevGoogleProvider
     /// How long an access token works.
     public let accessTokenLifetime: TimeInterval
     let publicURL: PublicBaseURL
@@ -52,8 +57,13 @@ public final class DevIdentityProviders: Sendable {
     let logger: Logger
 
     public init(publicURL: PublicBaseURL, clock: WallClock = .system, microsoftClient: Client = .random(prefix: "dev-ms"),
-                yahooClient: Client = .random(prefix: "dev-yahoo"), accessTokenLifetime: TimeInterval = 600,
+                yahooClient: Client = .random(prefix: "dev-yahoo"), appleCredentials: DevAppleProvider.Credentials = .random(),
+                googleClient: Client = DevGoogleProvider.randomClient(), accessTokenLifetime: TimeInterval = 600,
                 logger: Logger = Logger(label: "hearth.devidp")) async throws {
+        self.appleCredentials = appleCredentials
+        self.apple = try await DevAppleProvider(publicURL: publicURL, credentials: appleCredentials, clock: clock)
+        self.google = try await DevGoogleProvider(publicURL: publicURL, client: googleClient, nativeClientIds: [DevIdentityProviders.googleNativeClientId],
+                                                  clock: clock)
         self.publicURL = publicURL
         self.accessTokenLifetime = accessTokenLifetime
         self.clock = clock
@@ -69,13 +79,25 @@ public final class DevIdentityProviders: Sendable {
     /// Yahoo's base URL and issuer.
     public var yahooBase: String { publicURL.url + Self.yahooPath }
 
-    /// The provider configurations the dev IdPs stand in for (`microsoft.com`, `yahoo.com`), with this process's
-    /// dev clients: a server uses them where nothing is stored for the provider id.
+    /// The native (iOS) client id the dev Google provider accepts beside its web client.
+    public static let googleNativeClientId = "000000000000-devios.apps.googleusercontent.com"
+
+    /// The provider configurations the dev IdPs stand in for (`microsoft.com`, `yahoo.com`, `apple.com`,
+    /// `google.com`), with this process's dev clients: a server uses them where nothing is stored for the provider id.
     public func providerConfigs() -> [IdPConfig] {
-        [IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: microsoftClient.id, clientSecret: microsoftClient.secret,
+        var apple = IdPConfig(providerId: "apple.com", kind: .apple, clientId: appleCredentials.servicesId,
+                              clientSecret: appleCredentials.privateKeyPEM, endpointBase: self.apple.base, displayName: "Apple (dev IdP)")
+        apple.appleTeamId = appleCredentials.teamId
+        apple.appleKeyId = appleCredentials.keyId
+        apple.appleBundleIds = appleCredentials.bundleIds
+        var google = IdPConfig(providerId: "google.com", kind: .google, clientId: self.google.client.id, clientSecret: self.google.client.secret,
+                               endpointBase: self.google.base, displayName: "Google (dev IdP)")
+        google.nativeClientIds = self.google.nativeClientIds
+        return [IdPConfig(providerId: "microsoft.com", kind: .microsoft, clientId: microsoftClient.id, clientSecret: microsoftClient.secret,
                    endpointBase: microsoftBase, graphBase: microsoftBase, displayName: "Microsoft (dev IdP)"),
          IdPConfig(providerId: "yahoo.com", kind: .yahoo, clientId: yahooClient.id, clientSecret: yahooClient.secret,
-                   endpointBase: yahooBase, displayName: "Yahoo (dev IdP)")]
+                   endpointBase: yahooBase, displayName: "Yahoo (dev IdP)"),
+         apple, google]
     }
 
     /// Rotates a provider's signing key (the old keys stay published).
@@ -102,6 +124,8 @@ public final class DevIdentityProviders: Sendable {
 
     /// Adds the providers' routes.
     public func register<Context: RequestContext>(on router: Router<Context>) {
+        apple.register(on: router)
+        google.register(on: router)
         let ms = Self.microsoftPath
         router.get("\(ms)/:tenant/v2.0/.well-known/openid-configuration") { _, context in
             try self.microsoftDiscovery(tenant: context.parameters.require("tenant"))

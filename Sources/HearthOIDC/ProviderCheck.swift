@@ -112,6 +112,8 @@ extension RelyingParty {
         case .microsoft: "in the Azure portal (App registrations → your app → Authentication → Web platform)"
         case .yahoo: "at the Yahoo Developer Network (My Apps → your app → Redirect URI(s))"
         case .oidc: "at the provider's OAuth client"
+        case .apple: "at Apple (Certificates, Identifiers & Profiles → Identifiers → your Services ID → Sign in with Apple → Return URLs; Apple requires https and a verified domain)"
+        case .google: "in the Google Cloud console (APIs & Services → Credentials → your Web client → Authorized redirect URIs)"
         }
         var status = ProviderCheckReport.Check.Status.info
         var fix = "register exactly \(redirectUri) \(place)"
@@ -177,6 +179,8 @@ extension RelyingParty {
         case .microsoft: "\(trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority))/common/v2.0/.well-known/openid-configuration"
         case .yahoo: "\(trimmed(config.endpointBase ?? ProviderRules.yahooBase))/.well-known/openid-configuration"
         case .oidc: "\(trimmed(config.issuer ?? ""))/.well-known/openid-configuration"
+        case .apple: "\(config.appleSettings.base)/.well-known/openid-configuration"
+        case .google: config.googleSettings.discoveryURL
         }
     }
 

@@ -23,6 +23,9 @@ extension RelyingParty {
     /// code exchange's, for the provider's client ID or one of its allowed native client IDs; when the app sent a
     /// raw nonce the token must carry its SHA-256. The profile comes from the token's claims (no access token).
     public func signIn(nativeIDToken idToken: String, provider: ResolvedProvider, rawNonce: String?) async throws -> FederatedSignIn {
+        if provider.config.kind == .apple || provider.config.kind == .google {
+            return try await appleOrGoogleNativeSignIn(idToken, provider: provider, rawNonce: rawNonce)
+        }
         let audiences = [provider.config.clientId] + (provider.config.nativeClientIds ?? []).filter { $0 != provider.config.clientId }
         let claims = try await validateIDToken(idToken, provider: provider, audiences: audiences, nonce: .rawNonce(rawNonce))
         var signIn = try Self.identity(provider.config, claims: claims, profile: nil)
@@ -48,7 +51,11 @@ extension RelyingParty {
     /// oidc-provider-mock, whose refresh grant accepts nothing else).
     func postToTokenEndpoint(_ provider: ResolvedProvider, _ fields: [(String, String)]) async throws -> UpstreamHTTP.Reply {
         let methods = provider.discovery.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
-        let config = provider.config
+        var config = provider.config
+        if config.kind == .apple {
+            // Apple's `clientSecret` holds the .p8 key: never sent, a client secret is minted from it.
+            config.clientSecret = try await appleSecrets.minter(for: config).secret()
+        }
         if !methods.contains("client_secret_post") {
             let credentials = FormEncoding.escape(config.clientId) + ":" + FormEncoding.escape(config.clientSecret)
             return try await http.postForm(provider.discovery.tokenEndpoint, fields, basicAuthorization: Data(credentials.utf8).base64EncodedString())

@@ -78,6 +78,8 @@ public struct RelyingParty: Sendable {
     let discovery: DiscoveryCache
     let validator: IDTokenValidator
     let logger: Logger
+    /// Apple client-secret minters, one per code-flow key.
+    let appleSecrets: AppleClientSecretCache
 
     public init(http: UpstreamHTTP = UpstreamHTTP(), clock: WallClock = .system, configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "hearth.oidc")) {
@@ -87,6 +89,7 @@ public struct RelyingParty: Sendable {
         self.validator = IDTokenValidator(
             jwks: JWKSCache(http: http, clock: clock, minimumRefetchInterval: configuration.minimumJWKSRefetchInterval), clock: clock)
         self.logger = logger
+        self.appleSecrets = AppleClientSecretCache(clock: clock)
     }
 
     /// A PKCE verifier and its S256 challenge (RFC 7636).
@@ -96,9 +99,12 @@ public struct RelyingParty: Sendable {
         return (verifier, challenge)
     }
 
-    /// Endpoints and issuer rule for `config` (and, for Microsoft, `tenant`).
+    /// Endpoints and issuer rule for `config` (and, for Microsoft, `tenant`; for Google, `tenant` is the hosted
+    /// domain `hd` the app asked for).
     public func resolve(_ config: IdPConfig, tenant: String?) async throws -> ResolvedProvider {
         switch config.kind {
+        case .apple, .google:
+            return try resolveAppleOrGoogle(config, hostedDomain: tenant)
         case .microsoft:
             let base = Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority)
             var tenant = try ProviderRules.microsoftTenant(tenant)
@@ -132,7 +138,9 @@ public struct RelyingParty: Sendable {
     /// The scopes requested: `openid email profile` plus the app's (and `User.Read` for Microsoft Graph), and
     /// `offline_access` when `offlineAccess` (the token vault keeps the refresh token it brings).
     public static func scopes(for kind: IdPKind, requested: [String], offlineAccess: Bool = false) -> [String] {
-        var scopes = ["openid", "email", "profile"]
+        // Apple knows only `name` and `email` (its ID token comes without `openid`).
+        var scopes = kind == .apple ? ["name", "email"] : ["openid", "email", "profile"]
+        if kind == .apple { return scopes }
         if kind == .microsoft { scopes.append("User.Read") }
         if offlineAccess { scopes.append("offline_access") }
         for scope in requested.flatMap({ $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) })
@@ -145,6 +153,11 @@ public struct RelyingParty: Sendable {
     /// The provider's authorization URL for one sign-in.
     public func authorizationURL(_ provider: ResolvedProvider, redirectUri: String, state: String, nonce: String,
                                  codeChallenge: String?, scopes: [String], parameters: [(String, String)]) -> String {
+        if provider.config.kind == .apple || provider.config.kind == .google,
+           let url = try? appleOrGoogleAuthorizationURL(provider, redirectUri: redirectUri, state: state, nonce: nonce,
+                                                        codeChallenge: codeChallenge, scopes: scopes, parameters: parameters) {
+            return url
+        }
         var fields: [(String, String)] = [
             ("client_id", provider.config.clientId), ("response_type", "code"), ("redirect_uri", redirectUri),
             ("response_mode", "query"), ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
@@ -159,8 +172,13 @@ public struct RelyingParty: Sendable {
     }
 
     /// Exchanges `code` at the token endpoint (client secret, PKCE verifier), validates the ID token and fetches
-    /// the profile.
-    public func complete(_ provider: ResolvedProvider, code: String, redirectUri: String, codeVerifier: String?, nonce: String) async throws -> FederatedSignIn {
+    /// the profile. `userField` is Apple's `user` form field (the name, on the first authorization only).
+    public func complete(_ provider: ResolvedProvider, code: String, redirectUri: String, codeVerifier: String?, nonce: String,
+                         userField: String? = nil) async throws -> FederatedSignIn {
+        if provider.config.kind == .apple || provider.config.kind == .google {
+            return try await completeAppleOrGoogle(provider, code: code, redirectUri: redirectUri, codeVerifier: codeVerifier,
+                                                   nonce: nonce, userField: userField)
+        }
         var fields: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri)]
         if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
         let reply: UpstreamHTTP.Reply
@@ -213,7 +231,7 @@ public struct RelyingParty: Sendable {
                ProviderRules.microsoftFederatedId(oid: id) != ProviderRules.microsoftFederatedId(oid: oid) {
                 throw RelyingPartyError(.profile, "the Graph profile belongs to another account than the ID token")
             }
-        case .yahoo, .oidc:
+        case .yahoo, .oidc, .apple, .google:
             guard profile["sub"]?.stringValue == claims["sub"]?.stringValue else {
                 throw RelyingPartyError(.profile, "the UserInfo subject differs from the ID token's subject")
             }
@@ -243,7 +261,7 @@ public struct RelyingParty: Sendable {
             return FederatedSignIn(identity: identity, emailVerified: verified,
                                    firstName: text("givenName", "given_name"), lastName: text("surname", "family_name"),
                                    rawUserInfo: merged, oauthAccessToken: "")
-        case .yahoo, .oidc:
+        case .yahoo, .oidc, .apple, .google:
             guard let sub = claims["sub"]?.stringValue else { throw RelyingPartyError.idToken("the ID token has no subject") }
             let email = text("email").flatMap(EmailAddress.normalize)
             let claimedVerified = merged["email_verified"] == .bool(true) || claims["email_verified"] == .bool(true)

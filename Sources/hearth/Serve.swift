@@ -261,13 +261,14 @@ struct Serve: AsyncParsableCommand {
             let what = switch source.kind {
             case .configured: "real, configured (client id \(source.clientId))"
             case .disabled: "configured but disabled (hearth providers enable \(source.providerId) to turn it on)"
-            case .devIdP: "dev IdP at \(configuration.publicURL.url)\(source.providerId == "yahoo.com" ? DevIdentityProviders.yahooPath : DevIdentityProviders.microsoftPath) (this process only, nothing stored)"
+            case .devIdP:
+                "dev IdP at \(configuration.publicURL.url)\(["yahoo.com": DevIdentityProviders.yahooPath, "apple.com": DevAppleProvider.path, "google.com": DevGoogleProvider.path][source.providerId] ?? DevIdentityProviders.microsoftPath) (this process only, nothing stored)"
             }
             lines.append("  provider:      \(source.providerId): \(what)")
         }
         if settings.dev {
             lines.append("  dev clients:   \(DevClientsFile.path(directory: settings.dataDir)) (the dev IdPs' client IDs and secrets, to configure a provider against them through the admin API or the CLI)")
-            lines.append("  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, or add &tenant=organizations) in a browser")
+            lines.append("  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, apple.com, google.com, or add &tenant=organizations) in a browser")
         }
         lines.append("Press Ctrl-C to stop.")
         // Unbuffered, so the banner shows at once even when stdout is a pipe.

@@ -68,6 +68,12 @@ public struct FlowResult: Sendable {
     public var rawSessionId: String
     /// The provider's callback hitting Hearth (to replay it).
     public var callbackURL: String?
+
+    /// A result built by a test's own browser steps (Apple's `form_post`).
+    public init(appURL: String? = nil, rawSessionId: String) {
+        self.appURL = appURL
+        self.rawSessionId = rawSessionId
+    }
 }
 
 extension HearthHarness {

@@ -8,17 +8,24 @@ public enum IdPKind: String, Codable, Sendable, CaseIterable {
     case yahoo
     /// Any OpenID Connect issuer (`oidc.<name>`).
     case oidc
+    /// Sign in with Apple (`apple.com`).
+    case apple
+    /// Google (`google.com`).
+    case google
 }
 
 /// An upstream identity provider enabled for the project: Firebase's `defaultSupportedIdpConfigs`
-/// (`microsoft.com`, `yahoo.com`) and `oauthIdpConfigs` (`oidc.*`) shapes, plus the endpoint overrides that
+/// (`microsoft.com`, `yahoo.com`, `apple.com`, `google.com`) and `oauthIdpConfigs` (`oidc.*`) shapes, plus the endpoint overrides that
 /// let the dev IdPs and test providers plug in.
 public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     public var providerId: String
     public var kind: IdPKind
     public var enabled: Bool
+    /// The OAuth client id; for `apple.com` the services id (web flow).
     public var clientId: String
-    /// Never returned by a non-admin response, never logged (`description` masks it).
+    /// Never returned by a non-admin response, never logged (`description` masks it). For `apple.com` this holds
+    /// the `.p8` private key (PEM) of `appleSignInConfig.codeFlowConfig`, so it is sealed at rest, masked and
+    /// write-only exactly as a client secret; Hearth mints Apple's client secret from it.
     public var clientSecret: String
     /// The issuer of an `oidc.*` provider (discovery at `<issuer>/.well-known/openid-configuration`).
     public var issuer: String?
@@ -41,6 +48,15 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Hearth extension: client IDs of the apps' own registrations at the provider (MSAL, Yahoo's SDK) whose ID
     /// tokens `signInWithIdp` accepts besides `clientId`'s. Empty or nil: only `clientId`.
     public var nativeClientIds: [String]? = nil
+    /// `apple.com` only: the bundle ids of the apps whose native ID tokens are accepted (`appleSignInConfig.bundleIds`).
+    public var appleBundleIds: [String]? = nil
+    /// `apple.com` only: the Apple developer team id (`appleSignInConfig.codeFlowConfig.teamId`).
+    public var appleTeamId: String? = nil
+    /// `apple.com` only: the id of the `.p8` key (`appleSignInConfig.codeFlowConfig.keyId`).
+    public var appleKeyId: String? = nil
+    /// `google.com` only (Hearth extension): the Google Workspace domains whose accounts may sign in, checked on
+    /// the `hd` claim on every path; `*` any Workspace domain. Nil or empty: any account.
+    public var allowedHostedDomains: [String]? = nil
 
     /// Whether the token vault keeps this provider's tokens (when the server has vault keys).
     public var keepsProviderTokens: Bool { tokenVault ?? true }
@@ -56,8 +72,8 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
         self.issuer = issuer
         self.endpointBase = endpointBase
         self.graphBase = graphBase
-        // Yahoo does not advertise PKCE; Microsoft and most OIDC providers support it.
-        self.pkce = pkce ?? (kind != .yahoo)
+        // Yahoo does not advertise PKCE and Apple does not document it; Microsoft, Google and most OIDC providers support it.
+        self.pkce = pkce ?? (kind != .yahoo && kind != .apple)
         self.trustEmailVerified = trustEmailVerified
         self.displayName = displayName
         self.allowedTenants = allowedTenants
@@ -68,6 +84,8 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
         switch providerId {
         case "microsoft.com": .microsoft
         case "yahoo.com": .yahoo
+        case "apple.com": .apple
+        case "google.com": .google
         default:
             providerId.hasPrefix("oidc.") && providerId.count > 5
                 && providerId.dropFirst(5).allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) ? .oidc : nil

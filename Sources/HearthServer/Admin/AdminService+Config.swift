@@ -181,6 +181,8 @@ extension AdminService {
     static let defaultSupportedIdps: [String: (kind: IdPKind, description: String)] = [
         "microsoft.com": (.microsoft, "Microsoft"),
         "yahoo.com": (.yahoo, "Yahoo"),
+        "apple.com": (.apple, "Apple"),
+        "google.com": (.google, "Google"),
     ]
 
     /// `GET /v2/defaultSupportedIdps`.
@@ -195,7 +197,88 @@ extension AdminService {
                                   enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
                                   endpointBase: config.endpointBase, graphBase: config.graphBase,
                                   allowedTenants: config.kind == .microsoft ? config.allowedTenants.flatMap { $0.isEmpty ? nil : $0 } : nil,
-                                  tokenVault: config.keepsProviderTokens, nativeClientIds: config.nativeClientIds ?? [])
+                                  tokenVault: config.keepsProviderTokens, nativeClientIds: config.nativeClientIds ?? [],
+                                  appleSignInConfig: config.kind == .apple ? Self.appleResource(config) : nil,
+                                  allowedHostedDomains: config.kind == .google ? config.allowedHostedDomains.flatMap { $0.isEmpty ? nil : $0 } : nil)
+    }
+
+    /// `appleSignInConfig` as returned: the bundle ids, the team and key ids; never the private key.
+    static func appleResource(_ config: IdPConfig) -> DefaultSupportedIdpConfig.AppleSignInConfig {
+        let codeFlow = config.appleTeamId.map {
+            DefaultSupportedIdpConfig.CodeFlowConfig(teamId: $0, keyId: config.appleKeyId, privateKey: nil)
+        }
+        return .init(bundleIds: config.appleBundleIds ?? [], codeFlowConfig: codeFlow)
+    }
+
+    /// Applies Firebase's `appleSignInConfig` to an `apple.com` configuration: `bundleIds` when `setBundleIds`,
+    /// `codeFlowConfig` (team id, key id, `.p8` kept as the sealed `clientSecret`) when `setCodeFlow`; an absent
+    /// part set clears it. Checked afterwards by ``checkedProvider(_:)``.
+    static func applyAppleSignInConfig(_ apple: DefaultSupportedIdpConfig.AppleSignInConfig?, setBundleIds: Bool, setCodeFlow: Bool,
+                                       to config: inout IdPConfig) throws {
+        guard config.kind == .apple else { throw HearthAPIError(.invalidConfig, "appleSignInConfig applies to apple.com only") }
+        if setBundleIds { config.appleBundleIds = apple?.bundleIds }
+        if setCodeFlow {
+            let codeFlow = apple?.codeFlowConfig
+            config.appleTeamId = codeFlow?.teamId.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            config.appleKeyId = codeFlow?.keyId.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            config.clientSecret = codeFlow?.privateKey ?? ""
+        }
+    }
+
+    /// The Apple-specific checks: bundle ids (at most 20, reverse-DNS characters), and either a complete code-flow
+    /// key (team id, key id, a P-256 `.p8` that makes a client secret) or bundle ids alone (native sign-in only).
+    static func checkApple(_ config: inout IdPConfig) throws {
+        let bundleIds = config.appleBundleIds ?? []
+        guard bundleIds.count <= 20 else { throw HearthAPIError(.invalidConfig, "appleSignInConfig.bundleIds holds at most 20 bundle ids") }
+        var unique: [String] = []
+        for raw in bundleIds {
+            let id = raw.trimmingCharacters(in: .whitespaces)
+            guard (1...155).contains(id.count), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+                throw HearthAPIError(.invalidConfig, "appleSignInConfig.bundleIds: '\(String(raw.prefix(64)))' is not a bundle id (letters, digits, '.' and '-', as com.example.app)")
+            }
+            if !unique.contains(id) { unique.append(id) }
+        }
+        config.appleBundleIds = unique.isEmpty ? nil : unique
+        let teamId = config.appleTeamId ?? "", keyId = config.appleKeyId ?? ""
+        if teamId.isEmpty, keyId.isEmpty, config.clientSecret.isEmpty {
+            guard !unique.isEmpty else {
+                throw HearthAPIError(.invalidConfig, "give appleSignInConfig.codeFlowConfig (teamId, keyId, privateKey) for the web flow, or appleSignInConfig.bundleIds for native sign-in only")
+            }
+            config.appleTeamId = nil
+            config.appleKeyId = nil
+            return
+        }
+        guard !teamId.isEmpty else { throw HearthAPIError(.invalidConfig, "appleSignInConfig.codeFlowConfig.teamId is missing (Membership details → Team ID)") }
+        guard !keyId.isEmpty else { throw HearthAPIError(.invalidConfig, "appleSignInConfig.codeFlowConfig.keyId is missing (the Key ID of the Sign in with Apple key)") }
+        guard !config.clientSecret.isEmpty else {
+            throw HearthAPIError(.invalidConfig, "appleSignInConfig.codeFlowConfig.privateKey is missing: give the .p8 file's contents (it is write-only, so give it again with every codeFlowConfig change)")
+        }
+        // A key sealed with a vault key this process does not hold cannot be read here; it was checked when written.
+        if ProviderTokenKeys.isSealedSecret(config.clientSecret) { return }
+        do {
+            _ = try AppleSigningKey(p8: config.clientSecret, keyId: keyId, teamId: teamId, clientId: config.clientId)
+        } catch {
+            let field = switch error {
+            case .invalidIdentifier("services id"): "clientId (the services id)"
+            case .invalidIdentifier("team id"): "appleSignInConfig.codeFlowConfig.teamId"
+            case .invalidIdentifier: "appleSignInConfig.codeFlowConfig.keyId"
+            default: "appleSignInConfig.codeFlowConfig.privateKey"
+            }
+            throw HearthAPIError(.invalidConfig, "\(field): \(error)")
+        }
+    }
+
+    /// A checked Google hosted-domain allow-list (at most 20 domains; `google.com` only).
+    static func checkHostedDomains(_ entries: [String]?, kind: IdPKind) throws -> [String]? {
+        guard let entries, !entries.isEmpty else { return nil }
+        guard kind == .google else { throw HearthAPIError(.invalidConfig, "allowedHostedDomains applies to google.com only") }
+        guard entries.count <= 20 else { throw HearthAPIError(.invalidConfig, "allowedHostedDomains holds at most 20 domains") }
+        do {
+            let domains = try GoogleSignInSettings.normalizeHostedDomains(entries)
+            return domains.isEmpty ? nil : domains
+        } catch let error as RelyingPartyError {
+            throw HearthAPIError(.invalidConfig, "allowedHostedDomains: \(error.message)")
+        }
     }
 
     /// A checked tenant allow-list (Microsoft only).
@@ -215,6 +298,16 @@ extension AdminService {
     static func checkedProvider(_ config: IdPConfig) throws -> IdPConfig {
         var checked = config
         checked.clientId = try clientId(config.clientId)
+        if config.kind != .apple, config.appleBundleIds != nil || config.appleTeamId != nil || config.appleKeyId != nil {
+            throw HearthAPIError(.invalidConfig, "appleSignInConfig applies to apple.com only")
+        }
+        checked.allowedHostedDomains = try checkHostedDomains(config.allowedHostedDomains, kind: config.kind)
+        if config.kind == .apple {
+            // Apple's client secret is minted from the .p8 key (kept as the sealed clientSecret).
+            try checkApple(&checked)
+            try checkURL(config.endpointBase, "endpointBase")
+            return checked
+        }
         if config.kind == .oidc {
             guard let issuer = config.issuer, !issuer.isEmpty else { throw HearthAPIError(.missingIssuer) }
             try checkURL(issuer, "issuer")
@@ -231,9 +324,9 @@ extension AdminService {
     }
 
     static func checkDefaultIdpId(_ idpId: String?) throws -> (String, IdPKind) {
-        guard let idpId, !idpId.isEmpty else { throw HearthAPIError(.invalidProviderIdAdmin, "give idpId (microsoft.com or yahoo.com)") }
+        guard let idpId, !idpId.isEmpty else { throw HearthAPIError(.invalidProviderIdAdmin, "give idpId (microsoft.com, yahoo.com, apple.com or google.com)") }
         guard let entry = defaultSupportedIdps[idpId] else {
-            throw HearthAPIError(.invalidProviderIdAdmin, "Hearth federates microsoft.com and yahoo.com as built-in providers, not \(idpId); use oauthIdpConfigs for other OpenID providers")
+            throw HearthAPIError(.invalidProviderIdAdmin, "Hearth federates microsoft.com, yahoo.com, apple.com and google.com as built-in providers, not \(idpId); use oauthIdpConfigs for other OpenID providers")
         }
         return (idpId, entry.kind)
     }
@@ -250,9 +343,12 @@ extension AdminService {
         if try await store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
-        var config = try Self.checkedProvider(IdPConfig(
+        var draft = IdPConfig(
             providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: body.clientId ?? "", clientSecret: body.clientSecret ?? "",
-            endpointBase: body.endpointBase, graphBase: body.graphBase, allowedTenants: body.allowedTenants))
+            endpointBase: body.endpointBase, graphBase: body.graphBase, allowedTenants: body.allowedTenants)
+        try Self.applyAppleFields(body, fields: nil, to: &draft)
+        draft.allowedHostedDomains = body.allowedHostedDomains
+        var config = try Self.checkedProvider(draft)
         try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await store.saveIdPConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
@@ -274,11 +370,24 @@ extension AdminService {
     public func updateDefaultIdpConfig(_ idpId: String, _ body: DefaultSupportedIdpConfig, updateMask: String?, by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
         guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
-        let fields = try Self.maskFields(updateMask, body: body, allowed: ["enabled", "clientId", "clientSecret", "endpointBase", "graphBase",
-                                                                            "allowedTenants", "tokenVault", "nativeClientIds"])
-        try Self.requireSecretWhenEndpointMoves(fields)
+        let fields = try Self.maskFields(updateMask, body: body, allowed: [
+            "enabled", "clientId", "clientSecret", "endpointBase", "graphBase", "allowedTenants", "tokenVault", "nativeClientIds",
+            "appleSignInConfig", "appleSignInConfig.bundleIds", "appleSignInConfig.codeFlowConfig", "allowedHostedDomains",
+        ])
+        if config.kind == .apple {
+            // Apple's secret is the code flow's key: moving the endpoints needs it again.
+            try Self.requireSecretWhenEndpointMoves(fields.map { $0.hasPrefix("appleSignInConfig") && $0 != "appleSignInConfig.bundleIds" ? "clientSecret" : $0 },
+                                                    secretName: "appleSignInConfig.codeFlowConfig")
+        } else {
+            try Self.requireSecretWhenEndpointMoves(fields)
+        }
+        try Self.applyAppleFields(body, fields: fields, to: &config)
         for field in fields {
             switch field {
+            case "clientSecret" where config.kind == .apple:
+                throw HearthAPIError(.invalidConfig, "apple.com has no client secret: Hearth mints it from appleSignInConfig.codeFlowConfig.privateKey")
+            case "allowedHostedDomains":
+                config.allowedHostedDomains = try Self.checkHostedDomains(body.allowedHostedDomains, kind: config.kind)
             case "enabled", "clientId", "clientSecret":
                 try Self.applyCredentialField(field, enabled: body.enabled, clientId: body.clientId, clientSecret: body.clientSecret, to: &config)
             case "endpointBase":
@@ -294,6 +403,7 @@ extension AdminService {
             default: break
             }
         }
+        if config.kind == .apple || config.kind == .google { config = try Self.checkedProvider(config) }
         try await saveProviderConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
         return defaultIdpResource(config)
@@ -425,10 +535,34 @@ extension AdminService {
         }
     }
 
-    static func requireSecretWhenEndpointMoves(_ fields: [String]) throws {
+    static func requireSecretWhenEndpointMoves(_ fields: [String], secretName: String = "clientSecret") throws {
         let moves = fields.filter { ["issuer", "endpointBase", "graphBase"].contains($0) }
         if !moves.isEmpty, !fields.contains("clientSecret") {
-            throw HearthAPIError(.invalidConfig, "changing \(moves.joined(separator: ", ")) changes where Hearth sends the client secret: give clientSecret in the same update")
+            throw HearthAPIError(.invalidConfig, "changing \(moves.joined(separator: ", ")) changes where Hearth sends the client secret: give \(secretName) in the same update")
+        }
+    }
+
+    /// The `appleSignInConfig` parts a create (`fields` nil: whatever the body has) or an update names: the whole
+    /// object sets the parts it holds; `appleSignInConfig.bundleIds` / `.codeFlowConfig` set (or clear) that part.
+    /// A client secret given for `apple.com` is refused (Hearth mints it).
+    static func applyAppleFields(_ body: DefaultSupportedIdpConfig, fields: [String]?, to config: inout IdPConfig) throws {
+        guard let fields else {
+            if config.kind == .apple, !(body.clientSecret ?? "").isEmpty {
+                throw HearthAPIError(.invalidConfig, "apple.com has no client secret: Hearth mints it from appleSignInConfig.codeFlowConfig.privateKey")
+            }
+            if body.appleSignInConfig != nil || config.kind == .apple {
+                try applyAppleSignInConfig(body.appleSignInConfig, setBundleIds: true, setCodeFlow: true, to: &config)
+            }
+            return
+        }
+        let whole = fields.contains("appleSignInConfig")
+        let setBundleIds = fields.contains("appleSignInConfig.bundleIds") || (whole && body.appleSignInConfig?.bundleIds != nil)
+        let setCodeFlow = fields.contains("appleSignInConfig.codeFlowConfig") || (whole && body.appleSignInConfig?.codeFlowConfig != nil)
+        if whole, body.appleSignInConfig == nil, config.kind == .apple {
+            throw HearthAPIError(.invalidConfig, "appleSignInConfig needs bundleIds or codeFlowConfig")
+        }
+        if setBundleIds || setCodeFlow || whole {
+            try applyAppleSignInConfig(body.appleSignInConfig, setBundleIds: setBundleIds, setCodeFlow: setCodeFlow, to: &config)
         }
     }
 

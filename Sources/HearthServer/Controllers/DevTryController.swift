@@ -19,8 +19,8 @@ struct DevTryController {
     func register(on router: Router<HearthRequestContext>) {
         router.get("/__dev/try") { request, _ -> Response in
             let provider = FormQuery(request.uri.query).get("provider") ?? "microsoft.com"
-            guard ["microsoft.com", "yahoo.com"].contains(provider) || provider.hasPrefix("oidc.") else {
-                return HTMLPage.message("Unknown provider", "Use provider=microsoft.com, yahoo.com or oidc.<name>.", tone: .error,
+            guard ["microsoft.com", "yahoo.com", "apple.com", "google.com"].contains(provider) || provider.hasPrefix("oidc.") else {
+                return HTMLPage.message("Unknown provider", "Use provider=microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>.", tone: .error,
                                         status: .badRequest, links: Self.startLinks, badge: Self.badge)
             }
             let tenant = FormQuery(request.uri.query).get("tenant").flatMap { $0.isEmpty ? nil : $0 }
@@ -44,7 +44,9 @@ struct DevTryController {
     }
 
     static let startLinks = [Pages.Link("Try Microsoft", href: "/__dev/try?provider=microsoft.com"),
-                             Pages.Link("Try Yahoo", href: "/__dev/try?provider=yahoo.com")]
+                             Pages.Link("Try Yahoo", href: "/__dev/try?provider=yahoo.com"),
+                             Pages.Link("Try Apple", href: "/__dev/try?provider=apple.com"),
+                             Pages.Link("Try Google", href: "/__dev/try?provider=google.com")]
 
     func done(_ request: Request) async throws -> Response {
         let query = FormQuery(request.uri.query)

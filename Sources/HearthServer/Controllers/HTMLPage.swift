@@ -29,6 +29,8 @@ enum HTMLPage {
         if dev {
             links.append(Pages.Link("Try Microsoft sign-in", href: "/__dev/try?provider=microsoft.com"))
             links.append(Pages.Link("Try Yahoo sign-in", href: "/__dev/try?provider=yahoo.com"))
+            links.append(Pages.Link("Try Sign in with Apple", href: "/__dev/try?provider=apple.com"))
+            links.append(Pages.Link("Try Google sign-in", href: "/__dev/try?provider=google.com"))
         }
         if devMail { links.append(Pages.Link("Dev mailbox", href: WirePaths.devMail)) }
         return message(

@@ -23,7 +23,7 @@ extension FederationService {
         }
         let providerId = (query[.providerId] ?? "").lowercased()
         guard IdPConfig.kind(forProviderId: providerId) != nil else {
-            return .page(status: 400, title: "Unsupported provider", message: "providerId must be microsoft.com, yahoo.com or oidc.<name>.")
+            return .page(status: 400, title: "Unsupported provider", message: "providerId must be microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>.")
         }
         guard let sessionIdHash = query[.sessionId]?.lowercased(), sessionIdHash.count == 64, sessionIdHash.allSatisfy(\.isHexDigit) else {
             return .page(status: 400, title: "Invalid request", message: "sessionId must be the hex SHA-256 of the app's session id.")
@@ -50,6 +50,9 @@ extension FederationService {
         } catch {
             return fail(.operationNotAllowed, "OPERATION_NOT_ALLOWED : \(providerId) sign-in is not enabled for this project")
         }
+        if config.kind == .apple, !config.hasAppleCodeFlow {
+            return fail(.operationNotAllowed, "OPERATION_NOT_ALLOWED : apple.com is set up for native sign-in only: the web flow needs appleSignInConfig.codeFlowConfig (team id, key id, .p8 key)")
+        }
         var parameters: [(String, String)] = []
         var tenant: String?
         if let raw = query[.customParameters], !raw.isEmpty {
@@ -68,7 +71,12 @@ extension FederationService {
                 case .number(let number): text = number.rounded() == number ? String(Int64(number)) : String(number)
                 default: return fail(.argumentError, "INVALID_ARGUMENT : customParameters.\(key) must be a string")
                 }
-                if config.kind == .microsoft, key == "tenant" { tenant = text } else { parameters.append((key, text)) }
+                // Microsoft's tenant and Google's hosted domain narrow the administrator's allow-list (checked in resolve).
+                if (config.kind == .microsoft && key == "tenant") || (config.kind == .google && key == "hd") {
+                    tenant = text
+                } else {
+                    parameters.append((key, text))
+                }
             }
         }
         if let tid = query[.tid], !tid.isEmpty {
@@ -82,7 +90,7 @@ extension FederationService {
         let provider: ResolvedProvider
         do {
             provider = try await relyingParty.resolve(config, tenant: tenant)
-        } catch let error as RelyingPartyError where error.kind == .tenantNotAllowed {
+        } catch let error as RelyingPartyError where error.kind == .tenantNotAllowed || error.kind == .hostedDomainNotAllowed {
             // The app asked for a Microsoft tenant outside the administrator's allow-list: refused before any login page.
             let correlationId = UUID().uuidString.lowercased()
             diagnostics.record("federated sign-in refused", error.errorInfo(providerId: config.providerId), detail: error.message,
@@ -172,8 +180,15 @@ extension FederationService {
 
     /// The provider's return to the handler (`code` or `error`, and `state`): delivers the full callback URL
     /// (`link`) to the app once. Unknown, expired or used states get an error page and no redirect.
-    public func handleCallback(query: [String: String], callbackURL: String) async throws -> HandlerOutcome {
+    /// `formPost`: the callback came as Apple's `form_post`, accepted only for an `apple.com` sign-in (a POST with
+    /// another provider's state is refused without using the state).
+    public func handleCallback(query: [String: String], callbackURL: String, formPost: Bool = false) async throws -> HandlerOutcome {
         guard let state = query["state"], let session = try await store.authorizationSession(state: state) else {
+            if formPost { logger.notice("form_post callback with an unknown state refused") }
+            return .page(status: 400, title: "Unknown sign-in", message: "This sign-in is unknown. Start again from the app.")
+        }
+        if formPost, session.providerId != "apple.com" {
+            logger.notice("form_post callback for a provider that does not post refused", metadata: ["provider": "\(session.providerId)"])
             return .page(status: 400, title: "Unknown sign-in", message: "This sign-in is unknown. Start again from the app.")
         }
         guard try await store.markCallback(state: state, now: now) else {
@@ -192,6 +207,21 @@ extension FederationService {
         }
         return .redirect(Self.deliver(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
                                       link: callbackURL, firebaseError: nil))
+    }
+
+    /// Apple's `form_post` fields as the callback URL the app receives (`link`) and its query: `code` or `error`
+    /// (with `error_description`), `state`, and Apple's `user` field (the name, first authorization only) for
+    /// ``signInWithIdp(_:)`` to read. Nil unless the form has a state and a code or an error.
+    static func formPostLink(_ fields: [String: String], handlerURL: String) -> (url: String, query: [String: String])? {
+        guard let state = fields["state"], !state.isEmpty, fields["code"] != nil || fields["error"] != nil else { return nil }
+        var pairs: [(String, String)] = []
+        for name in ["code", "state", "error", "error_description", "user"] {
+            if let value = fields[name], !value.isEmpty, value.count <= 8192 { pairs.append((name, value)) }
+        }
+        guard pairs.contains(where: { $0.0 == "state" }) else { return nil }
+        var query: [String: String] = [:]
+        for (name, value) in pairs { query[name] = value }
+        return (handlerURL + "?" + FormEncoding.encode(pairs), query)
     }
 
     /// The URL that hands a result to the app: Firebase's Apple deep link, or the loopback URL.
@@ -241,7 +271,7 @@ struct ProviderRefusal {
         self.providerErrorCode = code
         // The user cancelled: `access_denied` with Microsoft's `error_subcode=cancel`, or a plain `access_denied`
         // without a provider code (Yahoo's consent screen "Cancel").
-        self.cancelled = error == "access_denied" && (subcode == "cancel" || code == nil)
+        self.cancelled = (error == "access_denied" && (subcode == "cancel" || code == nil)) || error == "user_cancelled_authorize"
         let provider = providerId
         switch (code, tenant) {
         case ("AADSTS50020"?, "organizations"?):

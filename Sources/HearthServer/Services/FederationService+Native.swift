@@ -7,7 +7,8 @@ import Logging
 
 extension FederationService {
     /// `signInWithIdp` with `id_token` in `postBody`: a provider ID token the app obtained natively (MSAL, Yahoo's
-    /// SDK, an OpenID library). Accepted for microsoft.com, yahoo.com and oidc.* only when it verifies against the
+    /// SDK, Sign in with Apple, Google Sign-In, an OpenID library). Accepted for microsoft.com, yahoo.com, apple.com,
+    /// google.com and oidc.* only when it verifies against the
     /// provider's published keys, its issuer is the provider's (Microsoft's tenant template), its audience is the
     /// provider's client ID or one of its allowed native client IDs, it is fresh, and — when the app sent `nonce`
     /// (the raw nonce) — it carries that nonce's SHA-256, as Firebase requires. Then sign-in, link (with the
@@ -18,7 +19,7 @@ extension FederationService {
             throw HearthAPIError(.invalidCredentialOrProviderId, "an id_token needs providerId in postBody")
         }
         guard IdPConfig.kind(forProviderId: claimed) != nil else {
-            throw HearthAPIError(.invalidProviderId, "\(String(claimed.prefix(64))) ID tokens are not accepted: microsoft.com, yahoo.com and oidc.<name> are")
+            throw HearthAPIError(.invalidProviderId, "\(String(claimed.prefix(64))) ID tokens are not accepted: microsoft.com, yahoo.com, apple.com, google.com and oidc.<name> are")
         }
         let config = try await enabledProvider(claimed)
         let rawNonce = postBody["nonce"].flatMap { $0.isEmpty ? nil : $0 }
@@ -27,7 +28,15 @@ extension FederationService {
         let signIn: FederatedSignIn
         do {
             let provider = try await relyingParty.resolve(config, tenant: tenant)
-            signIn = try await relyingParty.signIn(nativeIDToken: token, provider: provider, rawNonce: rawNonce)
+            var native = try await relyingParty.signIn(nativeIDToken: token, provider: provider, rawNonce: rawNonce)
+            // Apple's token carries no name: the app may send the name Apple gave it (the `user` JSON of the code
+            // flow, `{"name":{"firstName":…,"lastName":…}}`). Only the name is read, never an email.
+            if config.kind == .apple, let user = AppleUserField.parse(postBody["user"]), user.displayName != nil {
+                native.firstName = user.firstName
+                native.lastName = user.lastName
+                native.identity.displayName = user.displayName
+            }
+            signIn = native
         } catch let error as RelyingPartyError {
             throw diagnostics.refusal(error, providerId: config.providerId, code: error.kind == .nonce ? .missingOrInvalidNonce : .invalidIdpResponse,
                                       message: "native ID-token sign-in refused")

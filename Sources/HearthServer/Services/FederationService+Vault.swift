@@ -21,7 +21,9 @@ extension FederationService {
         guard vaultKeeps(provider.config) else { return false }
         switch provider.config.kind {
         case .microsoft: return true
-        case .yahoo: return false
+        // Apple always returns a refresh token with the code; Google's `offline_access` becomes `access_type=offline`.
+        case .yahoo, .apple: return false
+        case .google: return true
         case .oidc: return provider.discovery.scopesSupported?.contains("offline_access") ?? false
         }
     }

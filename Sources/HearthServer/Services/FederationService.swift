@@ -158,8 +158,10 @@ public struct FederationService: Sendable {
         let signIn: FederatedSignIn
         do {
             let provider = try await relyingParty.resolve(config, tenant: session.tenant)
+            // Apple's `user` field (posted with the code on the first authorization) names the person.
             signIn = try await relyingParty.complete(provider, code: code, redirectUri: session.redirectUri,
-                                                     codeVerifier: session.codeVerifier, nonce: session.nonce)
+                                                     codeVerifier: session.codeVerifier, nonce: session.nonce,
+                                                     userField: config.kind == .apple ? parameters["user"] : nil)
         } catch let error as RelyingPartyError {
             throw diagnostics.refusal(error, providerId: config.providerId)
         }
@@ -194,7 +196,9 @@ public struct FederationService: Sendable {
         }
         if let holder { return try await signInExisting(holder, signIn) }
         let project = try await accounts.projectConfig()
-        if let email = identity.email, !project.allowDuplicateEmails, let existing = try await store.user(email: email) {
+        // An Apple private-relay address is never used to find another account (it would let whoever controls a
+        // relay mailbox reach that account's methods): a new account is created instead.
+        if let email = identity.email, !project.allowDuplicateEmails, !signIn.emailIsPrivateRelay, let existing = try await store.user(email: email) {
             return try await needConfirmation(signIn, existing: existing)
         }
         return try await createUser(signIn, project: project)
@@ -211,8 +215,9 @@ public struct FederationService: Sendable {
     func createUser(_ signIn: FederatedSignIn, project: ProjectConfig) async throws -> SignInWithIdpResponse {
         let moment = now
         var email = signIn.identity.email
-        if let address = email, project.allowDuplicateEmails, try await store.user(email: address) != nil {
-            // Several accounts may share the email: it stays on the identity only.
+        if let address = email, project.allowDuplicateEmails || signIn.emailIsPrivateRelay, try await store.user(email: address) != nil {
+            // Several accounts may share the email (or a private-relay address another account has): it stays on
+            // the identity only.
             email = nil
         }
         let user = UserRecord(localId: RandomID.localId(), email: email, emailVerified: email != nil && signIn.emailVerified,
@@ -226,7 +231,7 @@ public struct FederationService: Sendable {
             if let holder = try await store.user(providerId: signIn.identity.providerId, federatedId: signIn.identity.federatedId) {
                 return try await signInExisting(holder, signIn)
             }
-            if let address = signIn.identity.email, let existing = try await store.user(email: address) {
+            if let address = signIn.identity.email, !signIn.emailIsPrivateRelay, let existing = try await store.user(email: address) {
                 return try await needConfirmation(signIn, existing: existing)
             }
             throw HearthAPIError(.internalError, "the account is being created concurrently; try again", httpStatus: 409)

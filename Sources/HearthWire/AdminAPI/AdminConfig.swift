@@ -196,10 +196,45 @@ public struct DefaultSupportedIdpConfig: Codable, Sendable, Equatable {
     public var tokenVault: Bool?
     /// Hearth extension: client IDs of native apps whose ID tokens `signInWithIdp` accepts besides `clientId`'s.
     public var nativeClientIds: [String]?
+    /// `apple.com` only (Firebase's shape): the bundle ids and the code flow's key. `privateKey` is write-only.
+    public var appleSignInConfig: AppleSignInConfig?
+    /// Hearth extension, `google.com` only: the Google Workspace domains whose accounts may sign in (the `hd`
+    /// claim); absent or empty: every account.
+    public var allowedHostedDomains: [String]?
+
+    /// Firebase's `appleSignInConfig`.
+    public struct AppleSignInConfig: Codable, Sendable, Equatable {
+        /// The bundle ids of the apps whose native Sign in with Apple ID tokens are accepted.
+        public var bundleIds: [String]?
+        /// The web (code) flow's key.
+        public var codeFlowConfig: CodeFlowConfig?
+
+        public init(bundleIds: [String]? = nil, codeFlowConfig: CodeFlowConfig? = nil) {
+            self.bundleIds = bundleIds
+            self.codeFlowConfig = codeFlowConfig
+        }
+    }
+
+    /// Firebase's `appleSignInConfig.codeFlowConfig`: the Apple developer team id, the key id and the `.p8`
+    /// private key (PEM; write-only, never returned).
+    public struct CodeFlowConfig: Codable, Sendable, Equatable {
+        public var teamId: String?
+        public var keyId: String?
+        public var privateKey: String?
+
+        public init(teamId: String? = nil, keyId: String? = nil, privateKey: String? = nil) {
+            self.teamId = teamId
+            self.keyId = keyId
+            self.privateKey = privateKey
+        }
+    }
 
     public init(name: String? = nil, enabled: Bool? = nil, clientId: String? = nil, clientSecret: String? = nil,
                 endpointBase: String? = nil, graphBase: String? = nil, allowedTenants: [String]? = nil,
-                tokenVault: Bool? = nil, nativeClientIds: [String]? = nil) {
+                tokenVault: Bool? = nil, nativeClientIds: [String]? = nil, appleSignInConfig: AppleSignInConfig? = nil,
+                allowedHostedDomains: [String]? = nil) {
+        self.appleSignInConfig = appleSignInConfig
+        self.allowedHostedDomains = allowedHostedDomains
         self.name = name
         self.enabled = enabled
         self.clientId = clientId

@@ -1,0 +1,128 @@
+import Foundation
+import HearthCore
+import HearthWire
+
+extension IdPConfig {
+    /// Sign in with Apple's settings from an `apple.com` configuration: the services id (`clientId`), the bundle
+    /// ids and `endpointBase`.
+    public var appleSettings: AppleSignInSettings {
+        AppleSignInSettings(servicesId: clientId.isEmpty ? nil : clientId, bundleIds: appleBundleIds ?? [], endpointBase: endpointBase)
+    }
+
+    /// Google's settings from a `google.com` configuration: the web client id, the native client ids, the
+    /// hosted-domain allow-list and `endpointBase`.
+    public var googleSettings: GoogleSignInSettings {
+        GoogleSignInSettings(clientId: clientId, nativeClientIds: nativeClientIds ?? [], allowedHostedDomains: allowedHostedDomains ?? [],
+                             endpointBase: endpointBase)
+    }
+
+    /// Whether an `apple.com` configuration has the code flow's key (team id, key id and `.p8`).
+    public var hasAppleCodeFlow: Bool {
+        !clientSecret.isEmpty && !(appleTeamId ?? "").isEmpty && !(appleKeyId ?? "").isEmpty
+    }
+}
+
+/// One ``AppleClientSecret`` minter per key, team, services id and audience, so a minted secret is reused until
+/// it nears its expiry; a changed configuration gets a new minter (the key is part of the cache key's hash).
+actor AppleClientSecretCache {
+    private var minters: [String: AppleClientSecret] = [:]
+    private let clock: WallClock
+
+    init(clock: WallClock) { self.clock = clock }
+
+    /// The minter for an `apple.com` configuration's code-flow key; `.configuration` errors say what is missing
+    /// or wrong (never any part of the key).
+    func minter(for config: IdPConfig) async throws -> AppleClientSecret {
+        guard config.hasAppleCodeFlow, let teamId = config.appleTeamId, let keyId = config.appleKeyId else {
+            throw RelyingPartyError(.configuration, "Sign in with Apple has no code-flow key (appleSignInConfig.codeFlowConfig: teamId, keyId, privateKey)")
+        }
+        let audience = config.appleSettings.clientSecretAudience
+        let cacheKey = WireDigest.sha256Hex([config.clientSecret, keyId, teamId, config.clientId, audience].joined(separator: "\u{0}"))
+        if let minter = minters[cacheKey] { return minter }
+        let minter: AppleClientSecret
+        do {
+            let key = try AppleSigningKey(p8: config.clientSecret, keyId: keyId, teamId: teamId, clientId: config.clientId)
+            minter = try await AppleClientSecret(key: key, audience: audience, clock: clock)
+        } catch {
+            throw RelyingPartyError(.configuration, "Sign in with Apple's key cannot be used: \(error)")
+        }
+        if minters.count >= 16 { minters.removeAll() }
+        minters[cacheKey] = minter
+        return minter
+    }
+}
+
+extension RelyingParty {
+    /// Apple's and Google's endpoints as a discovery document (Apple publishes none Hearth needs; Google's fixed
+    /// endpoints are known), and the issuer rule. For Google, `hostedDomain` is the `hd` the app asked for: the
+    /// allow-list may be narrowed by it, never widened (``RelyingPartyError/Kind/hostedDomainNotAllowed``); the
+    /// narrowed value is the resolved provider's `tenant`, checked again on the ID token.
+    func resolveAppleOrGoogle(_ config: IdPConfig, hostedDomain: String?) throws -> ResolvedProvider {
+        if config.kind == .apple {
+            let settings = config.appleSettings
+            let document = DiscoveryDocument(issuer: settings.issuer, authorizationEndpoint: settings.authorizationEndpoint,
+                                             tokenEndpoint: settings.tokenEndpoint, jwksURI: settings.jwksURI, userinfoEndpoint: nil,
+                                             scopesSupported: ["name", "email"], tokenEndpointAuthMethodsSupported: ["client_secret_post"])
+            return ResolvedProvider(config: config, tenant: nil, discovery: document, issuerRule: .exact(settings.issuer), profileURL: nil)
+        }
+        let settings = config.googleSettings
+        let narrowed = try settings.narrowedHostedDomain(requested: hostedDomain)
+        let document = DiscoveryDocument(issuer: settings.issuers[0], authorizationEndpoint: settings.authorizationEndpoint,
+                                         tokenEndpoint: settings.tokenEndpoint, jwksURI: settings.jwksURI, userinfoEndpoint: settings.userinfoEndpoint,
+                                         scopesSupported: ["openid", "email", "profile"],
+                                         tokenEndpointAuthMethodsSupported: ["client_secret_post", "client_secret_basic"])
+        return ResolvedProvider(config: config, tenant: narrowed, discovery: document, issuerRule: .oneOf(settings.issuers), profileURL: nil)
+    }
+
+    /// The authorization URL of an Apple or Google sign-in (`form_post` and `name email` for Apple; `hd`,
+    /// `access_type=offline` for Google), with the app's other custom parameters.
+    func appleOrGoogleAuthorizationURL(_ provider: ResolvedProvider, redirectUri: String, state: String, nonce: String,
+                                       codeChallenge: String?, scopes: [String], parameters: [(String, String)]) throws -> String {
+        let config = provider.config
+        var url: String
+        if config.kind == .apple {
+            url = try appleAuthorizationURL(config.appleSettings, redirectUri: redirectUri, state: state, nonce: nonce,
+                                            scopes: scopes, codeChallenge: codeChallenge)
+        } else {
+            let offline = scopes.contains("offline_access")
+            let prompt = parameters.first { $0.0 == "prompt" }?.1 ?? (offline ? "consent" : nil)
+            let loginHint = parameters.first { $0.0 == "login_hint" }?.1
+            url = try googleAuthorizationURL(config.googleSettings, redirectUri: redirectUri, state: state, nonce: nonce,
+                                             codeChallenge: codeChallenge, scopes: scopes.filter { $0 != "offline_access" },
+                                             prompt: prompt, loginHint: loginHint, hostedDomain: provider.tenant, offlineAccess: offline)
+        }
+        let rest = parameters.filter { !["prompt", "login_hint", "hd"].contains($0.0) || config.kind == .apple }
+        if !rest.isEmpty { url += "&" + FormEncoding.encode(rest) }
+        return url
+    }
+
+    /// The code exchange of an Apple or Google sign-in (`userField`: Apple's `user` form field, first sign-in only).
+    func completeAppleOrGoogle(_ provider: ResolvedProvider, code: String, redirectUri: String, codeVerifier: String?,
+                               nonce: String, userField: String?) async throws -> FederatedSignIn {
+        let config = provider.config
+        if config.kind == .apple {
+            let minter = try await appleSecrets.minter(for: config)
+            return try await completeApple(config.appleSettings, code: code, redirectUri: redirectUri, codeVerifier: codeVerifier,
+                                           nonce: nonce, clientSecret: minter, userField: userField)
+        }
+        return try await completeGoogle(config.googleSettings, clientSecret: config.clientSecret, code: code, redirectUri: redirectUri,
+                                        codeVerifier: codeVerifier, nonce: nonce, requestedHostedDomain: provider.tenant)
+    }
+
+    /// A natively obtained Apple or Google ID token: Apple requires the raw nonce (the token carries its SHA-256);
+    /// Google checks it when the app sent one.
+    func appleOrGoogleNativeSignIn(_ idToken: String, provider: ResolvedProvider, rawNonce: String?) async throws -> FederatedSignIn {
+        let nonce: IDTokenNonce = rawNonce.map { .sha256OfRaw($0) } ?? .none
+        if provider.config.kind == .apple {
+            return try await validateAppleIDToken(idToken, settings: provider.config.appleSettings, nonce: nonce)
+        }
+        return try await validateGoogleIDToken(idToken, settings: provider.config.googleSettings, nonce: nonce,
+                                               requestedHostedDomain: provider.tenant)
+    }
+
+    /// Revokes an Apple token with the configuration's minted client secret (account deletion).
+    public func revokeApple(_ config: IdPConfig, token: String, tokenTypeHint: String = "refresh_token") async throws {
+        let minter = try await appleSecrets.minter(for: config)
+        try await revokeApple(config.appleSettings, token: token, tokenTypeHint: tokenTypeHint, clientSecret: minter)
+    }
+}
