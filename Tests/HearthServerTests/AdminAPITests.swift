@@ -221,7 +221,7 @@ import Testing
             (.post, WirePaths.adminAccounts(projectId: "other-project"), "{}", 400, "INVALID_PROJECT_ID"),
             (.patch, WirePaths.v2Project("demo-hearth", "config") + "?updateMask=mfa", "{}", 400, "INVALID_UPDATE_MASK"),
             (.patch, WirePaths.v2Project("demo-hearth", "config") + "?updateMask=signIn.anonymous.enabled", #"{"signIn":{"anonymous":{"enabled":"yes"}}}"#, 400, "INVALID_CONFIG"),
-            (.post, WirePaths.v2Project("demo-hearth", "defaultSupportedIdpConfigs") + "?idpId=google.com", #"{"clientId":"a","clientSecret":"b"}"#, 400, "INVALID_IDP_ID"),
+            (.post, WirePaths.v2Project("demo-hearth", "defaultSupportedIdpConfigs") + "?idpId=facebook.com", #"{"clientId":"a","clientSecret":"b"}"#, 400, "INVALID_IDP_ID"),
             (.get, WirePaths.v2Project("demo-hearth", "oauthIdpConfigs/oidc.nothing"), nil, 404, "CONFIGURATION_NOT_FOUND"),
             (.get, WirePaths.adminAccounts(projectId: "demo-hearth") + ":batchGet?maxResults=abc", nil, 400, "INVALID_PAGE_SELECTION"),
             (.post, Self.users + ":lookup", #"{"localId":["a"],"tenantId":"t1"}"#, 400, "TENANT_NOT_FOUND"),
@@ -370,7 +370,7 @@ import Testing
             #expect(try await admin(h, .delete, idps + "/microsoft.com").status == 200)
             #expect(try await admin(h, .get, idps + "/microsoft.com").errorCode == "CONFIGURATION_NOT_FOUND")
             let catalogue = try await admin(h, .get, WirePaths.identityToolkitV2 + "/defaultSupportedIdps").decode(DefaultSupportedIdpList.self)
-            #expect(catalogue.defaultSupportedIdps.map(\.idpId) == ["microsoft.com", "yahoo.com"])
+            #expect(catalogue.defaultSupportedIdps.map(\.idpId) == ["apple.com", "google.com", "microsoft.com", "yahoo.com"])
 
             // OpenID providers.
             let oidc = WirePaths.v2Project("demo-hearth", "oauthIdpConfigs")

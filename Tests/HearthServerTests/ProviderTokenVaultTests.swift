@@ -320,7 +320,7 @@ import Testing
             // The ID token in the body works too; no provider, an unknown one, one the user has not linked.
             let idToken = try #require(user.idToken)
             #expect(try await h.send(.post, path, body: "{\"idToken\":\"\(idToken)\"}").errorCode == "INVALID_PROVIDER_ID")
-            #expect(try await h.send(.post, path, body: "{\"idToken\":\"\(idToken)\",\"providerId\":\"google.com\"}").errorCode == "INVALID_PROVIDER_ID")
+            #expect(try await h.send(.post, path, body: "{\"idToken\":\"\(idToken)\",\"providerId\":\"facebook.com\"}").errorCode == "INVALID_PROVIDER_ID")
             let unlinked = try await h.send(.post, path, body: "{\"idToken\":\"\(idToken)\",\"providerId\":\"microsoft.com\"}")
             #expect(unlinked.status == 400)
             #expect(unlinked.errorCode == "NO_PROVIDER_TOKEN")
