@@ -459,4 +459,60 @@ import Testing
             #expect(bare.status == 400)
         }
     }
+
+    // MARK: Dev mode
+
+    /// Runs `/__dev/try` like a browser, following redirects, submitting the dev provider's login form and
+    /// Apple's `form_post` page; returns the final page.
+    static func tryPage(_ h: HearthHarness, provider: String, email: String, hide: Bool = false) async throws -> Browser.Page {
+        var next = h.baseURL + "/__dev/try?provider=\(provider)"
+        var submittedLogin = false
+        for _ in 0..<12 {
+            let page = try await Browser.get(next)
+            if let location = page.location, page.status == 302 {
+                next = location.hasPrefix("http") ? location : h.baseURL + location
+                continue
+            }
+            guard !submittedLogin, let requestId = HearthHarness.capture(#"name="request_id" value="([^"]+)""#, in: page.body),
+                  let action = HearthHarness.capture(#"action="([^"]+)""#, in: page.body) else { return page }
+            submittedLogin = true
+            var fields = [("request_id", requestId), ("email", email), ("name", "Ada Lovelace"), ("action", "login")]
+            if hide { fields.append(("hide_email", "1")) }
+            var answer = try await Browser.post(action.hasPrefix("http") ? action : h.baseURL + action, form: fields)
+            if answer.status == 200, let target = HearthHarness.capture(#"<form method="post" action="([^"]+)">"#, in: answer.body) {
+                // Apple's form_post page: what its script would submit.
+                answer = try await Browser.post(target, form: DevAppleGoogleProviderTests.postedFields(answer).sorted { $0.key < $1.key })
+            }
+            guard let location = answer.location else { return answer }
+            next = location.hasPrefix("http") ? location : h.baseURL + location
+        }
+        throw HarnessError("too many redirects")
+    }
+
+    @Test func devModeServesAppleAndGoogleThroughDevTry() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            let sources = try await h.server.federation.providerSources().map(\.providerId)
+            #expect(sources.contains("apple.com"))
+            #expect(sources.contains("google.com"))
+            let apple = try await Self.tryPage(h, provider: "apple.com", email: "ada@example.com", hide: true)
+            #expect(apple.body.contains("Signed in with apple.com"), "\(apple.body.prefix(600))")
+            #expect(apple.body.contains("privaterelay.appleid.com"))
+            let google = try await Self.tryPage(h, provider: "google.com", email: "grace@example.com")
+            #expect(google.body.contains("Signed in with google.com"), "\(google.body.prefix(600))")
+            let index = try await h.send(.get, "/", headers: [.accept: "text/html"])
+            #expect(index.text.contains("/__dev/try?provider=apple.com"))
+            #expect(index.text.contains("/__dev/try?provider=google.com"))
+        }
+    }
+
+    @Test func reauthenticationWithAppleNeverCreatesAUser() async throws {
+        try await Self.native { h, mint, base in
+            let token = try await mint.sign(Self.appleClaims(base, sub: "000777.r.0001", nonce: "re1"))
+            let reply = try await h.post(WirePaths.v3("verifyAssertion"), SignInWithIdpRequest(
+                requestUri: "http://localhost", postBody: "id_token=\(token)&nonce=re1&providerId=apple.com", sessionId: nil,
+                returnSecureToken: true, autoCreate: false))
+            #expect(reply.errorCode == "USER_NOT_FOUND")
+            #expect(try await h.store.userCount() == 0)
+        }
+    }
 }
