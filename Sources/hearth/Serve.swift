@@ -134,7 +134,8 @@ struct Serve: AsyncParsableCommand {
             if settings.dev {
                 let clients = try DevClientsFile.loadOrCreate(directory: settings.dataDir)
                 devIdPs = try await DevIdentityProviders(publicURL: configuration.publicURL, microsoftClient: clients.microsoft,
-                                                         yahooClient: clients.yahoo)
+                                                         yahooClient: clients.yahoo, appleCredentials: clients.apple ?? .random(),
+                                                         googleClient: clients.google ?? DevGoogleProvider.randomClient())
             } else {
                 devIdPs = nil
             }
@@ -277,28 +278,42 @@ struct Serve: AsyncParsableCommand {
 }
 
 /// The dev IdPs' OAuth clients, kept in `<data dir>/dev-idp-clients.json` (0600) so they stay the same across
-/// restarts and a person can configure `microsoft.com`/`yahoo.com` against the dev IdPs with them (the seeds' "paste
-/// the client ID and secret" step, offline). Nothing here is a real provider's secret.
+/// restarts and a person can configure `microsoft.com`/`yahoo.com`/`apple.com`/`google.com` against the dev IdPs with
+/// them (the seeds' "paste the client ID and secret" step, offline). Nothing here is a real provider's secret.
 struct DevClientsFile: Codable {
     var microsoft: DevIdentityProviders.Client
     var yahoo: DevIdentityProviders.Client
+    /// The dev Apple provider's services id, team id, key id and `.p8` (absent in files of earlier versions: added).
+    var apple: DevAppleProvider.Credentials?
+    /// The dev Google provider's web client (absent in files of earlier versions: added).
+    var google: DevIdentityProviders.Client?
 
     static func path(directory: String) -> String { (directory as NSString).appendingPathComponent("dev-idp-clients.json") }
 
     static func loadOrCreate(directory: String) throws -> DevClientsFile {
         let path = path(directory: directory)
         if let data = FileManager.default.contents(atPath: path) {
-            guard let clients = try? JSONDecoder().decode(DevClientsFile.self, from: data) else {
+            guard var clients = try? JSONDecoder().decode(DevClientsFile.self, from: data) else {
                 throw CLIError("\(path) is not a dev IdP clients file: remove it and it is made anew at the next start")
             }
+            guard clients.apple == nil || clients.google == nil else { return clients }
+            clients.apple = clients.apple ?? .random()
+            clients.google = clients.google ?? DevGoogleProvider.randomClient()
+            try write(clients, to: path, replacing: true)
             return clients
         }
-        let clients = DevClientsFile(microsoft: .random(prefix: "dev-ms"), yahoo: .random(prefix: "dev-yahoo"))
+        let clients = DevClientsFile(microsoft: .random(prefix: "dev-ms"), yahoo: .random(prefix: "dev-yahoo"), apple: .random(),
+                                     google: DevGoogleProvider.randomClient())
+        try write(clients, to: path, replacing: false)
+        return clients
+    }
+
+    private static func write(_ clients: DevClientsFile, to path: String, replacing: Bool) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if replacing { try? FileManager.default.removeItem(atPath: path) }
         let created = FileManager.default.createFile(atPath: path, contents: try encoder.encode(clients), attributes: [.posixPermissions: 0o600])
         guard created else { throw CLIError("cannot write \(path): check that the data directory is writable") }
-        return clients
     }
 }
 
