@@ -3,6 +3,7 @@ import Foundation
 import HearthCore
 import HearthDevIdP
 @testable import HearthOIDC
+import HearthStore
 import HearthTesting
 import HearthWire
 import Hummingbird
@@ -141,6 +142,23 @@ import Testing
             #expect(bundles.status == 200, "\(bundles.text)")
             #expect(try await h.store.idpConfig(providerId: "apple.com")?.appleBundleIds == ["com.example.one", "com.example.two"])
             #expect(try await h.store.idpConfig(providerId: "apple.com")?.clientSecret == credentials.privateKeyPEM)
+        }
+    }
+
+    @Test func applePrivateKeyIsSealedAtRestWithVaultKeys() async throws {
+        let keyLine = ProviderTokenKeys.generate(id: "k1")
+        try await HearthHarness.run(configure: HearthHarness.vault(keyLine)) { h in
+            let credentials = DevAppleProvider.Credentials.random()
+            let created = try await h.send(.post, Self.configPath(h, "apple.com"),
+                                           body: Self.json(Self.appleBody(credentials, endpointBase: nil)), headers: Self.owner)
+            #expect(created.status == 200, "\(created.text)")
+            #expect(try await h.store.idpConfig(providerId: "apple.com")?.clientSecret == credentials.privateKeyPEM)
+            // Read without the key: sealed, no part of the PEM.
+            h.store.clientSecrets.use(nil)
+            let stored = try #require(try await h.store.idpConfig(providerId: "apple.com"))
+            #expect(ProviderTokenKeys.sealingKeyId(stored.clientSecret) == "k1")
+            #expect(!stored.clientSecret.contains("PRIVATE KEY"))
+            h.store.clientSecrets.use(try ProviderTokenKeys.parse(keyLine))
         }
     }
 
