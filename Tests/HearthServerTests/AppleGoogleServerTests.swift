@@ -554,4 +554,27 @@ import Testing
             #expect(googleReport.checks.first { $0.name == "client" }?.status == .ok, "\(googleReport.text)")
         }
     }
+
+    @Test func appleRefreshTokenIsKeptAndRenewsWithAMintedSecret() async throws {
+        try await HearthHarness.run(configure: ProviderTokenVaultTests.vault(ProviderTokenVaultTests.key().line), devIdPs: true) { h in
+            let dev = try #require(h.devIdPs)
+            // Nothing stored: the dev IdPs' own apple.com settings serve.
+            let env = Env(h: h, apple: dev.apple, google: dev.google, credentials: dev.appleCredentials)
+            let flow = try await Self.appleBrowser(env, email: "ada@example.com", name: "Ada Lovelace")
+            let reply = try await h.signInWithIdp(flow.flow, providerId: "apple.com")
+            #expect(reply.status == 200, "\(reply.text)")
+            let body = try reply.decode(SignInWithIdpResponse.self)
+            let localId = try #require(body.localId)
+            let record = try #require(try await h.store.providerTokens(localId: localId, providerId: "apple.com"))
+            #expect(!record.sealed.isEmpty)
+            // A forced renewal (at most every 30 s) goes to Apple's token endpoint with a minted client secret (never the .p8).
+            h.clock.advance(by: 31)
+            let renewed = try await ProviderTokenVaultTests.providerToken(h, idToken: try #require(body.idToken), providerId: "apple.com", force: true)
+            #expect(renewed.status == 200, "\(renewed.text)")
+            let token = try renewed.decode(ProviderAccessTokenResponse.self)
+            #expect(token.providerId == "apple.com")
+            #expect(!token.accessToken.isEmpty)
+            #expect(token.accessToken != body.oauthAccessToken)
+        }
+    }
 }
