@@ -107,8 +107,9 @@ import Testing
 
     // MARK: Configuration
 
-    @Test func appleConfigurationInFirebaseShapeNeverReturnsTheKey() async throws {
-        try await HearthHarness.run { h in
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func appleConfigurationInFirebaseShapeNeverReturnsTheKey(_ store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
             let credentials = DevAppleProvider.Credentials.random()
             let created = try await h.send(.post, Self.configPath(h, "apple.com"),
                                            body: Self.json(Self.appleBody(credentials, endpointBase: "https://apple.example.test")), headers: Self.owner)
