@@ -61,15 +61,44 @@ struct Providers: AsyncParsableCommand {
         var nativeClientIds: [String] = []
         @Flag(name: .customLong("clear-native-client-ids"), help: "Accept ID tokens for the provider's own client ID only.")
         var clearNativeClientIds = false
+        @Option(name: .customLong("services-id"), help: "apple.com: the Services ID of the web flow (its client id).")
+        var servicesId: String?
+        @Option(name: .customLong("team-id"), help: "apple.com: the Apple developer Team ID.")
+        var teamId: String?
+        @Option(name: .customLong("key-id"), help: "apple.com: the Key ID of the Sign in with Apple key.")
+        var keyId: String?
+        @Option(name: .customLong("private-key-file"), help: "apple.com: the .p8 file of that key (stored sealed, never shown again).")
+        var privateKeyFile: String?
+        @Option(name: .customLong("bundle-id"), help: ArgumentHelp(
+            "apple.com: the bundle id of an app whose native Sign in with Apple ID tokens are accepted; repeat for several. Replaces the stored list.",
+            valueName: "bundle-id"))
+        var bundleIds: [String] = []
+        @Option(name: .customLong("allowed-hosted-domain"), help: ArgumentHelp(
+            "google.com: a Google Workspace domain whose accounts may sign in; repeat for several. Replaces the stored list.",
+            valueName: "domain"))
+        var allowedHostedDomains: [String] = []
+        @Flag(name: .customLong("any-hosted-domain"), help: "google.com: allow every account again (clears the hosted-domain list).")
+        var anyHostedDomain = false
 
         func validate() throws {
             if clearNativeClientIds, !nativeClientIds.isEmpty { throw ValidationError("give --native-client-id or --clear-native-client-ids, not both") }
             for id in nativeClientIds where id.isEmpty || id.count > 256 || id.contains(where: \.isWhitespace) {
                 throw ValidationError("--native-client-id must be 1 to 256 characters without spaces")
             }
-            guard IdPConfig.kind(forProviderId: providerId) != nil else {
-                throw ValidationError("\(providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
+            guard let kind = IdPConfig.kind(forProviderId: providerId) else {
+                throw ValidationError("\(providerId) is not supported: use microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>")
             }
+            if kind != .apple, servicesId != nil || teamId != nil || keyId != nil || privateKeyFile != nil || !bundleIds.isEmpty {
+                throw ValidationError("--services-id, --team-id, --key-id, --private-key-file and --bundle-id apply to apple.com only")
+            }
+            if kind == .apple, clientSecret != nil {
+                throw ValidationError("apple.com has no client secret: give --team-id, --key-id and --private-key-file (Hearth makes the client secret from the key)")
+            }
+            if kind == .apple, servicesId != nil, clientId != nil { throw ValidationError("give --services-id or --client-id, not both") }
+            if kind != .google, !allowedHostedDomains.isEmpty || anyHostedDomain {
+                throw ValidationError("--allowed-hosted-domain and --any-hosted-domain apply to google.com only")
+            }
+            if anyHostedDomain, !allowedHostedDomains.isEmpty { throw ValidationError("give --allowed-hosted-domain or --any-hosted-domain, not both") }
             if !allowedTenants.isEmpty || anyTenant {
                 guard IdPConfig.kind(forProviderId: providerId) == .microsoft else {
                     throw ValidationError("--allowed-tenant and --any-tenant apply to microsoft.com only")
@@ -95,15 +124,29 @@ struct Providers: AsyncParsableCommand {
             let (config, keptSecret) = try await storeOptions.withService { service, store, _ in
                 // Settings not given are kept from the stored registration (disable then enable keeps the secret).
                 let stored = try await store.idpConfig(providerId: providerId)
-                guard let typedClientId = clientId ?? stored?.clientId else {
+                guard let typedClientId = clientId ?? servicesId ?? stored?.clientId else {
                     throw ValidationError("give --client-id (the application id registered at \(providerId))")
                 }
                 // The admin API's and the console's rule, from the one validator.
                 guard let clientId = IdPConfig.checkedClientId(typedClientId) else { throw ValidationError("--client-id: " + IdPConfig.clientIdProblem) }
                 if kind == .oidc, (issuer ?? stored?.issuer) == nil { throw ValidationError("oidc.* providers need --issuer") }
                 let sameClient = stored?.clientId == clientId
-                guard let secret = given.flatMap({ $0.isEmpty ? nil : $0 }) ?? (sameClient ? stored?.clientSecret : nil) else {
-                    throw ValidationError("give --client-secret or set HEARTH_CLIENT_SECRET")
+                let secret: String
+                if kind == .apple {
+                    // The .p8 key is the secret: read from the file, else the stored one for the same services id.
+                    if let privateKeyFile {
+                        guard let text = try? String(contentsOfFile: privateKeyFile, encoding: .utf8) else {
+                            throw ValidationError("cannot read \(privateKeyFile): give the .p8 file downloaded from Apple")
+                        }
+                        secret = text
+                    } else {
+                        secret = sameClient ? stored?.clientSecret ?? "" : ""
+                    }
+                } else {
+                    guard let value = given.flatMap({ $0.isEmpty ? nil : $0 }) ?? (sameClient ? stored?.clientSecret : nil) else {
+                        throw ValidationError("give --client-secret or set HEARTH_CLIENT_SECRET")
+                    }
+                    secret = value
                 }
                 var config = IdPConfig(providerId: providerId, kind: kind, clientId: clientId, clientSecret: secret,
                                        issuer: issuer ?? stored?.issuer, endpointBase: endpointBase ?? stored?.endpointBase,
@@ -115,13 +158,21 @@ struct Providers: AsyncParsableCommand {
                 config.enabled = true
                 config.tokenVault = tokenVault ?? stored?.tokenVault
                 config.nativeClientIds = clearNativeClientIds ? nil : (nativeClientIds.isEmpty ? stored?.nativeClientIds : nativeClientIds)
+                if kind == .apple {
+                    config.appleTeamId = teamId ?? stored?.appleTeamId
+                    config.appleKeyId = keyId ?? stored?.appleKeyId
+                    config.appleBundleIds = bundleIds.isEmpty ? stored?.appleBundleIds : bundleIds
+                }
+                if kind == .google {
+                    config.allowedHostedDomains = anyHostedDomain ? nil : (allowedHostedDomains.isEmpty ? stored?.allowedHostedDomains : allowedHostedDomains)
+                }
                 // The admin API's checks, token-vault rule and audit entry.
                 do {
                     try await HearthCLI.answered { try await service.saveProvider(config, by: HearthCLI.principal) }
                 } catch let error as HearthAPIError {
                     throw ValidationError(error.description)
                 }
-                return (config, given == nil || given?.isEmpty == true)
+                return (config, kind == .apple ? privateKeyFile == nil && !config.clientSecret.isEmpty : given == nil || given?.isEmpty == true)
             }
             let tenants = config.kind == .microsoft ? ", tenants: \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ", ") } ?? "any")" : ""
             let native = config.nativeClientIds.map { ", native client ids \($0.joined(separator: ","))" } ?? ""
