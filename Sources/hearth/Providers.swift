@@ -8,7 +8,7 @@ import HearthStore
 import HearthStoreSQLite
 import Logging
 
-/// `hearth providers`: upstream identity providers (microsoft.com, yahoo.com, oidc.*).
+/// `hearth providers`: upstream identity providers (microsoft.com, yahoo.com, apple.com, google.com, oidc.*).
 struct Providers: AsyncParsableCommand {
     /// The token vault's state for a provider as the server will apply it: on only with vault keys.
     static func vaultState(_ config: IdPConfig, keys: Bool) -> String {
@@ -18,7 +18,7 @@ struct Providers: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "providers",
-        abstract: "Enable, list and disable sign-in providers (microsoft.com, yahoo.com, oidc.<name>).",
+        abstract: "Enable, list and disable sign-in providers (microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>).",
         subcommands: [Enable.self, List.self, Disable.self, Remove.self, Test.self]
     )
 
@@ -28,7 +28,7 @@ struct Providers: AsyncParsableCommand {
             discussion: "Register <public URL>/__/auth/handler as the redirect URI at the provider. The secret may also come from HEARTH_CLIENT_SECRET, which keeps it out of the shell history.")
 
         @OptionGroup var storeOptions: StoreOptions
-        @Argument(help: "microsoft.com, yahoo.com or oidc.<name>.")
+        @Argument(help: "microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>.")
         var providerId: String
         @Option(name: .customLong("client-id"), help: "The application (client) id registered at the provider (default: the stored one).")
         var clientId: String?

@@ -55,7 +55,7 @@ extension AdminService {
     /// (tokens kept for the provider go when the vault is turned off for it) and its audit actions.
     public func saveProvider(_ config: IdPConfig, by principal: AdminPrincipal) async throws {
         guard let kind = IdPConfig.kind(forProviderId: config.providerId), kind == config.kind else {
-            throw HearthAPIError(.invalidProviderIdAdmin, "\(config.providerId) is not supported: use microsoft.com, yahoo.com or oidc.<name>")
+            throw HearthAPIError(.invalidProviderIdAdmin, "\(config.providerId) is not supported: use microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>")
         }
         var checked = try Self.checkedProvider(config)
         try Self.applyVaultFields(tokenVault: nil, nativeClientIds: config.nativeClientIds ?? [], to: &checked)
