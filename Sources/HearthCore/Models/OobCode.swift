@@ -182,8 +182,17 @@ public enum ActionLinks {
         else { return .invalid("continueUrl must be an absolute URL") }
         if components.user != nil || components.password != nil { return .invalid("continueUrl must not hold user info") }
         if scheme == "http" || scheme == "https" {
+            // Browsers read `\` as `/` in these URLs (`https://evil.com\.good.com` goes to evil.com), and decode or
+            // IDNA-map a host's `%2F`, `／`, `∕` into separators: the host is checked in the one spelling every reader
+            // agrees on — ASCII letters, digits, `-` and `.` (IDN in punycode), or a bracketed IPv6 address.
+            if url.contains("\\") { return .invalid("continueUrl must not contain a backslash") }
             guard let host = components.host?.lowercased(), !host.isEmpty else { return .invalid("continueUrl has no host") }
             let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            let isIPv6 = bare != host && !bare.isEmpty && bare.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) || $0 == ":" || $0 == "." }
+            let isName = bare == host && bare.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." }
+            guard isIPv6 || isName else {
+                return .invalid("continueUrl's host must be an ASCII host name (write an international domain in punycode, xn--…) or an IPv6 address")
+            }
             let allowed = authorizedDomains.contains { domain in
                 let domain = domain.lowercased()
                 return bare == domain || bare.hasSuffix("." + domain)
