@@ -206,6 +206,19 @@ public struct EmailActionService: Sendable {
         }
     }
 
+    /// Before `accounts:update` changes an email directly: the notice to the old address counts against that
+    /// address's per-recipient limit, and a change whose notice would be over it is refused rather than made
+    /// silently (so neither can changing an email back and forth flood an address, nor can exhausting an address's
+    /// limit first hide a change from its owner).
+    func admitChangeNotice(_ request: UpdateRequest) async throws {
+        guard let limiter, let raw = request.email, !raw.isEmpty, let new = EmailAddress.normalize(raw) else { return }
+        let (_, user) = try await accounts.authenticate(idToken: request.idToken)
+        guard let old = user.email, old != new, mailer.canSend else { return }
+        if let wait = await limiter.admitEmail(to: old) {
+            throw HearthAPIError(.tooManyAttempts, "too many emails to this account's address; try changing it again in \(wait) seconds")
+        }
+    }
+
     // MARK: Using codes
 
     /// Looks a code up without using it: `INVALID_OOB_CODE` (unknown, used, another kind, the account changed since),
@@ -324,8 +337,9 @@ public struct EmailActionService: Sendable {
     }
 
     /// `accounts:signInWithEmailLink`: signs in (creating the account on first use) or, with `idToken`, links the
-    /// address to the signed-in account. An existing account whose email was never verified loses its password
-    /// (someone else may have registered the address first) and its sessions.
+    /// address to the signed-in account. An existing account whose email was never verified loses its password,
+    /// its linked identities and phone number (someone else may have registered the address first and added their
+    /// own ways in) and its sessions.
     public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws -> SignInWithEmailLinkResponse {
         let config = try await accounts.projectConfig()
         guard config.emailLinkSignInEnabled else {
@@ -346,7 +360,7 @@ public struct EmailActionService: Sendable {
         let moment = now
         return try await consume(request.oobCode ?? "") { _ in
             if let target = linking ?? existing {
-                let takeover = !target.emailVerified && target.passwordHash != nil && linking == nil
+                let takeover = !target.emailVerified && (target.passwordHash != nil || !target.identities.isEmpty) && linking == nil
                 try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover) { user in
                     if linking != nil {
                         if let holder = user.email, holder != email, !user.identities.isEmpty || user.passwordHash != nil {
@@ -358,6 +372,7 @@ public struct EmailActionService: Sendable {
                     if takeover {
                         user.passwordHash = nil
                         user.passwordUpdatedAt = nil
+                        user.identities = []
                         user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
                     }
                     user.emailVerified = true
