@@ -37,6 +37,39 @@ import Testing
         }
     }
 
+    /// The same squatter, when the address's owner takes the account with "forgot password" (sign-up said
+    /// EMAIL_EXISTS): the reset must not leave the squatter's identity or phone on it.
+    @Test func aPasswordResetOfAnUnverifiedAccountEndsTheSquattersIdentities() async throws {
+        try await HearthHarness.run { h in
+            let squatter = try await h.signUp(email: "ada@example.com", password: "squatter pass")
+            var user = try #require(try await h.store.user(localId: squatter.localId))
+            user.identities.append(ProviderIdentity(providerId: "oidc.squatter", federatedId: "squatter-1", email: "ada@example.com"))
+            user.phoneNumber = "+15555550100"
+            _ = try await h.store.updateUser(user)
+            _ = try await h.post(Self.sendPath, SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com"))
+            h.clock.advance(by: 2)
+            let reset = try await h.post(WirePaths.accounts("resetPassword"),
+                                         ResetPasswordRequest(oobCode: try Self.lastCode(h, .passwordReset).oobCode, newPassword: "owner's new pass"))
+            #expect(reset.status == 200)
+            let after = try #require(try await h.store.user(localId: squatter.localId))
+            #expect(after.identities.isEmpty, "the squatter's identities stay linked: \(after.identities.map(\.providerId))")
+            #expect(after.emailVerified)
+        }
+        // A verified account's reset changes the password only.
+        try await HearthHarness.run { h in
+            let owner = try await h.signUp(email: "ada@example.com")
+            var user = try #require(try await h.store.user(localId: owner.localId))
+            user.emailVerified = true
+            user.phoneNumber = "+15555550100"
+            _ = try await h.store.updateUser(user)
+            _ = try await h.post(Self.sendPath, SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com"))
+            let reset = try await h.post(WirePaths.accounts("resetPassword"),
+                                         ResetPasswordRequest(oobCode: try Self.lastCode(h, .passwordReset).oobCode, newPassword: "owner's new pass"))
+            #expect(reset.status == 200)
+            #expect(try await h.store.user(localId: owner.localId)?.phoneNumber == "+15555550100")
+        }
+    }
+
     /// A verified account keeps its other sign-in methods when its owner uses an email link.
     @Test func aVerifiedAccountKeepsItsMethods() async throws {
         try await HearthHarness.run { h in

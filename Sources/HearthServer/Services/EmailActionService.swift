@@ -263,7 +263,8 @@ public struct EmailActionService: Sendable {
     }
 
     /// `accounts:resetPassword`: without `newPassword`, what the code is for; with it, a password reset (sessions
-    /// revoked, the account's other reset links ended, the email counted as verified — the person read it).
+    /// revoked, the account's other reset links ended, the email counted as verified — the person read it — and,
+    /// when it was not verified before, the linked identities and phone number removed).
     public func resetPassword(_ request: ResetPasswordRequest) async throws -> ResetPasswordResponse {
         guard let newPassword = request.newPassword else {
             let record = try await peek(request.oobCode)
@@ -285,6 +286,9 @@ public struct EmailActionService: Sendable {
                 guard user.email == record.email, !user.disabled else {
                     throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
                 }
+                // The address was never proven: whoever registered it may not be the person reading its mail, and
+                // may have linked their own identity or phone. The mailbox's owner takes the account without them.
+                if !user.emailVerified { user.identities = [] }
                 user.passwordHash = hash
                 user.passwordUpdatedAt = moment
                 user.emailVerified = true
