@@ -109,6 +109,42 @@ import Testing
         }
     }
 
+    /// Someone with a fresh session changes the email twice (ada → eve1 → eve2): the first notice's undo link, in
+    /// ada's mailbox, must still give ada the account back, and the later undo links (in eve's mailboxes) must not
+    /// take it again afterwards — whichever order they are used in.
+    @Test(arguments: HearthHarness.StoreChoice.available, [false, true])
+    func aSecondEmailChangeDoesNotDisarmTheFirstUndoLink(_ store: HearthHarness.StoreChoice, _ attackerFirst: Bool) async throws {
+        try await HearthHarness.run(store: store) { h in
+            let created = try await h.signUp(email: "ada@example.com")
+            var idToken = created.idToken
+            var undo: [String] = []
+            for email in ["eve1@example.com", "eve2@example.com"] {
+                let changed = try await h.post(Self.updatePath, UpdateRequest(idToken: idToken, email: email, returnSecureToken: true))
+                #expect(changed.status == 200)
+                idToken = (changed.json?["idToken"] as? String) ?? idToken
+                undo.append(try Self.lastCode(h, .recoverEmail).oobCode)
+                h.clock.advance(by: 2)
+            }
+            func apply(_ code: String) async throws -> HearthHarness.Reply {
+                var request = UpdateRequest(idToken: nil)
+                request.oobCode = code
+                return try await h.post(Self.updatePath, request)
+            }
+            if attackerFirst {
+                // eve undoes her own second change first (back to eve1): ada's link still works after.
+                #expect(try await apply(undo[1]).status == 200)
+                h.clock.advance(by: 2)
+            }
+            let recovered = try await apply(undo[0])
+            #expect(recovered.status == 200, "\(recovered.errorCode ?? "")")
+            #expect(try await h.store.user(localId: created.localId)?.email == "ada@example.com")
+            h.clock.advance(by: 2)
+            // The later undo link cannot take it back.
+            #expect(try await apply(undo[1]).errorCode == "INVALID_OOB_CODE")
+            #expect(try await h.store.user(localId: created.localId)?.email == "ada@example.com")
+        }
+    }
+
     /// The new address was taken by someone else between the mail and the click: a 400, not a 500.
     @Test func applyingAChangeToAnAddressTakenSinceIsRefusedPlainly() async throws {
         try await HearthHarness.run { h in

@@ -253,9 +253,11 @@ public struct EmailActionService: Sendable {
         }
     }
 
-    /// The account a code acts on, if it still has the address the code was made for.
+    /// The account a code acts on, if it still has the address the code was made for. An undo link
+    /// (`RECOVER_EMAIL`) works whatever the address is now: a second change must not disarm the first one's undo.
     func account(of record: OobCodeRecord, email: String? = nil) async throws -> UserRecord {
-        guard let localId = record.localId, let user = try await store.user(localId: localId), user.email == (email ?? record.email) else {
+        guard let localId = record.localId, let user = try await store.user(localId: localId),
+              record.requestType == .recoverEmail || user.email == (email ?? record.email) else {
             throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
         }
         if user.disabled { throw HearthAPIError(.userDisabled) }
@@ -307,8 +309,7 @@ public struct EmailActionService: Sendable {
         let validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
         let user = try await consume(code ?? "") { record in
             try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: record.requestType != .verifyEmail) { user in
-                let expected = record.requestType == .recoverEmail ? record.newEmail : record.email
-                guard user.email == expected, !user.disabled else {
+                guard record.requestType == .recoverEmail || user.email == record.email, !user.disabled else {
                     throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
                 }
                 switch record.requestType {
@@ -333,6 +334,9 @@ public struct EmailActionService: Sendable {
             await sendRecoverEmail(localId: user.localId, oldEmail: peeked.email, newEmail: peeked.newEmail ?? "", displayName: user.displayName)
         case .recoverEmail:
             try? await store.revokeOobCodes(localId: user.localId, types: [.verifyAndChangeEmail, .passwordReset], now: moment)
+            // The undo links of the changes made after this one (sent to addresses the account had later) end;
+            // those of earlier changes stay, so the first address's owner has the last word.
+            try? await store.revokeOobCodes(localId: user.localId, types: [.recoverEmail], createdSince: peeked.createdAt, now: moment)
             logger.info("email change undone by the old address; sessions revoked", metadata: ["uid": "\(user.localId)"])
         default: break
         }
