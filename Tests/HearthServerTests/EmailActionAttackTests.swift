@@ -16,15 +16,22 @@ import Testing
         try #require((h.server.emailActions.mailer.devMailbox?.messages ?? []).compactMap(\.code).first { $0.requestType == type.rawValue })
     }
 
+    /// ada@example.com registered by someone else (unverified, with a password) who linked an OIDC identity and a
+    /// phone number of their own; the squatter's sign-up.
+    static func squat(_ h: HearthHarness) async throws -> SignUpResponse {
+        let squatter = try await h.signUp(email: "ada@example.com", password: "squatter pass")
+        var user = try #require(try await h.store.user(localId: squatter.localId))
+        user.identities.append(ProviderIdentity(providerId: "oidc.squatter", federatedId: "squatter-1", email: "ada@example.com"))
+        user.phoneNumber = "+15555550100"
+        _ = try await h.store.updateUser(user)
+        return squatter
+    }
+
     /// A squatter registers the victim's address (unverified) and links their own identity and phone number; when
     /// the address's owner signs in with an email link, none of the squatter's ways in may stay on the account.
     @Test func anEmailLinkEndsEverySignInMethodASquatterAddedToAnUnverifiedAccount() async throws {
         try await HearthHarness.run { h in
-            let squatter = try await h.signUp(email: "ada@example.com", password: "squatter pass")
-            var user = try #require(try await h.store.user(localId: squatter.localId))
-            user.identities.append(ProviderIdentity(providerId: "oidc.squatter", federatedId: "squatter-1", email: "ada@example.com"))
-            user.phoneNumber = "+15555550100"
-            _ = try await h.store.updateUser(user)
+            let squatter = try await Self.squat(h)
 
             _ = try await h.post(Self.sendPath, SendOobCodeRequest(requestType: .emailSignIn, email: "ada@example.com"))
             h.clock.advance(by: 2)
@@ -41,11 +48,7 @@ import Testing
     /// EMAIL_EXISTS): the reset must not leave the squatter's identity or phone on it.
     @Test func aPasswordResetOfAnUnverifiedAccountEndsTheSquattersIdentities() async throws {
         try await HearthHarness.run { h in
-            let squatter = try await h.signUp(email: "ada@example.com", password: "squatter pass")
-            var user = try #require(try await h.store.user(localId: squatter.localId))
-            user.identities.append(ProviderIdentity(providerId: "oidc.squatter", federatedId: "squatter-1", email: "ada@example.com"))
-            user.phoneNumber = "+15555550100"
-            _ = try await h.store.updateUser(user)
+            let squatter = try await Self.squat(h)
             _ = try await h.post(Self.sendPath, SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com"))
             h.clock.advance(by: 2)
             let reset = try await h.post(WirePaths.accounts("resetPassword"),
