@@ -57,7 +57,11 @@ public struct EmailActionService: Sendable {
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
                 throw HearthAPIError(.emailNotFound, "There is no user record corresponding to this identifier.")
             }
-            if user.disabled { throw HearthAPIError(.userDisabled) }
+            if user.disabled {
+                // Enumeration protection: a disabled account answers as any address does (nothing is sent).
+                if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
+                throw HearthAPIError(.userDisabled)
+            }
             localId = user.localId
             displayName = user.displayName
         case .verifyEmail:
