@@ -4,7 +4,6 @@ import HearthStore
 import HearthWire
 import JWTKit
 import Logging
-import NIOPosix
 import Synchronization
 
 /// The ID-token signing keys: signs with the active key, verifies against every loaded key, renders the x509
@@ -59,12 +58,8 @@ public final class KeyRing: Sendable {
             let plan = policy.plan(keys: keys, now: clock.now())
             var changed = false
             if let next = plan.generate {
-                // RSA key generation takes up to a second of CPU: on NIO's blocking pool, never on a thread of the
-                // cooperative pool that serves requests (two on a two-core machine).
-                let (moment, validUntil) = (clock.now(), policy.certificateExpiry(activatesAt: next.activatesAt))
-                let key = try await NIOThreadPool.singleton.runIfActive {
-                    try SigningKey.generate(generation: next.generation, now: moment, activatesAt: next.activatesAt, validUntil: validUntil)
-                }
+                let key = try SigningKey.generate(generation: next.generation, now: clock.now(), activatesAt: next.activatesAt,
+                                                  validUntil: policy.certificateExpiry(activatesAt: next.activatesAt))
                 do {
                     try await store.insertSigningKey(key)
                     metrics?.count(.keyRotations)
