@@ -100,7 +100,7 @@ public struct EmailActionService: Sendable {
             throw HearthAPIError(.invalidRequestType)
         }
 
-        let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL)
+        let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config)
         if returnLink {
             return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
         }
@@ -165,11 +165,11 @@ public struct EmailActionService: Sendable {
         var record: OobCodeRecord
     }
 
-    func issue(_ type: OobRequestType, localId: String?, email: String, newEmail: String?, continueURL: String?) async throws -> IssuedCode {
+    func issue(_ type: OobRequestType, localId: String?, email: String, newEmail: String?, continueURL: String?,
+               config: ProjectConfig) async throws -> IssuedCode {
         let (code, record) = OobCodeRecord.issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL,
                                                  now: now, lifetime: configuration.mail.lifetimes.lifetime(of: type))
         try await store.insertOobCode(record)
-        let config = try await accounts.projectConfig()
         let base = config.sendEmail?.callbackUri.flatMap { $0.isEmpty ? nil : $0 } ?? configuration.publicURL.url + WirePaths.actionHandler
         return IssuedCode(code: code, link: ActionLinks.link(base: base, type: type, code: code, apiKey: linkAPIKey, continueURL: continueURL),
                           record: record)
@@ -203,8 +203,9 @@ public struct EmailActionService: Sendable {
             return
         }
         do {
-            let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil)
-            try await deliver(issued, to: oldEmail, displayName: displayName, config: try await accounts.projectConfig())
+            let config = try await accounts.projectConfig()
+            let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil, config: config)
+            try await deliver(issued, to: oldEmail, displayName: displayName, config: config)
         } catch {
             logger.error("could not send the email-change notice to the old address", metadata: ["uid": "\(localId)", "error.type": "\(type(of: error))"])
         }
