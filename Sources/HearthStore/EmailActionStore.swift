@@ -24,8 +24,10 @@ public protocol EmailActionStore: Sendable {
     func consumeOobCode(hash: String, now: Date) async throws -> OobCodeConsumeOutcome
     /// Takes a use back: the action it was consumed for could not be done (the database failed half-way).
     func releaseOobCode(hash: String) async throws
-    /// Marks every unused code of `localId` of these types used (a password reset ends the other reset links).
-    func revokeOobCodes(localId: String, types: [OobRequestType], now: Date) async throws
+    /// Marks every unused code of `localId` of these types used (a password reset ends the other reset links);
+    /// with `createdSince`, only the codes made at or after that moment (an undone email change ends the undo
+    /// links of the changes after it, not those of earlier ones).
+    func revokeOobCodes(localId: String, types: [OobRequestType], createdSince: Date?, now: Date) async throws
     /// Deletes codes that expired before `cutoff`; returns how many.
     @discardableResult
     func pruneOobCodes(before cutoff: Date) async throws -> Int
@@ -41,4 +43,11 @@ public protocol EmailActionStore: Sendable {
     func rescheduleMail(id: String, attempts: Int, nextAttemptAt: Date, lastError: String) async throws
     /// Messages waiting (for the console and `/metrics`).
     func outboxCount() async throws -> Int
+}
+
+extension EmailActionStore {
+    /// Marks every unused code of `localId` of these types used, whenever it was made.
+    public func revokeOobCodes(localId: String, types: [OobRequestType], now: Date) async throws {
+        try await revokeOobCodes(localId: localId, types: types, createdSince: nil, now: now)
+    }
 }

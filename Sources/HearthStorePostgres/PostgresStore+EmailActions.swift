@@ -28,8 +28,8 @@ extension PostgresStore {
         try await single { db in try await db.execute(StoreSQL.releaseOobCode(hash: hash)) }
     }
 
-    public func revokeOobCodes(localId: String, types: [OobRequestType], now: Date) async throws {
-        try await single { db in try await db.execute(StoreSQL.revokeOobCodes(localId: localId, types: types, now: now)) }
+    public func revokeOobCodes(localId: String, types: [OobRequestType], createdSince: Date?, now: Date) async throws {
+        try await single { db in try await db.execute(StoreSQL.revokeOobCodes(localId: localId, types: types, createdSince: createdSince, now: now)) }
     }
 
     public func pruneOobCodes(before cutoff: Date) async throws -> Int {

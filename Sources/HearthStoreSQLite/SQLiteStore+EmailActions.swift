@@ -27,8 +27,10 @@ extension SQLiteStore {
         try await transaction { db in try db.execute(StoreSQL.releaseOobCode(hash: hash)) }
     }
 
-    public func revokeOobCodes(localId: String, types: [OobRequestType], now: Date) async throws {
-        try await transaction { db in try db.execute(StoreSQL.revokeOobCodes(localId: localId, types: types, now: now), cached: false) }
+    public func revokeOobCodes(localId: String, types: [OobRequestType], createdSince: Date?, now: Date) async throws {
+        try await transaction { db in
+            try db.execute(StoreSQL.revokeOobCodes(localId: localId, types: types, createdSince: createdSince, now: now), cached: false)
+        }
     }
 
     public func pruneOobCodes(before cutoff: Date) async throws -> Int {

@@ -98,6 +98,14 @@ import Testing
             #expect(known.status == 200)
             #expect(unknown.status == 200)
             #expect(h.server.emailActions.mailer.devMailbox?.messages.count == 1)
+            // A disabled account answers alike too (USER_DISABLED would tell that it exists).
+            let bob = try await h.signUp(email: "bob@example.com")
+            var disabled = try #require(try await h.store.user(localId: bob.localId))
+            disabled.disabled = true
+            try await h.store.updateUser(disabled)
+            let refused = try await Self.send(h, SendOobCodeRequest(requestType: .passwordReset, email: "bob@example.com"))
+            #expect(refused.status == 200)
+            #expect(h.server.emailActions.mailer.devMailbox?.messages.count == 1)
         }
         try await HearthHarness.run { h in
             let unknown = try await Self.send(h, SendOobCodeRequest(requestType: .passwordReset, email: "nobody@example.com"))

@@ -44,7 +44,7 @@ public struct OobCodeRecord: Sendable, Equatable {
     /// The stored form of a code.
     public static func hash(_ code: String) -> String { "oob:" + code.sha256Hex }
 
-    /// Whether `code` could be one of ours at all (checked before any lookup): 1–128 ASCII letters and digits.
+    /// Whether `code` could be one of ours at all (checked before any lookup): 1–128 ASCII letters, digits, `-` or `_`.
     public static func isWellFormed(_ code: String) -> Bool {
         (1...128).contains(code.utf8.count) && code.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 }
     }
@@ -137,34 +137,25 @@ public enum ActionLinks {
     /// the project's custom action URL.
     public static func link(base: String, type: OobRequestType, code: String, apiKey: String?, continueURL: String?, lang: String = "en") -> String {
         var components = URLComponents(string: base) ?? URLComponents()
-        var items = components.queryItems ?? []
-        items.append(URLQueryItem(name: "mode", value: type.mode))
-        items.append(URLQueryItem(name: "oobCode", value: code))
-        if let apiKey { items.append(URLQueryItem(name: "apiKey", value: apiKey)) }
-        if let continueURL { items.append(URLQueryItem(name: "continueUrl", value: continueURL)) }
-        items.append(URLQueryItem(name: "lang", value: lang))
-        components.percentEncodedQuery = items.map { item in
-            "\(item.name)=\(formEncode(item.value ?? ""))"
-        }.joined(separator: "&")
+        var fields = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        fields.append(("mode", type.mode))
+        fields.append(("oobCode", code))
+        if let apiKey { fields.append(("apiKey", apiKey)) }
+        if let continueURL { fields.append(("continueUrl", continueURL)) }
+        fields.append(("lang", lang))
+        components.percentEncodedQuery = FormEncoding.encode(fields)
         return components.string ?? base
     }
 
     /// `continueUrl` plus the action's parameters (an app completing the action itself, or after the page).
     public static func continuation(_ continueURL: String, type: OobRequestType, code: String?, apiKey: String?, lang: String = "en") -> String {
         guard var components = URLComponents(string: continueURL) else { return continueURL }
-        var query = components.percentEncodedQuery.map { [$0] } ?? []
-        query.append("mode=\(type.mode)")
-        if let code { query.append("oobCode=\(formEncode(code))") }
-        if let apiKey { query.append("apiKey=\(formEncode(apiKey))") }
-        query.append("lang=\(formEncode(lang))")
-        components.percentEncodedQuery = query.joined(separator: "&")
+        var fields = [("mode", type.mode)]
+        if let code { fields.append(("oobCode", code)) }
+        if let apiKey { fields.append(("apiKey", apiKey)) }
+        fields.append(("lang", lang))
+        components.percentEncodedQuery = (components.percentEncodedQuery.map { $0 + "&" } ?? "") + FormEncoding.encode(fields)
         return components.string ?? continueURL
-    }
-
-    static func formEncode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     /// Why a `continueUrl` is refused, or nil when it may be used: an absolute `http(s)` URL whose host is one of
@@ -182,8 +173,17 @@ public enum ActionLinks {
         else { return .invalid("continueUrl must be an absolute URL") }
         if components.user != nil || components.password != nil { return .invalid("continueUrl must not hold user info") }
         if scheme == "http" || scheme == "https" {
+            // Browsers read `\` as `/` in these URLs (`https://evil.com\.good.com` goes to evil.com), and decode or
+            // IDNA-map a host's `%2F`, `／`, `∕` into separators: the host is checked in the one spelling every reader
+            // agrees on — ASCII letters, digits, `-` and `.` (IDN in punycode), or a bracketed IPv6 address.
+            if url.contains("\\") { return .invalid("continueUrl must not contain a backslash") }
             guard let host = components.host?.lowercased(), !host.isEmpty else { return .invalid("continueUrl has no host") }
             let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            let isIPv6 = bare != host && !bare.isEmpty && bare.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) || $0 == ":" || $0 == "." }
+            let isName = bare == host && bare.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." }
+            guard isIPv6 || isName else {
+                return .invalid("continueUrl's host must be an ASCII host name (write an international domain in punycode, xn--…) or an IPv6 address")
+            }
             let allowed = authorizedDomains.contains { domain in
                 let domain = domain.lowercased()
                 return bare == domain || bare.hasSuffix("." + domain)

@@ -118,6 +118,7 @@ extension UpdateRequest: ServedRPC {
     /// changed the email, the old address is told, with a link that changes it back.
     static func serve(_ request: Self, _ call: RPCCall) async throws -> UpdateResponse {
         if let code = request.oobCode, !code.isEmpty { return try await call.emailActions.applyActionCode(code) }
+        try await call.emailActions.admitChangeNotice(request)
         let (response, changedFrom) = try await call.accounts.updateAccount(request)
         if let old = changedFrom, let new = response.email {
             await call.emailActions.sendRecoverEmail(localId: response.localId, oldEmail: old, newEmail: new, displayName: response.displayName)

@@ -57,7 +57,11 @@ public struct EmailActionService: Sendable {
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
                 throw HearthAPIError(.emailNotFound, "There is no user record corresponding to this identifier.")
             }
-            if user.disabled { throw HearthAPIError(.userDisabled) }
+            if user.disabled {
+                // Enumeration protection: a disabled account answers as any address does (nothing is sent).
+                if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
+                throw HearthAPIError(.userDisabled)
+            }
             localId = user.localId
             displayName = user.displayName
         case .verifyEmail:
@@ -96,7 +100,7 @@ public struct EmailActionService: Sendable {
             throw HearthAPIError(.invalidRequestType)
         }
 
-        let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL)
+        let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config)
         if returnLink {
             return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
         }
@@ -161,11 +165,11 @@ public struct EmailActionService: Sendable {
         var record: OobCodeRecord
     }
 
-    func issue(_ type: OobRequestType, localId: String?, email: String, newEmail: String?, continueURL: String?) async throws -> IssuedCode {
+    func issue(_ type: OobRequestType, localId: String?, email: String, newEmail: String?, continueURL: String?,
+               config: ProjectConfig) async throws -> IssuedCode {
         let (code, record) = OobCodeRecord.issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL,
                                                  now: now, lifetime: configuration.mail.lifetimes.lifetime(of: type))
         try await store.insertOobCode(record)
-        let config = try await accounts.projectConfig()
         let base = config.sendEmail?.callbackUri.flatMap { $0.isEmpty ? nil : $0 } ?? configuration.publicURL.url + WirePaths.actionHandler
         return IssuedCode(code: code, link: ActionLinks.link(base: base, type: type, code: code, apiKey: linkAPIKey, continueURL: continueURL),
                           record: record)
@@ -199,10 +203,24 @@ public struct EmailActionService: Sendable {
             return
         }
         do {
-            let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil)
-            try await deliver(issued, to: oldEmail, displayName: displayName, config: try await accounts.projectConfig())
+            let config = try await accounts.projectConfig()
+            let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil, config: config)
+            try await deliver(issued, to: oldEmail, displayName: displayName, config: config)
         } catch {
             logger.error("could not send the email-change notice to the old address", metadata: ["uid": "\(localId)", "error.type": "\(type(of: error))"])
+        }
+    }
+
+    /// Before `accounts:update` changes an email directly: the notice to the old address counts against that
+    /// address's per-recipient limit, and a change whose notice would be over it is refused rather than made
+    /// silently (so neither can changing an email back and forth flood an address, nor can exhausting an address's
+    /// limit first hide a change from its owner).
+    func admitChangeNotice(_ request: UpdateRequest) async throws {
+        guard let limiter, let raw = request.email, !raw.isEmpty, let new = EmailAddress.normalize(raw) else { return }
+        let (_, user) = try await accounts.authenticate(idToken: request.idToken)
+        guard let old = user.email, old != new, mailer.canSend else { return }
+        if let wait = await limiter.admitEmail(to: old) {
+            throw HearthAPIError(.tooManyAttempts, "too many emails to this account's address; try changing it again in \(wait) seconds")
         }
     }
 
@@ -240,9 +258,11 @@ public struct EmailActionService: Sendable {
         }
     }
 
-    /// The account a code acts on, if it still has the address the code was made for.
+    /// The account a code acts on, if it still has the address the code was made for. An undo link
+    /// (`RECOVER_EMAIL`) works whatever the address is now: a second change must not disarm the first one's undo.
     func account(of record: OobCodeRecord, email: String? = nil) async throws -> UserRecord {
-        guard let localId = record.localId, let user = try await store.user(localId: localId), user.email == (email ?? record.email) else {
+        guard let localId = record.localId, let user = try await store.user(localId: localId),
+              record.requestType == .recoverEmail || user.email == (email ?? record.email) else {
             throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
         }
         if user.disabled { throw HearthAPIError(.userDisabled) }
@@ -250,7 +270,8 @@ public struct EmailActionService: Sendable {
     }
 
     /// `accounts:resetPassword`: without `newPassword`, what the code is for; with it, a password reset (sessions
-    /// revoked, the account's other reset links ended, the email counted as verified — the person read it).
+    /// revoked, the account's other reset links ended, the email counted as verified — the person read it — and,
+    /// when it was not verified before, the linked identities and phone number removed).
     public func resetPassword(_ request: ResetPasswordRequest) async throws -> ResetPasswordResponse {
         guard let newPassword = request.newPassword else {
             let record = try await peek(request.oobCode)
@@ -272,6 +293,9 @@ public struct EmailActionService: Sendable {
                 guard user.email == record.email, !user.disabled else {
                     throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
                 }
+                // The address was never proven: whoever registered it may not be the person reading its mail, and
+                // may have linked their own identity or phone. The mailbox's owner takes the account without them.
+                if !user.emailVerified { user.identities = [] }
                 user.passwordHash = hash
                 user.passwordUpdatedAt = moment
                 user.emailVerified = true
@@ -290,8 +314,7 @@ public struct EmailActionService: Sendable {
         let validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
         let user = try await consume(code ?? "") { record in
             try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: record.requestType != .verifyEmail) { user in
-                let expected = record.requestType == .recoverEmail ? record.newEmail : record.email
-                guard user.email == expected, !user.disabled else {
+                guard record.requestType == .recoverEmail || user.email == record.email, !user.disabled else {
                     throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
                 }
                 switch record.requestType {
@@ -316,6 +339,9 @@ public struct EmailActionService: Sendable {
             await sendRecoverEmail(localId: user.localId, oldEmail: peeked.email, newEmail: peeked.newEmail ?? "", displayName: user.displayName)
         case .recoverEmail:
             try? await store.revokeOobCodes(localId: user.localId, types: [.verifyAndChangeEmail, .passwordReset], now: moment)
+            // The undo links of the changes made after this one (sent to addresses the account had later) end;
+            // those of earlier changes stay, so the first address's owner has the last word.
+            try? await store.revokeOobCodes(localId: user.localId, types: [.recoverEmail], createdSince: peeked.createdAt, now: moment)
             logger.info("email change undone by the old address; sessions revoked", metadata: ["uid": "\(user.localId)"])
         default: break
         }
@@ -324,8 +350,9 @@ public struct EmailActionService: Sendable {
     }
 
     /// `accounts:signInWithEmailLink`: signs in (creating the account on first use) or, with `idToken`, links the
-    /// address to the signed-in account. An existing account whose email was never verified loses its password
-    /// (someone else may have registered the address first) and its sessions.
+    /// address to the signed-in account. An existing account whose email was never verified loses its password,
+    /// its linked identities and phone number (someone else may have registered the address first and added their
+    /// own ways in) and its sessions.
     public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws -> SignInWithEmailLinkResponse {
         let config = try await accounts.projectConfig()
         guard config.emailLinkSignInEnabled else {
@@ -346,7 +373,7 @@ public struct EmailActionService: Sendable {
         let moment = now
         return try await consume(request.oobCode ?? "") { _ in
             if let target = linking ?? existing {
-                let takeover = !target.emailVerified && target.passwordHash != nil && linking == nil
+                let takeover = !target.emailVerified && (target.passwordHash != nil || !target.identities.isEmpty) && linking == nil
                 try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover) { user in
                     if linking != nil {
                         if let holder = user.email, holder != email, !user.identities.isEmpty || user.passwordHash != nil {
@@ -358,6 +385,7 @@ public struct EmailActionService: Sendable {
                     if takeover {
                         user.passwordHash = nil
                         user.passwordUpdatedAt = nil
+                        user.identities = []
                         user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
                     }
                     user.emailVerified = true

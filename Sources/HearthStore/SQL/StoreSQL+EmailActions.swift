@@ -24,10 +24,11 @@ extension StoreSQL {
 
     package static func releaseOobCode(hash: String) -> SQLStatement { "UPDATE oob_codes SET used_at = NULL WHERE code_hash = \(hash)" }
 
-    package static func revokeOobCodes(localId: String, types: [OobRequestType], now: Date) -> SQLStatement {
+    package static func revokeOobCodes(localId: String, types: [OobRequestType], createdSince: Date?, now: Date) -> SQLStatement {
         """
         UPDATE oob_codes SET used_at = \(now)
         WHERE local_id = \(localId) AND used_at IS NULL AND request_type IN (\(list: types.map(\.rawValue)))
+            AND created_at >= \(createdSince ?? Date(timeIntervalSince1970: 0))
         """
     }
 
