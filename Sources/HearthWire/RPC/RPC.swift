@@ -83,7 +83,7 @@ public enum RPCCatalog {
         SignUpRequest.self, SignInWithPasswordRequest.self, LookupRequest.self, UpdateRequest.self, DeleteAccountRequest.self,
         CreateAuthUriRequest.self, SignInWithIdpRequest.self, SignInWithCustomTokenRequest.self, GetProjectConfigRequest.self,
         ProviderAccessTokenRequest.self, GrantTokenRequest.self,
-        SendOobCodeRequest.self, ResetPasswordRequest.self, SignInWithEmailLinkRequest.self,
+        SendOobCodeRequest.self, ResetPasswordRequest.self, SignInWithEmailLinkRequest.self, RevokeTokenRequest.self,
     ]
 
     /// The admin API's methods on users, sessions and the audit log.
@@ -177,6 +177,14 @@ extension ResetPasswordRequest: WireRPC {
 extension SignInWithEmailLinkRequest: WireRPC {
     public typealias Response = SignInWithEmailLinkResponse
     public static let method = RPCMethod.accounts("signInWithEmailLink", v3: "emailLinkSignin")
+}
+
+extension RevokeTokenRequest: WireRPC {
+    public typealias Response = RevokeTokenResponse
+    /// Identity Platform's v2 method (the Apple SDK sends it there); the v1 path answers too.
+    public static let method = RPCMethod(group: .clientAPI, v1: "accounts:revokeToken", v3: nil,
+                                         paths: [WirePaths.identityToolkitV2 + "/accounts:revokeToken",
+                                                 WirePaths.accounts("revokeToken")])
 }
 
 // MARK: The admin API
