@@ -12,6 +12,8 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
     public var scopesSupported: [String]?
     /// How the token endpoint authenticates clients (absent: `client_secret_basic`, OpenID Connect Discovery's default).
     public var tokenEndpointAuthMethodsSupported: [String]?
+    /// The token revocation endpoint (RFC 7009), when the provider publishes one.
+    public var revocationEndpoint: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -21,6 +23,7 @@ public struct DiscoveryDocument: Codable, Sendable, Equatable {
         case userinfoEndpoint = "userinfo_endpoint"
         case scopesSupported = "scopes_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case revocationEndpoint = "revocation_endpoint"
     }
 }
 

@@ -104,7 +104,7 @@ public struct RelyingParty: Sendable {
     public func resolve(_ config: IdPConfig, tenant: String?) async throws -> ResolvedProvider {
         switch config.kind {
         case .apple, .google:
-            return try resolveAppleOrGoogle(config, hostedDomain: tenant)
+            return try await resolveAppleOrGoogle(config, hostedDomain: tenant)
         case .microsoft:
             let base = Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority)
             var tenant = try ProviderRules.microsoftTenant(tenant)

@@ -64,10 +64,11 @@ extension RelyingParty {
 
     /// POSTs a form to a provider's token or revoke endpoint; a non-200 answer becomes a `.tokenExchange` error
     /// carrying the provider's parsed answer (never a code, token or secret).
-    private func postToEndpoint(_ url: String, _ fields: [(String, String)], providerId: String, expectJSON: Bool) async throws -> TokenResponse {
+    private func postToEndpoint(_ url: String, _ fields: [(String, String)], providerId: String, expectJSON: Bool,
+                                basicAuthorization: String? = nil) async throws -> TokenResponse {
         let reply: UpstreamHTTP.Reply
         do {
-            reply = try await http.postForm(url, fields)
+            reply = try await http.postForm(url, fields, basicAuthorization: basicAuthorization)
         } catch {
             throw RelyingPartyError(.tokenExchange, "the provider's endpoint could not be reached")
         }
@@ -98,14 +99,22 @@ extension RelyingParty {
         return settings.authorizationEndpoint + "?" + FormEncoding.encode(fields)
     }
 
-    /// Exchanges Google's `code` (client secret in the body, PKCE verifier), validates the ID token with the
-    /// hosted-domain rules (`requestedHostedDomain`: the `hd` the authorization asked for) and returns the identity.
+    /// Exchanges Google's `code` (client secret in the body — or with HTTP Basic when a discovered document
+    /// advertises no `client_secret_post`, as the token endpoint of ``RelyingParty/refresh(_:refreshToken:)`` —
+    /// and the PKCE verifier), validates the ID token with the hosted-domain rules (`requestedHostedDomain`: the
+    /// `hd` the authorization asked for) and returns the identity.
     public func completeGoogle(_ settings: GoogleSignInSettings, clientSecret: String, code: String, redirectUri: String,
                                codeVerifier: String?, nonce: String, requestedHostedDomain: String? = nil) async throws -> FederatedSignIn {
-        var fields: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri),
-                                          ("client_id", settings.clientId), ("client_secret", clientSecret)]
+        var fields: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri)]
         if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
-        let body = try await postToEndpoint(settings.tokenEndpoint, fields, providerId: "google.com", expectJSON: true)
+        var basic: String?
+        let methods = settings.discovered.map { $0.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"] } ?? ["client_secret_post"]
+        if methods.contains("client_secret_post") {
+            fields += [("client_id", settings.clientId), ("client_secret", clientSecret)]
+        } else {
+            basic = Data((FormEncoding.escape(settings.clientId) + ":" + FormEncoding.escape(clientSecret)).utf8).base64EncodedString()
+        }
+        let body = try await postToEndpoint(settings.tokenEndpoint, fields, providerId: "google.com", expectJSON: true, basicAuthorization: basic)
         guard let accessToken = body.accessToken, !accessToken.isEmpty, let idToken = body.idToken else {
             throw RelyingPartyError(.tokenExchange, "Google's token response lacks its access token or ID token")
         }

@@ -22,6 +22,16 @@ extension IdPConfig {
     }
 }
 
+extension ResolvedProvider {
+    /// Google's settings for this sign-in: with `endpointBase`, the endpoints and issuer of the discovery document
+    /// ``RelyingParty/resolve(_:tenant:)`` read.
+    public var googleSettings: GoogleSignInSettings {
+        var settings = config.googleSettings
+        if settings.endpointBase != nil { settings.discovered = discovery }
+        return settings
+    }
+}
+
 /// One ``AppleClientSecret`` minter per key, team, services id and audience, so a minted secret is reused until
 /// it nears its expiry; a changed configuration gets a new minter (the key is part of the cache key's hash).
 actor AppleClientSecretCache {
@@ -53,24 +63,36 @@ actor AppleClientSecretCache {
 }
 
 extension RelyingParty {
-    /// Apple's and Google's endpoints as a discovery document (Apple publishes none Hearth needs; Google's fixed
-    /// endpoints are known), and the issuer rule. For Google, `hostedDomain` is the `hd` the app asked for: the
-    /// allow-list may be narrowed by it, never widened (``RelyingPartyError/Kind/hostedDomainNotAllowed``); the
-    /// narrowed value is the resolved provider's `tenant`, checked again on the ID token.
-    func resolveAppleOrGoogle(_ config: IdPConfig, hostedDomain: String?) throws -> ResolvedProvider {
+    /// Apple's and Google's endpoints as a discovery document, and the issuer rule. Apple publishes no discovery
+    /// document Hearth needs: its fixed paths (under `endpointBase` when set). Google without `endpointBase`: its
+    /// fixed real endpoints (no network here); with `endpointBase`, the discovery document at
+    /// `<endpointBase>/.well-known/openid-configuration` (cached as for `oidc.*`), whose issuer must be the base —
+    /// so any OpenID provider can stand in for Google. For Google, `hostedDomain` is the `hd` the app asked for:
+    /// the allow-list may be narrowed by it, never widened (``RelyingPartyError/Kind/hostedDomainNotAllowed``);
+    /// the narrowed value is the resolved provider's `tenant`, checked again on the ID token.
+    func resolveAppleOrGoogle(_ config: IdPConfig, hostedDomain: String?) async throws -> ResolvedProvider {
         if config.kind == .apple {
             let settings = config.appleSettings
             let document = DiscoveryDocument(issuer: settings.issuer, authorizationEndpoint: settings.authorizationEndpoint,
                                              tokenEndpoint: settings.tokenEndpoint, jwksURI: settings.jwksURI, userinfoEndpoint: nil,
-                                             scopesSupported: ["name", "email"], tokenEndpointAuthMethodsSupported: ["client_secret_post"])
+                                             scopesSupported: ["name", "email"], tokenEndpointAuthMethodsSupported: ["client_secret_post"],
+                                             revocationEndpoint: settings.revocationEndpoint)
             return ResolvedProvider(config: config, tenant: nil, discovery: document, issuerRule: .exact(settings.issuer), profileURL: nil)
         }
         let settings = config.googleSettings
         let narrowed = try settings.narrowedHostedDomain(requested: hostedDomain)
+        if let base = settings.base {
+            let document = try await discovery.document(at: settings.discoveryURL)
+            guard Self.trimmed(document.issuer) == base else {
+                throw RelyingPartyError(.discovery, "the discovery document's issuer differs from the configured endpointBase")
+            }
+            return ResolvedProvider(config: config, tenant: narrowed, discovery: document, issuerRule: .exact(document.issuer), profileURL: nil)
+        }
         let document = DiscoveryDocument(issuer: settings.issuers[0], authorizationEndpoint: settings.authorizationEndpoint,
                                          tokenEndpoint: settings.tokenEndpoint, jwksURI: settings.jwksURI, userinfoEndpoint: settings.userinfoEndpoint,
                                          scopesSupported: ["openid", "email", "profile"],
-                                         tokenEndpointAuthMethodsSupported: ["client_secret_post", "client_secret_basic"])
+                                         tokenEndpointAuthMethodsSupported: ["client_secret_post", "client_secret_basic"],
+                                         revocationEndpoint: settings.revocationEndpoint)
         return ResolvedProvider(config: config, tenant: narrowed, discovery: document, issuerRule: .oneOf(settings.issuers), profileURL: nil)
     }
 
@@ -87,7 +109,7 @@ extension RelyingParty {
             let offline = scopes.contains("offline_access")
             let prompt = parameters.first { $0.0 == "prompt" }?.1 ?? (offline ? "consent" : nil)
             let loginHint = parameters.first { $0.0 == "login_hint" }?.1
-            url = try googleAuthorizationURL(config.googleSettings, redirectUri: redirectUri, state: state, nonce: nonce,
+            url = try googleAuthorizationURL(provider.googleSettings, redirectUri: redirectUri, state: state, nonce: nonce,
                                              codeChallenge: codeChallenge, scopes: scopes.filter { $0 != "offline_access" },
                                              prompt: prompt, loginHint: loginHint, hostedDomain: provider.tenant, offlineAccess: offline)
         }
@@ -105,7 +127,7 @@ extension RelyingParty {
             return try await completeApple(config.appleSettings, code: code, redirectUri: redirectUri, codeVerifier: codeVerifier,
                                            nonce: nonce, clientSecret: minter, userField: userField)
         }
-        return try await completeGoogle(config.googleSettings, clientSecret: config.clientSecret, code: code, redirectUri: redirectUri,
+        return try await completeGoogle(provider.googleSettings, clientSecret: config.clientSecret, code: code, redirectUri: redirectUri,
                                         codeVerifier: codeVerifier, nonce: nonce, requestedHostedDomain: provider.tenant)
     }
 
@@ -116,7 +138,7 @@ extension RelyingParty {
         if provider.config.kind == .apple {
             return try await validateAppleIDToken(idToken, settings: provider.config.appleSettings, nonce: nonce)
         }
-        return try await validateGoogleIDToken(idToken, settings: provider.config.googleSettings, nonce: nonce,
+        return try await validateGoogleIDToken(idToken, settings: provider.googleSettings, nonce: nonce,
                                                requestedHostedDomain: provider.tenant)
     }
 

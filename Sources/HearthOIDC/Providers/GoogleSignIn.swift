@@ -17,24 +17,37 @@ public struct GoogleSignInSettings: Sendable, Equatable {
     public var allowedHostedDomains: [String]
     /// Replaces Google's hosts in every URL and in the expected issuer (dev and test providers).
     public var endpointBase: String?
+    /// The discovery document read at ``discoveryURL`` (``RelyingParty/resolve(_:tenant:)`` reads it when
+    /// `endpointBase` is set, so any OpenID provider can stand in for Google): its endpoints and its issuer then
+    /// replace the fixed ones. Nil: Google's fixed endpoints (under `endpointBase` when set).
+    public var discovered: DiscoveryDocument?
 
-    public init(clientId: String, nativeClientIds: [String] = [], allowedHostedDomains: [String] = [], endpointBase: String? = nil) {
+    public init(clientId: String, nativeClientIds: [String] = [], allowedHostedDomains: [String] = [], endpointBase: String? = nil,
+                discovered: DiscoveryDocument? = nil) {
         self.clientId = clientId
         self.nativeClientIds = nativeClientIds
         self.allowedHostedDomains = allowedHostedDomains.map { $0.lowercased() }
         self.endpointBase = endpointBase
+        self.discovered = discovered
     }
 
     var base: String? { endpointBase.map(RelyingParty.trimmed) }
-    /// The accepted `iss` values.
-    public var issuers: [String] { base.map { [$0] } ?? Self.googleIssuers }
+    /// The accepted `iss` values: Google's two forms, the base, or the discovered issuer (which equals the base).
+    public var issuers: [String] { discovered.map { [$0.issuer] } ?? base.map { [$0] } ?? Self.googleIssuers }
     /// The discovery document (`<issuer>/.well-known/openid-configuration`).
     public var discoveryURL: String { (base ?? Self.googleIssuers[0]) + "/.well-known/openid-configuration" }
-    public var authorizationEndpoint: String { (base ?? "https://accounts.google.com") + "/o/oauth2/v2/auth" }
-    public var tokenEndpoint: String { base.map { $0 + "/token" } ?? "https://oauth2.googleapis.com/token" }
-    public var jwksURI: String { (base ?? "https://www.googleapis.com") + "/oauth2/v3/certs" }
-    public var userinfoEndpoint: String { (base ?? "https://openidconnect.googleapis.com") + "/v1/userinfo" }
-    public var revocationEndpoint: String { base.map { $0 + "/revoke" } ?? "https://oauth2.googleapis.com/revoke" }
+    public var authorizationEndpoint: String {
+        discovered?.authorizationEndpoint ?? (base ?? "https://accounts.google.com") + "/o/oauth2/v2/auth"
+    }
+    public var tokenEndpoint: String { discovered?.tokenEndpoint ?? base.map { $0 + "/token" } ?? "https://oauth2.googleapis.com/token" }
+    public var jwksURI: String { discovered?.jwksURI ?? (base ?? "https://www.googleapis.com") + "/oauth2/v3/certs" }
+    public var userinfoEndpoint: String {
+        discovered?.userinfoEndpoint ?? (base ?? "https://openidconnect.googleapis.com") + "/v1/userinfo"
+    }
+    /// Google's revoke endpoint (the discovered `revocation_endpoint` when there is one).
+    public var revocationEndpoint: String {
+        discovered?.revocationEndpoint ?? base.map { $0 + "/revoke" } ?? "https://oauth2.googleapis.com/revoke"
+    }
 
     /// The accepted audiences: the web client id, then the native ones.
     public var audiences: [String] {
