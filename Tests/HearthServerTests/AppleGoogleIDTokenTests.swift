@@ -8,6 +8,8 @@ import HearthWire
 import Hummingbird
 import HummingbirdTesting
 import JWTKit
+import NIOCore
+import Synchronization
 import Testing
 
 /// A test provider's signing key: published at the JWKS paths the Apple and Google rules read (under `/apple` and
@@ -310,6 +312,88 @@ func expectRefusal(_ kind: RelyingPartyError.Kind, _ comment: Comment? = nil, so
             // email_verified false (boolean or string) is not verified.
             #expect(try await attempt(try await mint.sign(Self.claims(base, ["email_verified": .bool(false)])), settings).emailVerified == false)
             #expect(try await attempt(try await mint.sign(Self.claims(base, ["email_verified": .string("true")])), settings).emailVerified)
+        }
+    }
+
+    /// With `endpointBase`, google.com reads `<base>/.well-known/openid-configuration` like an `oidc.*` provider, so
+    /// any OpenID provider stands in for Google: its endpoints (whatever their paths), its JWKS for native tokens,
+    /// HTTP Basic at its token endpoint when it advertises no `client_secret_post`; an issuer other than the base is
+    /// refused. Without `endpointBase` nothing is fetched: Google's fixed URLs.
+    @Test func endpointBaseResolvesThroughDiscovery() async throws {
+        let mint = try await TestTokenMint.make()
+        let keys = try WireJSON.encoder.encode(JSONValue.object(["keys": .array([.object(mint.jwk.mapValues { .string($0) })])]))
+        let router = Router()
+        router.get("/op/.well-known/openid-configuration") { request, _ in
+            let base = "http://\(request.head.authority ?? "")/op"
+            let body = try WireJSON.encoder.encode(JSONValue.object([
+                "issuer": .string(base), "authorization_endpoint": .string(base + "/authorize"), "token_endpoint": .string(base + "/token"),
+                "jwks_uri": .string(base + "/jwks"), "userinfo_endpoint": .string(base + "/me"),
+            ]))
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        router.get("/foreign/.well-known/openid-configuration") { _, _ in
+            let body = try WireJSON.encoder.encode(JSONValue.object([
+                "issuer": .string("https://accounts.google.com"), "authorization_endpoint": .string("https://accounts.google.com/o/oauth2/v2/auth"),
+                "token_endpoint": .string("https://oauth2.googleapis.com/token"), "jwks_uri": .string("https://www.googleapis.com/oauth2/v3/certs"),
+            ]))
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        router.get("/op/jwks") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: keys)))
+        }
+        let idToken = Mutex<String>("")
+        router.post("/op/token") { request, _ in
+            // Client authentication with HTTP Basic only (the discovery document advertises no method).
+            let expected = "Basic " + Data("\(Self.web):web-secret".utf8).base64EncodedString()
+            let body = try await request.body.collect(upTo: 1 << 16)
+            let form = FormEncoding.decode(String(buffer: body))
+            guard request.headers[.authorization] == expected, !form.contains(where: { $0.0 == "client_secret" }),
+                  form.first(where: { $0.0 == "code" })?.1 == "the-code" else {
+                return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_client"}"#)))
+            }
+            let answer = try WireJSON.encoder.encode(JSONValue.object(["access_token": .string("at"), "token_type": .string("Bearer"),
+                                                                       "id_token": .string(idToken.withLock { $0 })]))
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let root = "http://127.0.0.1:\(try #require(client.port))"
+            let base = root + "/op"
+            let party = RelyingParty(clock: Self.clock.wallClock)
+            let config = IdPConfig(providerId: "google.com", kind: .google, clientId: Self.web, clientSecret: "web-secret", endpointBase: base + "/")
+            let provider = try await party.resolve(config, tenant: nil)
+            #expect(provider.discovery.authorizationEndpoint == base + "/authorize")
+            #expect(provider.googleSettings.jwksURI == base + "/jwks" && provider.googleSettings.issuers == [base])
+            let url = party.authorizationURL(provider, redirectUri: "https://hearth.example/__/auth/handler", state: "st", nonce: "n1",
+                                             codeChallenge: nil, scopes: ["openid", "email", "profile"], parameters: [])
+            #expect(url.hasPrefix(base + "/authorize?client_id="))
+
+            // The code exchange, with HTTP Basic, and the ID token checked against the discovered JWKS and issuer.
+            idToken.withLock { $0 = "" }
+            let web = try await mint.sign(Self.claims(root + "/op", ["hd": nil, "nonce": .string("n1")]))
+            idToken.withLock { $0 = web }
+            let signIn = try await party.complete(provider, code: "the-code", redirectUri: "https://hearth.example/__/auth/handler",
+                                                  codeVerifier: nil, nonce: "n1")
+            #expect(signIn.identity.providerId == "google.com" && signIn.oauthAccessToken == "at")
+
+            // A native token: keys from the discovered JWKS; Google's own issuer is refused while the base is moved.
+            let raw = "raw-nonce"
+            let native = try await mint.sign(Self.claims(root + "/op", ["hd": nil, "nonce": .string(WireDigest.sha256Hex(raw))]))
+            #expect(try await party.signIn(nativeIDToken: native, provider: provider, rawNonce: raw).identity.federatedId == "110169484474386276334")
+            let realIssuer = try await mint.sign(Self.claims(root + "/op", ["hd": nil, "iss": .string("https://accounts.google.com")]))
+            await expectRefusal(.idToken) { try await party.signIn(nativeIDToken: realIssuer, provider: provider, rawNonce: nil) }
+
+            // A discovery document naming another issuer than the base.
+            var foreign = config
+            foreign.endpointBase = root + "/foreign"
+            await #expect(throws: RelyingPartyError.self) { try await party.resolve(foreign, tenant: nil) }
+
+            // No base: Google's fixed endpoints, nothing fetched.
+            var real = config
+            real.endpointBase = nil
+            let google = try await party.resolve(real, tenant: nil)
+            #expect(google.discovery.authorizationEndpoint == "https://accounts.google.com/o/oauth2/v2/auth")
+            #expect(google.issuerRule == .oneOf(GoogleSignInSettings.googleIssuers))
         }
     }
 }

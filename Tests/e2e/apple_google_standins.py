@@ -104,7 +104,8 @@ class AppleStandIn:
         self.codes = {}            # code -> {"client_id", "redirect_uri", "nonce", "sub", "email", "private"}
         self.authorized = set()    # (sub, client_id) that have seen the `user` field
         self.refresh_tokens = {}   # refresh token -> {"client_id", "sub", "email", "private"}
-        self.revoked = []          # (token, token_type_hint, client_id)
+        self.issued = {}           # every access and refresh token -> the client it was issued to
+        self.revoked = []          # (token, token_type_hint, client_id, whether the token was that client's)
         self.refusals = []         # why a client secret was refused
         self.accepted_secrets = []  # (header, claims) of client secrets accepted
         self.server = ThreadingHTTPServer(("127.0.0.1", port), self.handler())
@@ -185,10 +186,11 @@ class AppleStandIn:
                 return 400, {"error": "invalid_grant"}
             if entry["redirect_uri"] is not None and form.get("redirect_uri") != entry["redirect_uri"]:
                 return 400, {"error": "invalid_grant"}
-            refresh = "r" + secrets.token_hex(16) + ".0.standin"
+            refresh, access = "r" + secrets.token_hex(16) + ".0.standin", "a" + secrets.token_hex(16)
             with self.lock:
                 self.refresh_tokens[refresh] = entry
-            return 200, {"access_token": "a" + secrets.token_hex(16), "token_type": "Bearer", "expires_in": 3600,
+                self.issued[refresh] = self.issued[access] = client_id
+            return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
                          "refresh_token": refresh,
                          "id_token": self.id_token(client_id, entry["sub"], entry["email"], entry["private"], entry["nonce"])}
         if grant == "refresh_token":
@@ -196,7 +198,10 @@ class AppleStandIn:
                 entry = self.refresh_tokens.get(form.get("refresh_token", ""))
             if entry is None or entry["client_id"] != client_id:
                 return 400, {"error": "invalid_grant"}
-            return 200, {"access_token": "a" + secrets.token_hex(16), "token_type": "Bearer", "expires_in": 3600,
+            access = "a" + secrets.token_hex(16)
+            with self.lock:
+                self.issued[access] = client_id
+            return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
                          "id_token": self.id_token(client_id, entry["sub"], entry["email"], entry["private"])}
         return 400, {"error": "unsupported_grant_type"}
 
@@ -206,10 +211,13 @@ class AppleStandIn:
             with self.lock:
                 self.refusals.append(reason)
             return 400, {"error": "invalid_client"}
-        token = form.get("token", "")
+        # Apple answers 200 for any token once the client is authenticated; only its own tokens are revoked.
+        token, client_id = form.get("token", ""), form["client_id"]
         with self.lock:
-            self.revoked.append((token, form.get("token_type_hint"), form["client_id"]))
-            self.refresh_tokens.pop(token, None)
+            own = self.issued.get(token) == client_id
+            self.revoked.append((token, form.get("token_type_hint"), client_id, own))
+            if own:
+                self.refresh_tokens.pop(token, None)
         return 200, None
 
     def authorize_form(self, query):
@@ -697,17 +705,20 @@ if SUPPORTED:
         email, local_id, id_token = state["apple_user"]
         sub = apple.subject(email)
         for token_type in ("CODE", "3"):
+            # The native SDK's authorization code belongs to the app: Apple exchanges it only for client_id = the
+            # app's bundle id, with a client secret whose sub is that bundle id.
             revoked = len(apple.revoked)
             code = apple.issue_code(BUNDLE_ID, sub, email)
             status, body = rpc("revokeToken", {"providerId": "apple.com", "tokenType": token_type, "token": code, "idToken": id_token},
                                version="v2")
             if status != 200:
-                code = apple.issue_code(SERVICES_ID, sub, email)
-                status, body = rpc("revokeToken", {"providerId": "apple.com", "tokenType": token_type, "token": code, "idToken": id_token},
-                                   version="v2")
+                services_code = apple.issue_code(SERVICES_ID, sub, email)
+                as_services, _ = rpc("revokeToken", {"providerId": "apple.com", "tokenType": token_type, "token": services_code,
+                                                     "idToken": id_token}, version="v2")
+                assert as_services != 200, "Hearth exchanges the app's code as the services id; Apple wants the bundle id"
             assert status == 200, body
-            assert len(apple.revoked) > revoked, apple.revoked
             assert code not in apple.codes, "the code was not exchanged"
+            assert len(apple.revoked) > revoked and apple.revoked[-1][2:] == (BUNDLE_ID, True), apple.revoked
 
     @check("Deleting the Apple user revokes the Apple refresh token kept in the token vault")
     def _():
@@ -718,10 +729,10 @@ if SUPPORTED:
         status, body = rpc("delete", {"idToken": id_token})
         assert status == 200, body
         for _ in range(50):
-            if any(token in held for token, _, _ in apple.revoked):
+            if any(token in held and own for token, _, _, own in apple.revoked):
                 break
             time.sleep(0.1)
-        assert any(token in held for token, _, _ in apple.revoked), apple.revoked
+        assert any(token in held and own for token, _, _, own in apple.revoked), apple.revoked
 else:
     print(f"SKIP accounts:revokeToken and revocation on deletion: this server has no accounts:revokeToken yet {PROBE}")
 
@@ -737,7 +748,7 @@ def _():
         log = handle.read()
     assert "PRIVATE KEY" not in log and p8(APPLE_KEY).splitlines()[1] not in log, "the .p8 is in the log"
     assert not any(token in log for token in apple.refresh_tokens), "a refresh token is in the log"
-    assert not any(token in log for token, _, _ in apple.revoked), "a revoked token is in the log"
+    assert not any(token in log for token in apple.issued), "an Apple token is in the log"
 
 
 finish("apple-google stand-ins")
