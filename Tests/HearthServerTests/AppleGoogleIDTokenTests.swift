@@ -9,7 +9,6 @@ import Hummingbird
 import HummingbirdTesting
 import JWTKit
 import NIOCore
-import Synchronization
 import Testing
 
 /// A test provider's signing key: published at the JWKS paths the Apple and Google rules read (under `/apple` and
@@ -61,7 +60,9 @@ struct TestTokenMint: Sendable {
         return input + "." + Data(mac).base64URLEncodedString()
     }
 
-    /// A loopback server publishing the key at `/apple/auth/keys` and `/google/oauth2/v3/certs`; `body` gets its base URL.
+    /// A loopback server publishing the key at `/apple/auth/keys` and `/google/oauth2/v3/certs`, and Google's
+    /// discovery document at `/google/.well-known/openid-configuration` (google.com with `endpointBase` resolves
+    /// through it); `body` gets its base URL.
     func serve<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
         let router = Router()
         let document = try WireJSON.encoder.encode(JSONValue.object(["keys": .array([.object(jwk.mapValues { .string($0) })])]))
@@ -69,6 +70,15 @@ struct TestTokenMint: Sendable {
             router.get(RouterPath(path)) { _, _ in
                 Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
             }
+        }
+        router.get("/google/.well-known/openid-configuration") { request, _ in
+            let google = "http://\(request.head.authority ?? "")/google"
+            let discovery = try WireJSON.encoder.encode(JSONValue.object([
+                "issuer": .string(google), "authorization_endpoint": .string(google + "/o/oauth2/v2/auth"),
+                "token_endpoint": .string(google + "/token"), "jwks_uri": .string(google + "/oauth2/v3/certs"),
+                "userinfo_endpoint": .string(google + "/v1/userinfo"),
+            ]))
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: discovery)))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         return try await app.test(.live) { client in
@@ -341,7 +351,6 @@ func expectRefusal(_ kind: RelyingPartyError.Kind, _ comment: Comment? = nil, so
         router.get("/op/jwks") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: keys)))
         }
-        let idToken = Mutex<String>("")
         router.post("/op/token") { request, _ in
             // Client authentication with HTTP Basic only (the discovery document advertises no method).
             let expected = "Basic " + Data("\(Self.web):web-secret".utf8).base64EncodedString()
@@ -351,8 +360,9 @@ func expectRefusal(_ kind: RelyingPartyError.Kind, _ comment: Comment? = nil, so
                   form.first(where: { $0.0 == "code" })?.1 == "the-code" else {
                 return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_client"}"#)))
             }
+            let idToken = try await mint.sign(Self.claims("", ["iss": .string("http://\(request.head.authority ?? "")/op"), "hd": nil, "nonce": .string("n1")]))
             let answer = try WireJSON.encoder.encode(JSONValue.object(["access_token": .string("at"), "token_type": .string("Bearer"),
-                                                                       "id_token": .string(idToken.withLock { $0 })]))
+                                                                       "id_token": .string(idToken)]))
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -369,18 +379,15 @@ func expectRefusal(_ kind: RelyingPartyError.Kind, _ comment: Comment? = nil, so
             #expect(url.hasPrefix(base + "/authorize?client_id="))
 
             // The code exchange, with HTTP Basic, and the ID token checked against the discovered JWKS and issuer.
-            idToken.withLock { $0 = "" }
-            let web = try await mint.sign(Self.claims(root + "/op", ["hd": nil, "nonce": .string("n1")]))
-            idToken.withLock { $0 = web }
             let signIn = try await party.complete(provider, code: "the-code", redirectUri: "https://hearth.example/__/auth/handler",
                                                   codeVerifier: nil, nonce: "n1")
             #expect(signIn.identity.providerId == "google.com" && signIn.oauthAccessToken == "at")
 
             // A native token: keys from the discovered JWKS; Google's own issuer is refused while the base is moved.
             let raw = "raw-nonce"
-            let native = try await mint.sign(Self.claims(root + "/op", ["hd": nil, "nonce": .string(WireDigest.sha256Hex(raw))]))
+            let native = try await mint.sign(Self.claims(root, ["iss": .string(base), "hd": nil, "nonce": .string(WireDigest.sha256Hex(raw))]))
             #expect(try await party.signIn(nativeIDToken: native, provider: provider, rawNonce: raw).identity.federatedId == "110169484474386276334")
-            let realIssuer = try await mint.sign(Self.claims(root + "/op", ["hd": nil, "iss": .string("https://accounts.google.com")]))
+            let realIssuer = try await mint.sign(Self.claims(root, ["hd": nil, "iss": .string("https://accounts.google.com")]))
             await expectRefusal(.idToken) { try await party.signIn(nativeIDToken: realIssuer, provider: provider, rawNonce: nil) }
 
             // A discovery document naming another issuer than the base.
