@@ -108,6 +108,7 @@ class AppleStandIn:
         self.revoked = []          # (token, token_type_hint, client_id, whether the token was that client's)
         self.refusals = []         # why a client secret was refused
         self.accepted_secrets = []  # (header, claims) of client secrets accepted
+        self.refresh_grants = 0     # refresh_token grants answered
         self.server = ThreadingHTTPServer(("127.0.0.1", port), self.handler())
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -190,7 +191,8 @@ class AppleStandIn:
             with self.lock:
                 self.refresh_tokens[refresh] = entry
                 self.issued[refresh] = self.issued[access] = client_id
-            return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
+            # Access tokens live 30 s here (Apple's live an hour): the token vault renews them on every request.
+            return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 30,
                          "refresh_token": refresh,
                          "id_token": self.id_token(client_id, entry["sub"], entry["email"], entry["private"], entry["nonce"])}
         if grant == "refresh_token":
@@ -201,7 +203,8 @@ class AppleStandIn:
             access = "a" + secrets.token_hex(16)
             with self.lock:
                 self.issued[access] = client_id
-            return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
+                self.refresh_grants += 1
+            return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 30,
                          "id_token": self.id_token(client_id, entry["sub"], entry["email"], entry["private"])}
         return 400, {"error": "unsupported_grant_type"}
 
@@ -313,11 +316,18 @@ class AppleStandIn:
 
 work = tempfile.mkdtemp()
 data_dir = os.path.join(work, "data")
+# The provider token vault (its keys outside the data directory, mode 0600): it keeps Apple's and the mock's refresh
+# tokens, which the vault checks renew and account deletion revokes.
+vault_keys = os.path.join(work, "vault.keys")
+with open(os.open(vault_keys, os.O_WRONLY | os.O_CREAT, 0o600), "w") as handle:
+    handle.write(f"e2e:{base64.b64encode(secrets.token_bytes(32)).decode()}\n")
 server_log = open(os.path.join(work, "server.log"), "w")
-server = subprocess.Popen([HEARTH, "serve", "--project-id", PROJECT, "--api-key", API_KEY, "--port", PORT, "--data-dir", data_dir],
-                          stdout=server_log, stderr=subprocess.STDOUT)
+server = subprocess.Popen([HEARTH, "serve", "--project-id", PROJECT, "--api-key", API_KEY, "--port", PORT, "--data-dir", data_dir,
+                           "--vault-keys-file", vault_keys], stdout=server_log, stderr=subprocess.STDOUT)
 mock_log = open(os.path.join(work, "oidc-mock.log"), "w")
-mock = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(MOCK_PORT), "--require-registration", "--require-nonce"],
+# Tokens live 50 s (less than the minute the token vault wants left), so the vault renews them on every request.
+mock = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(MOCK_PORT), "--require-registration", "--require-nonce",
+                         "--token-max-age", "50"],
                         stdout=mock_log, stderr=subprocess.STDOUT)
 apple = AppleStandIn(APPLE_PORT)
 
@@ -495,9 +505,26 @@ def _():
     user = lookup(body["idToken"])
     assert [(p["providerId"], p.get("rawId")) for p in user["providerUserInfo"]] == [("google.com", sub)], user
     state["google_user"] = (sub, email, body["localId"])
+    state["google_session"] = (body["idToken"], body["oauthAccessToken"])
     # The sign-in's state is single use.
     status, replay = sign_in_with_idp(link, raw_session)
     assert status == 400, replay
+
+
+def provider_access_token(id_token, provider_id):
+    response = requests.post(f"{BASE}/hearth/v1/providerAccessToken?key={API_KEY}", json={"providerId": provider_id},
+                             headers={"Authorization": f"Bearer {id_token}"}, timeout=20)
+    return response.status_code, response.json()
+
+
+@check("Google token vault: Hearth renews the mock's access token with the refresh token (client authentication the mock accepts)")
+def _():
+    id_token, first_access = state["google_session"]
+    status, body = provider_access_token(id_token, "google.com")
+    assert status == 200 and body["providerId"] == "google.com", body
+    assert body["accessToken"] != first_access, "the kept token was handed out although it expires within a minute"
+    userinfo = requests.get(f"{MOCK_BASE}/userinfo", headers={"Authorization": f"Bearer {body['accessToken']}"}, timeout=10)
+    assert userinfo.status_code == 200 and userinfo.json()["sub"] == state["google_user"][0], userinfo.text
 
 
 @check("Google native ID token issued by the mock (keys from its discovered JWKS, SHA-256 nonce) signs the same user in; a replay is refused")
@@ -622,6 +649,17 @@ def _():
     assert header["kid"] == KEY_ID and secret_claims["iss"] == TEAM_ID and secret_claims["sub"] == SERVICES_ID, secret_claims
     assert secret_claims["aud"] == APPLE_BASE and secret_claims["exp"] - secret_claims["iat"] <= SIX_MONTHS, secret_claims
     state["apple_user"] = (email, body["localId"], body["idToken"])
+    state["apple_access"] = body.get("oauthAccessToken")
+
+
+@check("Apple token vault: Hearth renews the access token at /auth/token with the refresh token and a minted client secret")
+def _():
+    _, _, id_token = state["apple_user"]
+    grants, accepted = apple.refresh_grants, len(apple.accepted_secrets)
+    status, body = provider_access_token(id_token, "apple.com")
+    assert status == 200 and body["providerId"] == "apple.com", body
+    assert apple.refresh_grants == grants + 1 and len(apple.accepted_secrets) > accepted, (apple.refresh_grants, apple.refusals)
+    assert body["accessToken"] != state["apple_access"] and apple.issued.get(body["accessToken"]) == SERVICES_ID, body
 
 
 @check("Apple web flow again for the same person: no `user` field this time, the account keeps its name")
