@@ -403,6 +403,20 @@ def handler_start(provider_id):
     return f"{HANDLER}?{urlencode(params)}", raw_session
 
 
+def open_handler(provider_id, authorize_endpoint):
+    """Opens the auth handler as the app's browser; returns the browser, the raw session id, the provider's
+    authorization URL it redirects to (which must start with `authorize_endpoint`) and that URL's query."""
+    url, raw_session = handler_start(provider_id)
+    browser = requests.Session()
+    start = browser.get(url, allow_redirects=False, timeout=20)
+    assert start.status_code == 302, (start.status_code, start.text[:300])
+    authorize = start.headers["Location"]
+    assert authorize.startswith(authorize_endpoint + "?"), authorize
+    query = parse_qs(urlparse(authorize).query)
+    assert query["redirect_uri"] == [HANDLER] and query["nonce"][0] and query["state"][0], query
+    return browser, raw_session, authorize, query
+
+
 def link_of(app_url):
     """The `link` (signInWithIdp's requestUri) or `firebaseError` of the redirect to the app."""
     query = parse_qs(urlparse(app_url).query)
@@ -476,15 +490,8 @@ def _():
 def _():
     sub, email = f"g-{uuid.uuid4().hex[:8]}", f"grace-{uuid.uuid4().hex[:6]}@example.com"
     mock_user(sub, email, "Grace Hopper")
-    url, raw_session = handler_start("google.com")
-    browser = requests.Session()
-    start = browser.get(url, allow_redirects=False, timeout=20)
-    assert start.status_code == 302, (start.status_code, start.text[:300])
-    authorize = start.headers["Location"]
     # The endpoint the mock's discovery document names, not Google's fixed path under the base.
-    assert authorize.startswith(f"{MOCK_BASE}/oauth2/authorize?"), authorize
-    query = parse_qs(urlparse(authorize).query)
-    assert query["redirect_uri"] == [HANDLER] and query["nonce"][0] and query["state"][0], query
+    browser, raw_session, authorize, _ = open_handler("google.com", f"{MOCK_BASE}/oauth2/authorize")
     form = browser.get(authorize, timeout=10)
     assert form.status_code == 200 and 'name="sub"' in form.text, form.text[:300]
     submitted = browser.post(authorize, data={"sub": sub}, allow_redirects=False, timeout=10)
@@ -584,14 +591,8 @@ def apple_config(private_key):
 
 def apple_web_sign_in(email, first="", last="", private=False, account=None):
     """The browser's part: handler → Apple's authorize → the login → Apple's form_post page, POSTed to Hearth."""
-    url, raw_session = handler_start("apple.com")
-    browser = requests.Session()
-    start = browser.get(url, allow_redirects=False, timeout=20)
-    assert start.status_code == 302, (start.status_code, start.text[:300])
-    authorize = start.headers["Location"]
-    assert authorize.startswith(f"{APPLE_BASE}/auth/authorize?"), authorize
-    query = parse_qs(urlparse(authorize).query)
-    assert query["response_mode"] == ["form_post"] and query["client_id"] == [SERVICES_ID] and query["redirect_uri"] == [HANDLER], query
+    browser, raw_session, authorize, query = open_handler("apple.com", f"{APPLE_BASE}/auth/authorize")
+    assert query["response_mode"] == ["form_post"] and query["client_id"] == [SERVICES_ID], query
     form = browser.get(authorize, timeout=10)
     assert form.status_code == 200, form.text
     request_id = re.search(r'name="request_id" value="([^"]+)"', form.text).group(1)
