@@ -144,7 +144,8 @@ import Testing
     static func claims(of jwt: String) throws -> [String: Any] {
         var part = String(jwt.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         part += String(repeating: "=", count: (4 - part.count % 4) % 4)
-        return try #require(try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: part))) as? [String: Any])
+        let data = try #require(Data(base64Encoded: part))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
     @Test func nativeSignInWithAppleKeepsTheNameFromTheFirstAuthorization() async throws {
