@@ -185,6 +185,33 @@ import Testing
         }
     }
 
+    /// The App Store's account deletion, end to end: the SDK hands a fresh native authorization code to the server,
+    /// which exchanges it as the bundle id and revokes the grant at the (dev) Apple provider; then the user is deleted.
+    @Test func revokeTokenRevokesTheGrantAtAppleThenTheAccountIsDeleted() async throws {
+        try await HearthHarness.run(devIdPs: true) { h in
+            try await h.enableDevProviders()
+            let dev = try #require(h.devIdPs)
+            let auth = AuthSDKTests.makeAuth(h)
+            let raw = GuideExamples.randomNonceString()
+            let tokens = try await h.nativeAppleTokens(email: "ada@example.com", name: "Ada Lovelace", rawNonce: raw)
+            let result = try await auth.signIn(with: OAuthProvider.appleCredential(withIDToken: tokens.idToken, rawNonce: raw, fullName: nil))
+            let uid = result.user.uid
+            let before = dev.apple.revokedTokenCount
+            let fresh = try await h.nativeAppleTokens(email: "ada@example.com", rawNonce: GuideExamples.randomNonceString())
+            try await GuideExamples.deleteAccountRevokingApple(authorizationCode: fresh.authorizationCode, auth: auth)
+            #expect(dev.apple.revokedTokenCount == before + 1)
+            #expect(auth.currentUser == nil)
+            #expect(try await h.store.user(localId: uid) == nil)
+            // Someone else's code (another Apple account) is refused for a signed-in user, and nothing is revoked.
+            let bobNonce = GuideExamples.randomNonceString()
+            let bob = try await h.nativeAppleTokens(email: "bob@example.com", rawNonce: bobNonce)
+            _ = try await auth.signIn(with: OAuthProvider.appleCredential(withIDToken: bob.idToken, rawNonce: bobNonce, fullName: nil))
+            let eves = try await h.nativeAppleTokens(email: "eve@example.com", rawNonce: GuideExamples.randomNonceString())
+            await #expect(throws: (any Error).self) { try await auth.revokeToken(withAuthorizationCode: eves.authorizationCode) }
+            #expect(dev.apple.revokedTokenCount == before + 1)
+        }
+    }
+
     @Test func nativeSignInWithAppleRefusesAWrongOrMissingNonce() async throws {
         try await HearthHarness.run(devIdPs: true) { h in
             try await h.enableDevProviders()
