@@ -73,6 +73,10 @@ enum NonceRule: Sendable, Equatable {
     /// Hearth's own code flow hands its ID token to the app — is then not a bearer credential). A token without
     /// a nonce is accepted without one (replays are caught by the used-token record).
     case rawNonce(String?)
+    /// A token Hearth received straight from the provider's token endpoint for a code the app obtained natively:
+    /// the nonce is the app's own business and is not checked (the token is not a credential there; it only says
+    /// whose grant the code was).
+    case notChecked
 }
 
 extension RelyingParty {
@@ -152,6 +156,8 @@ struct IDTokenValidator: Sendable {
         if case .number(let nbf)? = claims["nbf"], nbf - skew > now { throw RelyingPartyError.idToken("the ID token is not valid yet") }
         guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw RelyingPartyError.idToken("the ID token has no subject") }
         switch nonce {
+        case .notChecked:
+            break
         case .exact(let expected):
             guard let tokenNonce = claims["nonce"]?.stringValue, tokenNonce == expected else {
                 throw RelyingPartyError.idToken("the ID token's nonce does not match the sign-in request")

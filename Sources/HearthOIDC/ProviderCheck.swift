@@ -46,7 +46,10 @@ extension RelyingParty {
             checks.append(.init(name: "client", status: .failed, detail: "no client id is configured",
                                 fix: "set the client id registered at \(config.providerId) (hearth providers enable \(config.providerId) --client-id …)"))
         }
-        if config.clientSecret.isEmpty {
+        if config.kind == .apple, !config.hasAppleCodeFlow {
+            checks.append(.init(name: "client", status: .warning, detail: "no Sign in with Apple key is configured: native sign-in only (bundle ids), no web flow or revocation",
+                                fix: "give the key: hearth providers enable apple.com --services-id … --team-id … --key-id … --private-key-file AuthKey_….p8"))
+        } else if config.clientSecret.isEmpty {
             checks.append(.init(name: "client", status: .failed, detail: "no client secret is configured",
                                 fix: "set the client secret (HEARTH_CLIENT_SECRET=… hearth providers enable \(config.providerId))"))
         }
@@ -152,6 +155,12 @@ extension RelyingParty {
         if codes.contains("AADSTS7000222") {
             return .init(name: "client", status: .failed, detail: "the client secret has expired (\(cited))",
                          fix: "create a new client secret (Certificates & secrets → New client secret) and store its Value: HEARTH_CLIENT_SECRET=… hearth providers enable \(provider.config.providerId)",
+                         providerError: info)
+        }
+        if provider.config.kind == .apple, error == "invalid_client" || reply.status == 401 {
+            return .init(name: "client", status: .failed,
+                         detail: "Apple refused the client secret Hearth minted for services id \(id) (\(cited)): the key, its key id, the team id or the services id is wrong",
+                         fix: "check the Key ID and Team ID beside the key in Apple's developer portal, that the key has Sign in with Apple for this app's primary App ID, and give the .p8 again: hearth providers enable apple.com --team-id … --key-id … --private-key-file AuthKey_….p8",
                          providerError: info)
         }
         if error == "invalid_client" || reply.status == 401 {

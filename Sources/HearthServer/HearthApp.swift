@@ -39,11 +39,12 @@ public final class HearthApp: Sendable {
         store.clientSecrets.use(configuration.providerTokenKeys)
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
                                logger: Logger(label: "hearth.keys"), metrics: configuration.metrics)
-        self.accounts = AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger)
-        self.federation = FederationService(
-            accounts: accounts,
-            relyingParty: RelyingParty(clock: configuration.clock, configuration: configuration.relyingParty, logger: Logger(label: "hearth.oidc")),
-            logger: logger, devProviders: devProviders)
+        let relyingParty = RelyingParty(clock: configuration.clock, configuration: configuration.relyingParty, logger: Logger(label: "hearth.oidc"))
+        self.accounts = AccountService(
+            configuration: configuration, store: store, keyRing: keyRing, logger: logger,
+            appleRevocation: AppleGrantRevocation(store: store, relyingParty: relyingParty, keys: configuration.providerTokenKeys,
+                                                  devProviders: devProviders, logger: logger))
+        self.federation = FederationService(accounts: accounts, relyingParty: relyingParty, logger: logger, devProviders: devProviders)
         self.admin = AdminService(accounts: accounts, logger: logger)
         let (signals, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.mailSignals = signals

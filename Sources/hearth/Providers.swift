@@ -95,6 +95,9 @@ struct Providers: AsyncParsableCommand {
                 throw ValidationError("apple.com has no client secret: give --team-id, --key-id and --private-key-file (Hearth makes the client secret from the key)")
             }
             if kind == .apple, servicesId != nil, clientId != nil { throw ValidationError("give --services-id or --client-id, not both") }
+            if kind == .apple, !nativeClientIds.isEmpty || clearNativeClientIds {
+                throw ValidationError("apple.com's native apps are its bundle ids: give --bundle-id instead of --native-client-id")
+            }
             if kind != .google, !allowedHostedDomains.isEmpty || anyHostedDomain {
                 throw ValidationError("--allowed-hosted-domain and --any-hosted-domain apply to google.com only")
             }

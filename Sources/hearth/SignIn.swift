@@ -115,7 +115,7 @@ enum Preflight {
         case .operationNotAllowed?:
             throw CLIError("\(providerId) sign-in is not enabled on \(target.server): enable it there (hearth providers enable \(providerId) --client-id … --client-secret …) or run the server with --dev")
         case .invalidProviderId?:
-            throw CLIError("\(target.server) does not support \(providerId): use microsoft.com, yahoo.com or oidc.<name>")
+            throw CLIError("\(target.server) does not support \(providerId): use microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>")
         case .invalidApiKey?:
             throw CLIError("\(target.server) refused the API key \(target.apiKey): pass --api-key with one of the project's keys")
         case .appNotAuthorized?:
@@ -140,7 +140,7 @@ func showWaiting(for providerId: String, seconds: Int) -> Task<Void, Never> {
 
 /// The providers `signin` (`allowEmail`: also password and email-link) and `link` accept.
 func checkProviderId(_ providerId: String, allowEmail: Bool) throws {
-    let known = ["microsoft.com", "yahoo.com"] + (allowEmail ? ["password", "email-link"] : [])
+    let known = ["microsoft.com", "yahoo.com", "apple.com", "google.com"] + (allowEmail ? ["password", "email-link"] : [])
     let oidc = providerId.hasPrefix("oidc.") && providerId.count > 5
         && providerId.dropFirst(5).allSatisfy { ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
     guard known.contains(providerId) || oidc else {
@@ -243,11 +243,11 @@ func explain(_ error: any Error, providerId: String? = nil, server: String? = ni
 struct SignIn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
-        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, oidc.<name>, password, or email-link).")
+        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, or email-link).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var wait: BrowserWaitOptions
-    @Argument(help: "microsoft.com, yahoo.com, oidc.<name>, password, or email-link.")
+    @Argument(help: "microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, or email-link.")
     var providerId: String
     @Option(help: "An extra OAuth scope (repeatable).")
     var scope: [String] = []
@@ -360,7 +360,7 @@ struct Link: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Link a provider to the signed-in user.")
     @OptionGroup var client: ClientOptions
     @OptionGroup var wait: BrowserWaitOptions
-    @Argument(help: "The provider to link: microsoft.com, yahoo.com or oidc.<name>.")
+    @Argument(help: "The provider to link: microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>.")
     var providerId: String
     @Option(help: "An extra OAuth scope (repeatable).")
     var scope: [String] = []

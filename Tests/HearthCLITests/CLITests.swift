@@ -209,6 +209,12 @@ import Testing
         let nobody = try CLI.run(["signin", "microsoft.com", "--server", "http://127.0.0.1:9"], timeout: 30)
         #expect(nobody.status != 0)
         #expect(nobody.stderr.contains("does not answer"), "\(nobody.stderr)")
+        // Sign in with Apple and Google go through the same web flow: known to the CLI, checked with the server.
+        for providerId in ["apple.com", "google.com"] {
+            let offline = try CLI.run(["signin", providerId, "--server", "http://127.0.0.1:9"], timeout: 30)
+            #expect(!offline.stderr.contains("unknown provider"), "\(offline.stderr)")
+            #expect(offline.stderr.contains("does not answer"), "\(offline.stderr)")
+        }
         let server = try RunningServer.start()
         defer { server.stop() }
         let disabled = try CLI.run(["signin", "yahoo.com", "--server", server.url], timeout: 30)

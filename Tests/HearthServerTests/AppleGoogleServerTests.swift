@@ -443,6 +443,45 @@ import Testing
         }
     }
 
+    /// Item 10: users of a Firebase `auth:export` (imported through `accounts:batchCreate`, which `hearth users
+    /// import` and firebase-admin's `import_users` use) with apple.com and google.com identities sign in again as
+    /// themselves.
+    @Test func importedAppleAndGoogleUsersSignInAgain() async throws {
+        try await Self.native { h, mint, base in
+            let imported = try await h.send(.post, "/identitytoolkit.googleapis.com/v1/projects/\(h.projectId)/accounts:batchCreate", body: Self.json([
+                "users": [
+                    ["localId": "fb-apple-user", "email": "relay9@privaterelay.appleid.com", "emailVerified": true, "createdAt": "1600000000000",
+                     "providerUserInfo": [["providerId": "apple.com", "rawId": "000777.feed.0777", "email": "relay9@privaterelay.appleid.com"]]],
+                    ["localId": "fb-google-user", "email": "grace@example.com", "emailVerified": true, "displayName": "Grace Hopper",
+                     "providerUserInfo": [["providerId": "google.com", "rawId": "1077", "email": "grace@example.com", "displayName": "Grace Hopper"]]],
+                ]]), headers: Self.owner)
+            #expect(imported.status == 200, "\(imported.text)")
+            #expect(!imported.text.contains("\"error\""), "\(imported.text)")
+
+            let apple = try await mint.sign(Self.appleClaims(base, sub: "000777.feed.0777", email: "relay9@privaterelay.appleid.com", nonce: "imp-1", privateRelay: true))
+            let appleReply = try await Self.nativeSignIn(h, token: apple, providerId: "apple.com", nonce: "imp-1")
+            #expect(appleReply.status == 200, "\(appleReply.text)")
+            let appleBody = try appleReply.decode(SignInWithIdpResponse.self)
+            #expect(appleBody.localId == "fb-apple-user")
+            #expect(appleBody.isNewUser != true)
+            #expect(appleBody.idToken != nil)
+
+            let now = Date().timeIntervalSince1970.rounded(.down)
+            let google = try await mint.sign([
+                "iss": .string(base + "/google"), "aud": .string(Self.iosClient), "azp": .string(Self.iosClient), "sub": .string("1077"),
+                "iat": .number(now), "exp": .number(now + 600), "email": .string("grace@example.com"), "email_verified": .bool(true),
+            ])
+            let googleReply = try await Self.nativeSignIn(h, token: google, providerId: "google.com", nonce: nil)
+            #expect(googleReply.status == 200, "\(googleReply.text)")
+            let googleBody = try googleReply.decode(SignInWithIdpResponse.self)
+            #expect(googleBody.localId == "fb-google-user")
+            #expect(googleBody.isNewUser != true)
+            // The account keeps what was imported (the token carried no name).
+            #expect(try await h.store.user(localId: "fb-google-user")?.displayName == "Grace Hopper")
+            #expect(try await h.store.userCount() == 2)
+        }
+    }
+
     @Test func googleNativeIDToken() async throws {
         try await Self.native { h, mint, base in
             let now = Date().timeIntervalSince1970.rounded(.down)

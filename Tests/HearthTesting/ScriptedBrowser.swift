@@ -3,8 +3,9 @@ import Foundation
 import HearthAuth
 
 /// An `AuthUIDelegate` that acts as the user's browser, over real HTTP: follows the auth handler's redirect to the
-/// dev IdP, fills its login form with `email` and `name` (or cancels), follows the callback back to Hearth and on
-/// to the app's loopback address, where the SDK's listener receives it.
+/// dev IdP, fills its login form with `email` and `name` (or cancels), follows the callback back to Hearth (a
+/// redirect, or Apple's `form_post` page submitted as its script would) and on to the app's loopback address, where
+/// the SDK's listener receives it.
 public struct ScriptedBrowserUIDelegate: AuthUIDelegate {
     public let email: String
     public let name: String
@@ -46,6 +47,15 @@ public struct ScriptedBrowserUIDelegate: AuthUIDelegate {
                 let submitted = try await Browser.post(action.hasPrefix("http") ? action : base + action,
                                                        form: [("request_id", requestId), ("email", email), ("name", name), ("action", cancel ? "cancel" : "login")])
                 posted = true
+                if let form = Browser.formPost(submitted) {
+                    // Apple's `form_post` page: what its script submits.
+                    visited.append(form.action)
+                    let delivered = try await Browser.post(form.action, form: form.fields)
+                    visited.show(delivered.body)
+                    guard let location = delivered.location else { return }
+                    next = location
+                    continue
+                }
                 guard let location = submitted.location else { return }
                 next = location
                 continue

@@ -49,6 +49,22 @@ public struct Browser: Sendable {
     public static func query(_ url: String, _ name: String) -> String? {
         URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
     }
+
+    /// A `form_post` answer (Apple's): the form's target and its hidden fields, which the page's script would
+    /// POST there by itself; nil for any other page.
+    public static func formPost(_ page: Page) -> (action: String, fields: [(String, String)])? {
+        guard page.status == 200, let action = HearthHarness.capture(#"<form method="post" action="([^"]+)">"#, in: page.body) else { return nil }
+        func unescape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        }
+        let regex = try! NSRegularExpression(pattern: #"<input type="hidden" name="([^"]+)" value="([^"]*)">"#)
+        let body = page.body
+        let fields = regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).map { match in
+            (unescape(String(body[Range(match.range(at: 1), in: body)!])), unescape(String(body[Range(match.range(at: 2), in: body)!])))
+        }
+        return (unescape(action), fields)
+    }
 }
 
 /// What the app receives at the end of the browser part.

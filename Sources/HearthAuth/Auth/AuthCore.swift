@@ -151,11 +151,9 @@ final class AuthCore: Sendable {
             // A provider ID token the app obtained natively: the server checks it (signature, audience, nonce).
             // A credential with only an access token cannot sign in.
             guard let providerIdToken = credential.idToken, !providerIdToken.isEmpty else {
-                throw AuthErrorUtils.error(.invalidCredential, message: "This credential holds no sign-in result. Use OAuthProvider.credential(with:) or OAuthProvider.credential(providerID:idToken:rawNonce:) to sign in.")
+                throw AuthErrorUtils.error(.invalidCredential, message: "This credential holds no sign-in result. Use OAuthProvider.credential(with:), OAuthProvider.credential(providerID:idToken:rawNonce:), OAuthProvider.appleCredential(withIDToken:rawNonce:fullName:) or GoogleAuthProvider.credential(withIDToken:accessToken:) to sign in.")
             }
-            var fields = [("id_token", providerIdToken), ("providerId", credential.provider)]
-            if let rawNonce = credential.rawNonce, !rawNonce.isEmpty { fields.append(("nonce", rawNonce)) }
-            request.postBody = FormEncoding.encode(fields)
+            request.postBody = credential.nativePostBody
         }
         request.tenantId = nil
         let answer: SignInWithIdpResponse

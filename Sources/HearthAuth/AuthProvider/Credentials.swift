@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// A credential to sign in, link or reauthenticate with. Made by a provider (`OAuthProvider`).
 public class AuthCredential: @unchecked Sendable {
@@ -22,6 +23,9 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
     public let idToken: String?
     /// The raw nonce whose SHA-256 the provider ID token carries (native ID-token credentials).
     public let rawNonce: String?
+    /// The person's name as Sign in with Apple gave it to the app (only on the first authorization): sent with the
+    /// ID token so the new account gets it as its display name.
+    let fullName: PersonNameComponents?
     /// The raw session id whose hash went to the auth handler.
     let sessionID: String?
     /// The callback URL (`link`) of the web flow.
@@ -29,15 +33,40 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
     /// A `needConfirmation` pending credential.
     let pendingToken: String?
 
-    init(providerID: String, accessToken: String? = nil, idToken: String? = nil, rawNonce: String? = nil, sessionID: String? = nil,
-         requestURI: String? = nil, pendingToken: String? = nil) {
+    init(providerID: String, accessToken: String? = nil, idToken: String? = nil, rawNonce: String? = nil, fullName: PersonNameComponents? = nil,
+         sessionID: String? = nil, requestURI: String? = nil, pendingToken: String? = nil) {
         self.accessToken = accessToken
         self.idToken = idToken
         self.rawNonce = rawNonce
+        self.fullName = fullName
         self.sessionID = sessionID
         self.requestURI = requestURI
         self.pendingToken = pendingToken
         super.init(provider: providerID)
+    }
+
+    /// The `signInWithIdp` `postBody` of a credential the app obtained natively, in the shape and order Firebase's
+    /// SDKs send it: `providerId`, `id_token`, `nonce` (the raw one), `access_token`, and `user` — the name as JSON
+    /// with sorted keys, `{"name":{"firstName":…,"lastName":…}}` — when the credential carries one.
+    var nativePostBody: String {
+        var fields = [("providerId", provider)]
+        if let idToken { fields.append(("id_token", idToken)) }
+        if let rawNonce, !rawNonce.isEmpty { fields.append(("nonce", rawNonce)) }
+        if let accessToken, !accessToken.isEmpty { fields.append(("access_token", accessToken)) }
+        if let user = Self.userField(fullName) { fields.append(("user", user)) }
+        return FormEncoding.encode(fields)
+    }
+
+    /// The `user` field for `name`: nil when it has neither a given nor a family name.
+    static func userField(_ name: PersonNameComponents?) -> String? {
+        var names: [String: String] = [:]
+        if let given = name?.givenName { names["firstName"] = given }
+        if let family = name?.familyName { names["lastName"] = family }
+        guard !names.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(["name": names]) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

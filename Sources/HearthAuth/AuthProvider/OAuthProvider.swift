@@ -1,6 +1,6 @@
 import Foundation
 
-/// A federated provider (`microsoft.com`, `yahoo.com`, `oidc.<name>`), used as in Firebase:
+/// A federated provider (`microsoft.com`, `yahoo.com`, `apple.com`, `google.com`, `oidc.<name>`), used as in Firebase:
 /// set `customParameters` and `scopes`, then `credential(with:)` / `getCredentialWith(_:completion:)` runs the
 /// web sign-in and returns a credential for `Auth.signIn(with:)`, `User.link(with:)` or `reauthenticate(with:)`.
 public final class OAuthProvider: Sendable {
@@ -52,8 +52,8 @@ public final class OAuthProvider: Sendable {
                                                               : .signedIn(providerID: providerID, email: $0.user.email) })
     }
 
-    /// A credential from a provider ID token the app obtained itself (MSAL, Yahoo's SDK, an OpenID library), for
-    /// `microsoft.com`, `yahoo.com` and `oidc.<name>`. The server accepts it only if the token verifies against the
+    /// A credential from a provider ID token the app obtained itself (MSAL, Yahoo's SDK, Google Sign-In, an OpenID
+    /// library), for `microsoft.com`, `yahoo.com`, `google.com` and `oidc.<name>` (Apple: ``appleCredential(withIDToken:rawNonce:fullName:)``). The server accepts it only if the token verifies against the
     /// provider's keys, was issued to the provider's client ID or an allowed native client ID, is fresh, and —
     /// when `rawNonce` is given — carries the SHA-256 (hex) of `rawNonce` as its `nonce`.
     public static func credential(providerID: String, idToken: String, rawNonce: String? = nil) -> OAuthCredential {
@@ -63,6 +63,28 @@ public final class OAuthProvider: Sendable {
     /// Firebase's older spelling of ``credential(providerID:idToken:rawNonce:)``.
     public static func credential(withProviderID providerID: String, idToken: String, rawNonce: String?) -> OAuthCredential {
         credential(providerID: providerID, idToken: idToken, rawNonce: rawNonce)
+    }
+
+    /// A credential from a provider ID token and the access token issued with it (Firebase's
+    /// `credential(withProviderID:idToken:accessToken:)`). The server signs in with the ID token; the access token
+    /// travels in `postBody` as Firebase sends it and is never a credential by itself.
+    public static func credential(withProviderID providerID: String, idToken: String, accessToken: String?) -> OAuthCredential {
+        OAuthCredential(providerID: providerID, accessToken: accessToken, idToken: idToken)
+    }
+
+    /// A credential from a provider ID token, the raw nonce whose SHA-256 (hex) it carries, and the access token
+    /// issued with it (Firebase's `credential(withProviderID:idToken:rawNonce:accessToken:)`).
+    public static func credential(withProviderID providerID: String, idToken: String, rawNonce: String, accessToken: String) -> OAuthCredential {
+        OAuthCredential(providerID: providerID, accessToken: accessToken, idToken: idToken, rawNonce: rawNonce)
+    }
+
+    /// A Sign in with Apple credential from what `ASAuthorizationAppleIDCredential` gave the app: its
+    /// `identityToken` (as a UTF-8 string), the raw nonce whose SHA-256 (hex) went into the request's `nonce`, and
+    /// its `fullName` — which Apple hands over on the first authorization only, so pass it then: a new account takes
+    /// it as its display name. The server requires the nonce and checks that the token was issued to one of the
+    /// project's bundle ids (or its services id).
+    public static func appleCredential(withIDToken idToken: String, rawNonce: String?, fullName: PersonNameComponents?) -> OAuthCredential {
+        OAuthCredential(providerID: "apple.com", idToken: idToken, rawNonce: rawNonce, fullName: fullName)
     }
 
     /// Completion-handler form of `credential(with:)`.

@@ -55,7 +55,7 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     /// `apple.com` only: the id of the `.p8` key (`appleSignInConfig.codeFlowConfig.keyId`).
     public var appleKeyId: String? = nil
     /// `google.com` only (Hearth extension): the Google Workspace domains whose accounts may sign in, checked on
-    /// the `hd` claim on every path; `*` any Workspace domain. Nil or empty: any account.
+    /// the `hd` claim on every path (a list of domains; `*` is refused — nil or empty allows any account).
     public var allowedHostedDomains: [String]? = nil
 
     /// Whether the token vault keeps this provider's tokens (when the server has vault keys).

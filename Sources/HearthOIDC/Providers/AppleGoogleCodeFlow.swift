@@ -54,6 +54,21 @@ extension RelyingParty {
                                            providerId: "apple.com", clientSecret: clientSecret, expectJSON: false)
     }
 
+    /// Exchanges an authorization code the app obtained (natively, for a bundle id, or on the web with
+    /// `redirectUri`) for Apple's tokens, so they can be revoked: the ID token's signature, issuer and audience are
+    /// checked (its nonce is the app's), and the answer holds the Apple user (`sub`) and the refresh token.
+    public func exchangeAppleCodeForRevocation(_ settings: AppleSignInSettings, code: String, redirectUri: String?,
+                                               clientSecret: AppleClientSecret) async throws -> (subject: String, refreshToken: String?, accessToken: String?) {
+        var fields: [(String, String)] = [("grant_type", "authorization_code"), ("code", code)]
+        if let redirectUri { fields.append(("redirect_uri", redirectUri)) }
+        let body = try await postWithClientSecret(settings.tokenEndpoint, fields, providerId: "apple.com", clientSecret: clientSecret)
+        guard let idToken = body.idToken else {
+            throw RelyingPartyError(.tokenExchange, "Apple's token response has no ID token")
+        }
+        let signIn = try await validateAppleIDToken(idToken, settings: settings, nonce: .fromTokenEndpoint)
+        return (signIn.identity.federatedId, body.refreshToken.flatMap { $0.isEmpty ? nil : $0 }, body.accessToken.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
     /// POSTs `fields` with Apple's client authentication (`client_id` and the minted `client_secret` in the body).
     private func postWithClientSecret(_ url: String, _ fields: [(String, String)], providerId: String, clientSecret: AppleClientSecret,
                                       expectJSON: Bool = true) async throws -> TokenResponse {

@@ -42,16 +42,19 @@ actor AppleClientSecretCache {
 
     /// The minter for an `apple.com` configuration's code-flow key; `.configuration` errors say what is missing
     /// or wrong (never any part of the key).
-    func minter(for config: IdPConfig) async throws -> AppleClientSecret {
+    /// `clientId` is the client the secret speaks for: the services id (web flow) unless a bundle id is given
+    /// (codes the app obtained natively are issued to its bundle id).
+    func minter(for config: IdPConfig, clientId: String? = nil) async throws -> AppleClientSecret {
         guard config.hasAppleCodeFlow, let teamId = config.appleTeamId, let keyId = config.appleKeyId else {
             throw RelyingPartyError(.configuration, "Sign in with Apple has no code-flow key (appleSignInConfig.codeFlowConfig: teamId, keyId, privateKey)")
         }
         let audience = config.appleSettings.clientSecretAudience
-        let cacheKey = WireDigest.sha256Hex([config.clientSecret, keyId, teamId, config.clientId, audience].joined(separator: "\u{0}"))
+        let client = clientId ?? config.clientId
+        let cacheKey = WireDigest.sha256Hex([config.clientSecret, keyId, teamId, client, audience].joined(separator: "\u{0}"))
         if let minter = minters[cacheKey] { return minter }
         let minter: AppleClientSecret
         do {
-            let key = try AppleSigningKey(p8: config.clientSecret, keyId: keyId, teamId: teamId, clientId: config.clientId)
+            let key = try AppleSigningKey(p8: config.clientSecret, keyId: keyId, teamId: teamId, clientId: client)
             minter = try await AppleClientSecret(key: key, audience: audience, clock: clock)
         } catch {
             throw RelyingPartyError(.configuration, "Sign in with Apple's key cannot be used: \(error)")
@@ -142,9 +145,31 @@ extension RelyingParty {
                                                requestedHostedDomain: provider.tenant)
     }
 
-    /// Revokes an Apple token with the configuration's minted client secret (account deletion).
-    public func revokeApple(_ config: IdPConfig, token: String, tokenTypeHint: String = "refresh_token") async throws {
-        let minter = try await appleSecrets.minter(for: config)
+    /// Revokes an Apple token with the configuration's minted client secret (account deletion). `clientId` is the
+    /// client the token was issued to: the services id by default, or a bundle id.
+    public func revokeApple(_ config: IdPConfig, token: String, tokenTypeHint: String = "refresh_token", clientId: String? = nil) async throws {
+        let minter = try await appleSecrets.minter(for: config, clientId: clientId)
         try await revokeApple(config.appleSettings, token: token, tokenTypeHint: tokenTypeHint, clientSecret: minter)
+    }
+
+    /// `accounts:revokeToken` with an authorization code: exchanges the code as `clientId` (a bundle id for a
+    /// native code, the services id with `redirectUri` for a web one), checks that the grant is
+    /// `expectedSubject`'s (the signed-in user's Apple id — never someone else's), and revokes the refresh token
+    /// Apple returned (or the access token when Apple returned none).
+    public func revokeAppleGrant(_ config: IdPConfig, code: String, clientId: String, redirectUri: String?,
+                                 expectedSubjects: Set<String>) async throws {
+        let minter = try await appleSecrets.minter(for: config, clientId: clientId)
+        let settings = config.appleSettings
+        let grant = try await exchangeAppleCodeForRevocation(settings, code: code, redirectUri: redirectUri, clientSecret: minter)
+        guard expectedSubjects.contains(grant.subject) else {
+            throw RelyingPartyError(.idToken, "the authorization code belongs to another Apple account than the signed-in user's")
+        }
+        if let refreshToken = grant.refreshToken {
+            try await revokeApple(settings, token: refreshToken, tokenTypeHint: "refresh_token", clientSecret: minter)
+        } else if let accessToken = grant.accessToken {
+            try await revokeApple(settings, token: accessToken, tokenTypeHint: "access_token", clientSecret: minter)
+        } else {
+            throw RelyingPartyError(.tokenExchange, "Apple returned no token to revoke for the authorization code")
+        }
     }
 }

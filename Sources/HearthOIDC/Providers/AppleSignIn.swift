@@ -56,12 +56,16 @@ public enum IDTokenNonce: Sendable, Equatable {
     /// A natively obtained token sent without a raw nonce: accepted only when the token carries no nonce (never
     /// on Apple's native path, which requires one).
     case none
+    /// A token Hearth got from Apple's token endpoint for a code the app obtained natively (revocation): its
+    /// nonce belongs to the app's sign-in and is not checked; the token only names whose grant the code was.
+    case fromTokenEndpoint
 
     var rule: NonceRule {
         switch self {
         case .exact(let nonce): .exact(nonce)
         case .sha256OfRaw(let raw): .rawNonce(raw)
         case .none: .rawNonce(nil)
+        case .fromTokenEndpoint: .notChecked
         }
     }
 }

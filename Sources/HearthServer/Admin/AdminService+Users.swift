@@ -261,7 +261,9 @@ extension AdminService {
     public func delete(_ request: AdminDeleteRequest, by principal: AdminPrincipal) async throws -> AdminDeleteResponse {
         try Self.checkNoTenant(request.tenantId)
         let localId = try Self.checkLocalId(request.localId)
-        guard try await store.deleteUser(localId: localId) else { throw HearthAPIError(.userNotFound) }
+        guard try await accounts.deletingUsers([localId], { try await store.deleteUser(localId: localId) }) else {
+            throw HearthAPIError(.userNotFound)
+        }
         try await audit(principal, "accounts.delete", target: localId)
         return AdminDeleteResponse()
     }
@@ -272,6 +274,16 @@ extension AdminService {
         try Self.checkNoTenant(request.tenantId)
         guard let localIds = request.localIds, !localIds.isEmpty else { throw HearthAPIError(.missingLocalId) }
         guard localIds.count <= 1000 else { throw HearthAPIError(.localIdListExceedsLimit, "at most 1000 uids per call") }
+        let (failures, deleted) = try await accounts.deletingUsers(localIds) {
+            try await deleteEach(localIds, force: request.force == true)
+        }
+        try await audit(principal, "accounts.batchDelete", target: "\(localIds.count) uids",
+                        detail: "deleted \(deleted), refused \(failures.count)\(request.force == true ? ", force" : "")")
+        return BatchDeleteResponse(errors: failures)
+    }
+
+    /// The deletions of a batch: each valid, existing uid, disabled or `force`d.
+    private func deleteEach(_ localIds: [String], force: Bool) async throws -> ([BatchDeleteResponse.Failure], Int) {
         var failures: [BatchDeleteResponse.Failure] = []
         var deleted = 0
         for (index, localId) in localIds.enumerated() {
@@ -280,15 +292,13 @@ extension AdminService {
                 continue
             }
             guard let user = try await store.user(localId: localId) else { continue }
-            if request.force != true, !user.disabled {
+            if !force, !user.disabled {
                 failures.append(.init(index: index, localId: localId, message: "NOT_DISABLED : Disable the account before batch deletion."))
                 continue
             }
             if try await store.deleteUser(localId: localId) { deleted += 1 }
         }
-        try await audit(principal, "accounts.batchDelete", target: "\(localIds.count) uids",
-                        detail: "deleted \(deleted), refused \(failures.count)\(request.force == true ? ", force" : "")")
-        return BatchDeleteResponse(errors: failures)
+        return (failures, deleted)
     }
 
     /// `DELETE /emulator/v1/projects/{p}/accounts`: every user.

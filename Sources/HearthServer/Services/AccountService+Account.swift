@@ -76,7 +76,10 @@ extension AccountService {
         if try await projectConfig().userDeletionDisabled {
             throw HearthAPIError(.adminOnlyOperation, "account deletion by users is disabled for this project")
         }
-        guard try await metrics.timeStore("deleteUser", { try await store.deleteUser(localId: user.localId) }) else { throw HearthAPIError(.userNotFound) }
+        let deleted = try await deletingUsers([user.localId]) {
+            try await metrics.timeStore("deleteUser", { try await store.deleteUser(localId: user.localId) })
+        }
+        guard deleted else { throw HearthAPIError(.userNotFound) }
         logger.info("user deleted", metadata: ["uid": "\(user.localId)"])
         return DeleteAccountResponse()
     }

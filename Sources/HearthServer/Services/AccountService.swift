@@ -18,8 +18,11 @@ public struct AccountService: Sendable {
     /// The console overview's sign-in figures and the sign-in metrics.
     let stats: SignInStats
     let logger: Logger
+    /// Revokes deleted users' Sign in with Apple grants (nil: this service does not, e.g. offline commands).
+    let appleRevocation: AppleGrantRevocation?
 
-    public init(configuration: HearthServerConfiguration, store: any HearthStore, keyRing: KeyRing, logger: Logger) {
+    public init(configuration: HearthServerConfiguration, store: any HearthStore, keyRing: KeyRing, logger: Logger,
+                appleRevocation: AppleGrantRevocation? = nil) {
         self.configuration = configuration
         self.store = store
         self.keyRing = keyRing
@@ -27,6 +30,7 @@ public struct AccountService: Sendable {
         self.hasher = PasswordHasher(parameters: configuration.passwordParameters)
         self.stats = SignInStats(store: store, clock: configuration.clock, metrics: configuration.metrics)
         self.logger = logger
+        self.appleRevocation = appleRevocation
     }
 
     var now: Date { configuration.clock.now() }
