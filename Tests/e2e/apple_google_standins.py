@@ -13,7 +13,7 @@ would), `/auth/token` (checks the ES256 client secret Hearth minted on its own: 
 aud the base, lifetime ≤ 6 months, signature by the .p8 this script generated and uploaded; `invalid_client`
 otherwise), `/auth/keys` (RS256 ID tokens with string booleans), `/auth/revoke` (client secret checked; revocations
 recorded). Web flow with the name kept, a wrong key refused, native ID tokens (SHA-256 nonce; a wrong or missing
-nonce refused), a private-relay address never linking to the account holding it, and — when the server has them —
+nonce refused), a private-relay address never linking to the account holding it, the token vault's renewals,
 accounts:revokeToken and the revocation of the vault's Apple refresh token when the user is deleted.
 
 Usage: apple_google_standins.py HEARTH_BINARY PORT [STANDIN_PORT]
@@ -732,48 +732,45 @@ def _():
     assert [p["providerId"] for p in lookup(existing["idToken"])["providerUserInfo"]] == ["password"]
 
 
-def revoke_token_supported():
-    status, body = rpc("revokeToken", {"providerId": "apple.com", "tokenType": "CODE", "token": "probe", "idToken": "probe"}, version="v2")
-    return status != 404, (status, body)
-
-
-SUPPORTED, PROBE = revoke_token_supported()
-if SUPPORTED:
-    @check("accounts:revokeToken with a fresh Apple authorization code: Hearth exchanges it and the stand-in records the revocation")
-    def _():
-        email, local_id, id_token = state["apple_user"]
-        sub = apple.subject(email)
-        for token_type in ("CODE", "3"):
-            # The native SDK's authorization code belongs to the app: Apple exchanges it only for client_id = the
-            # app's bundle id, with a client secret whose sub is that bundle id.
-            revoked = len(apple.revoked)
-            code = apple.issue_code(BUNDLE_ID, sub, email)
-            status, body = rpc("revokeToken", {"providerId": "apple.com", "tokenType": token_type, "token": code, "idToken": id_token},
-                               version="v2")
-            if status != 200:
-                services_code = apple.issue_code(SERVICES_ID, sub, email)
-                as_services, _ = rpc("revokeToken", {"providerId": "apple.com", "tokenType": token_type, "token": services_code,
-                                                     "idToken": id_token}, version="v2")
-                assert as_services != 200, "Hearth exchanges the app's code as the services id; Apple wants the bundle id"
-            assert status == 200, body
-            assert code not in apple.codes, "the code was not exchanged"
-            assert len(apple.revoked) > revoked and apple.revoked[-1][2:] == (BUNDLE_ID, True), apple.revoked
-
-    @check("Deleting the Apple user revokes the Apple refresh token kept in the token vault")
-    def _():
-        email, local_id, id_token = state["apple_user"]
-        sub = apple.subject(email)
-        held = [token for token, entry in apple.refresh_tokens.items() if entry["sub"] == sub and entry["client_id"] == SERVICES_ID]
-        assert held, "the stand-in issued no refresh token to the web flow"
-        status, body = rpc("delete", {"idToken": id_token})
+@check("accounts:revokeToken with a fresh Apple authorization code: Hearth exchanges it and the stand-in records the revocation")
+def _():
+    email, local_id, id_token = state["apple_user"]
+    sub = apple.subject(email)
+    for token_type in ("CODE", "3"):
+        # The native SDK's authorization code belongs to the app: Apple exchanges it only for client_id = the
+        # app's bundle id, with a client secret whose sub is that bundle id.
+        revoked = len(apple.revoked)
+        code = apple.issue_code(BUNDLE_ID, sub, email)
+        status, body = rpc("revokeToken", {"providerId": "apple.com", "tokenType": token_type, "token": code, "idToken": id_token},
+                           version="v2")
+        if status != 200:
+            services_code = apple.issue_code(SERVICES_ID, sub, email)
+            as_services, _ = rpc("revokeToken", {"providerId": "apple.com", "tokenType": token_type, "token": services_code,
+                                                 "idToken": id_token}, version="v2")
+            assert as_services != 200, "Hearth exchanges the app's code as the services id; Apple wants the bundle id"
         assert status == 200, body
-        for _ in range(50):
-            if any(token in held and own for token, _, _, own in apple.revoked):
-                break
-            time.sleep(0.1)
-        assert any(token in held and own for token, _, _, own in apple.revoked), apple.revoked
-else:
-    print(f"SKIP accounts:revokeToken and revocation on deletion: this server has no accounts:revokeToken yet {PROBE}")
+        assert code not in apple.codes, "the code was not exchanged"
+        assert len(apple.revoked) > revoked and apple.revoked[-1][2:] == (BUNDLE_ID, True), apple.revoked
+    # A code of another Apple account: not this user's grant, refused.
+    stranger = apple.issue_code(BUNDLE_ID, apple.subject("stranger@example.com"), "stranger@example.com")
+    status, body = rpc("revokeToken", {"providerId": "apple.com", "tokenType": "CODE", "token": stranger, "idToken": id_token}, version="v2")
+    assert status == 400, body
+
+
+@check("Deleting the Apple user revokes the Apple refresh token kept in the token vault")
+def _():
+    email, local_id, id_token = state["apple_user"]
+    sub = apple.subject(email)
+    held = [token for token, entry in apple.refresh_tokens.items() if entry["sub"] == sub and entry["client_id"] == SERVICES_ID]
+    assert held, "the stand-in issued no refresh token to the web flow"
+    status, body = rpc("delete", {"idToken": id_token})
+    assert status == 200, body
+    for _ in range(50):
+        if any(token in held and own for token, _, _, own in apple.revoked):
+            break
+        time.sleep(0.1)
+    assert any(token in held and own for token, _, _, own in apple.revoked), apple.revoked
+
 
 if apple.refusals:
     print(f"note: the Apple stand-in refused client secrets: {sorted(set(apple.refusals))}")
