@@ -95,12 +95,7 @@ extension ConsoleController {
             : lower.hasPrefix("the bundle ids") ? \.bundleIdsError
             : lower.contains("services id") || lower.contains("client id") || error.code == .missingOAuthClientId ? \.servicesIdError
             : nil
-        if let field {
-            page[keyPath: field] = message
-            page.formError = "Nothing was saved: correct the field marked below."
-        } else {
-            page.formError = "Nothing was saved: " + message
-        }
+        Self.showRefusal(message, at: field, formError: \.formError, on: &page)
         return page
     }
 }

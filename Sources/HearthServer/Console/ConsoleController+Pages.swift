@@ -216,13 +216,19 @@ extension ConsoleController {
             : lower.contains("client id") || lower.contains("client_id") || error.code == .missingOAuthClientId ? \.clientIdError
             : lower.contains("issuer") ? \.issuerError : lower.contains("native") ? \.nativeClientIdsError : lower.contains("secret") ? \.clientSecretError
             : !known ? \.providerIdError : nil
+        Self.showRefusal(message, at: field, formError: \.formError, on: &page)
+        return page
+    }
+
+    /// A refused save's message beside the field it names (with a line above the form pointing at it), else above the form.
+    static func showRefusal<Page>(_ message: String, at field: WritableKeyPath<Page, String?>?, formError: WritableKeyPath<Page, String?>,
+                                  on page: inout Page) {
         if let field {
             page[keyPath: field] = message
-            page.formError = "Nothing was saved: correct the field marked below."
+            page[keyPath: formError] = "Nothing was saved: correct the field marked below."
         } else {
-            page.formError = "Nothing was saved: " + message
+            page[keyPath: formError] = "Nothing was saved: " + message
         }
-        return page
     }
 
     func provider(_ id: String) async throws -> ProviderPage {
