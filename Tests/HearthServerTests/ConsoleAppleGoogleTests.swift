@@ -61,7 +61,7 @@ import Testing
                 let reply = try await h.send(.get, path, headers: session.headers)
                 #expect(reply.status == 200, "\(path)")
                 #expect(!Self.keyLines(pem).contains { reply.text.contains($0) }, "\(path) must not show the key")
-                #expect(!reply.text.contains("PRIVATE KEY-----"), "\(path)")
+                #expect(!reply.text.contains("-----END PRIVATE KEY-----"), "\(path)") // the paste label names only the BEGIN line
             }
             let page = try await h.send(.get, "/console/provider?id=apple.com", headers: session.headers)
             #expect(page.text.contains("key on file (key ID KEY1234567)"))
@@ -79,8 +79,8 @@ import Testing
             #expect(newId.status == 400)
             #expect(newId.text.contains(#"id="private-key-error""#) && newId.text.contains("upload the .p8 again"), "\(newId.text)")
             #expect(try await h.store.idpConfig(providerId: "apple.com")?.appleKeyId == "KEY1234567")
-            // Replacing it means uploading again.
-            let other = P256.Signing.PrivateKey().pemRepresentation
+            // Replacing it means uploading again; here pasted, with the CRLF line ends a browser posts a textarea with.
+            let other = P256.Signing.PrivateKey().pemRepresentation.replacingOccurrences(of: "\n", with: "\r\n")
             let replaced = try await post(h, session, fields.map { $0.0 == "keyId" ? ("keyId", "KEY7654321") : $0 } + [("privateKey", other)])
             #expect(replaced.status == 303, "\(replaced.text)")
             stored = try #require(try await h.store.idpConfig(providerId: "apple.com"))
