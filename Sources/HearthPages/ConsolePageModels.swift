@@ -258,9 +258,12 @@ public struct ProvidersPage: ConsolePage {
         /// Whether the row has an Enable/Disable button.
         public let toggle: Bool
         public var status: String
+        /// What the provider's settings allow, beside the status (Apple's web and native parts, Google's hosted domains).
+        public var detail: String?
         public let editHref: String?
 
-        public init(name: String, providerId: String, enabled: Bool, toggle: Bool, status: String, editHref: String? = nil) {
+        public init(name: String, providerId: String, enabled: Bool, toggle: Bool, status: String, detail: String? = nil, editHref: String? = nil) {
+            self.detail = detail
             self.name = name
             self.providerId = providerId
             self.enabled = enabled

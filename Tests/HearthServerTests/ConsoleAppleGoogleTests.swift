@@ -67,7 +67,7 @@ import Testing
             #expect(page.text.contains("key on file (key ID KEY1234567)"))
             #expect(page.text.contains(#"name="removeKey""#))
             let list = try await h.send(.get, "/console/providers", headers: session.headers)
-            #expect(list.text.contains("Enabled · web and native (key KEY1234567, 2 bundle IDs)"), "\(list.text)")
+            #expect(list.text.contains(#"<span class="tag on">Enabled</span> <span class="note">web and native (key KEY1234567, 2 bundle IDs)</span>"#), "\(list.text)")
 
             // Saving without a key keeps it; a new key id without its key is refused (the key goes with its ids).
             let kept = try await post(h, session, fields.map { $0.0 == "bundleIds" ? ("bundleIds", "com.example.one") : $0 })
@@ -91,7 +91,7 @@ import Testing
             stored = try #require(try await h.store.idpConfig(providerId: "apple.com"))
             #expect(stored.clientSecret.isEmpty && stored.appleKeyId == nil && stored.appleTeamId == nil)
             let native = try await h.send(.get, "/console/providers", headers: session.headers)
-            #expect(native.text.contains("Enabled · native only (2 bundle IDs, no web key)"), "\(native.text)")
+            #expect(native.text.contains(#"<span class="tag on">Enabled</span> <span class="note">native only (2 bundle IDs, no web key)</span>"#), "\(native.text)")
             let actions = try await h.store.auditEntries(before: nil, limit: 20).filter { $0.actor == "console:owner" }.map(\.action)
             #expect(actions.contains("defaultSupportedIdpConfigs.create") && actions.contains("defaultSupportedIdpConfigs.update"))
         }
@@ -114,7 +114,7 @@ import Testing
             let stored = try #require(try await h.store.idpConfig(providerId: "apple.com"))
             #expect(stored.clientId.isEmpty && stored.appleBundleIds == ["com.example.app"] && stored.clientSecret.isEmpty)
             let list = try await h.send(.get, "/console/providers", headers: session.headers)
-            #expect(list.text.contains("Enabled · native only (1 bundle ID, no web key)"), "\(list.text)")
+            #expect(list.text.contains(#"<span class="tag on">Enabled</span> <span class="note">native only (1 bundle ID, no web key)</span>"#), "\(list.text)")
             // The web flow later needs the services id with the key.
             let pem = P256.Signing.PrivateKey().pemRepresentation
             let noServices = try await post(h, session, [("provider", "apple.com"), ("teamId", "TEAM123456"), ("keyId", "KEY1234567"),
@@ -154,7 +154,7 @@ import Testing
             let again = try await h.send(.get, "/console/provider?id=google.com", headers: session.headers)
             #expect(again.text.contains(#"value="example.com, example.org""#) && again.text.contains("set; never shown"))
             let list = try await h.send(.get, "/console/providers", headers: session.headers)
-            #expect(list.text.contains("Enabled · hosted domains: example.com, example.org"), "\(list.text)")
+            #expect(list.text.contains(#"<span class="tag on">Enabled</span> <span class="note">hosted domains: example.com, example.org</span>"#), "\(list.text)")
             // Emptied, every account may sign in again; the secret is kept.
             #expect(try await post(h, session, fields.filter { $0.0 != "clientSecret" } + [("allowedHostedDomains", "")]).status == 303)
             let cleared = try #require(try await h.store.idpConfig(providerId: "google.com"))

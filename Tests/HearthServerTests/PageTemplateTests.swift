@@ -111,6 +111,8 @@ import Testing
             .init(name: "Microsoft", providerId: "microsoft.com", enabled: false, toggle: false, status: "Not configured",
                   editHref: "/console/provider?id=microsoft.com"),
             .init(name: evil, providerId: "oidc.x", enabled: false, toggle: true, status: "Disabled", editHref: "/console/provider?id=oidc.x"),
+            .init(name: "Google", providerId: "google.com", enabled: true, toggle: true, status: "Enabled", detail: "hosted domains: " + evil,
+                  editHref: "/console/provider?id=google.com"),
         ]), marker: #"aria-label="Enable \#(escaped)""#),
         Sample(name: "provider1", page: provider, marker: #"id="client-id" type="text" name="clientId" value="\#(escaped)""#),
         Sample(name: "provider2", page: refusedProvider, marker: #"<p class="field-error" id="provider-id-error">bad id \#(escaped)</p>"#),

@@ -136,8 +136,11 @@ def shoot(name):
         try:
             for size, (width, height) in {"desktop": (1200, 900), "phone": (390, 844)}.items():
                 driver.set_window_size(width, height)
-                total = driver.execute_script("return document.body.scrollHeight")
-                driver.set_window_size(width, min(max(height, total + 20), 2400))
+                # The whole page: the document's height (the body's can be shorter) plus what the window itself
+                # takes beyond its viewport, so the bottom of a long form is in the picture.
+                total = driver.execute_script("return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
+                chrome = driver.execute_script("return window.outerHeight - window.innerHeight")
+                driver.set_window_size(width, min(max(height, total + max(chrome, 0) + 20), 2400))
                 driver.execute_script("window.scrollTo(0, 0)")
                 driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
             driver.set_window_size(1200, 900)
@@ -229,7 +232,6 @@ def enable_oidc():
     row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Corp SSO')]]")
     assert "Enabled" in row.text and "oidc.corp" in row.text, row.text
     assert OIDC_SECRET not in driver.page_source
-    shoot("sign-in-method")
 
 
 def pem_lines(pem):
@@ -265,7 +267,7 @@ def apple_native_only():
     field("Bundle IDs whose").send_keys("com.example.notes")
     press(button("Save"), "Provider saved.")
     row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Apple')]]")
-    assert "Enabled · native only (1 bundle ID, no web key)" in row.text, row.text
+    assert "Enabled native only (1 bundle ID, no web key)" in row.text, row.text
     config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/apple.com",
                           headers=OWNER, timeout=10).json()
     assert config["appleSignInConfig"]["bundleIds"] == ["com.example.notes"] and "codeFlowConfig" not in config["appleSignInConfig"], config
@@ -281,7 +283,7 @@ def apple_key():
     field("Team ID").send_keys("TEAM123456")
     field("Key ID").send_keys("CONSOLE123")
     upload("Private key file (.p8)", bad_path)
-    shoot("provider-apple")
+    shoot("provider-apple-file")
     press(button("Save"), "Nothing was saved")
     error = driver.find_element(By.ID, "private-key-error").text
     assert "RSA key" in error and "P-256" in error, error
@@ -291,7 +293,7 @@ def apple_key():
     upload("Private key file (.p8)", good_path)
     press(button("Save"), "Provider saved.")
     row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Apple')]]")
-    assert "web and native (key CONSOLE123, 1 bundle ID)" in row.text, row.text
+    assert "Enabled web and native (key CONSOLE123, 1 bundle ID)" in row.text, row.text
     config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/apple.com",
                           headers=OWNER, timeout=10).json()
     flow = config["appleSignInConfig"]["codeFlowConfig"]
@@ -299,7 +301,7 @@ def apple_key():
     press(button("Configure Apple"), "key on file (key ID CONSOLE123)")
     assert not any(line in driver.page_source for line in pem_lines(good_pem)), "the key is never shown again"
     assert field("…or paste the key").get_attribute("value") == ""
-    shoot("provider-apple-saved")
+    shoot("provider-apple")
 
 
 def enable_google():
@@ -318,16 +320,19 @@ def enable_google():
     domains = field("Allowed hosted domains")
     domains.clear()
     domains.send_keys("Example.com, example.org")
-    shoot("provider-google")
     press(button("Save"), "Provider saved.")
     row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Google')]]")
-    assert "Enabled · hosted domains: example.com, example.org" in row.text, row.text
+    assert "Enabled hosted domains: example.com, example.org" in row.text, row.text
     config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/google.com",
                           headers=OWNER, timeout=10).json()
     assert config["allowedHostedDomains"] == ["example.com", "example.org"], config
     assert config["nativeClientIds"] == ["1234-ios.apps.googleusercontent.com"] and "clientSecret" not in config, config
     press(button("Configure Google"), "set; never shown")
     assert GOOGLE_SECRET not in driver.page_source
+    assert field("Allowed hosted domains").get_attribute("value") == "example.com, example.org"
+    shoot("provider-google")
+    go("Sign-in method")
+    shoot("sign-in-method")  # every kind of provider configured: Apple's and Google's details beside their state
 
 
 def add_and_find_user():

@@ -159,9 +159,7 @@ extension ConsoleController {
         for (id, name) in [("apple.com", "Apple"), ("google.com", "Google"), ("microsoft.com", "Microsoft"), ("yahoo.com", "Yahoo")] {
             let config = configs.first { $0.providerId == id && !$0.isDevLeftover }
             var entry = row(name, id, enabled: config?.enabled ?? false, configured: config != nil, toggle: config != nil, edit: true)
-            if let config {
-                entry.status += Self.providerDetail(config).map { " · " + $0 } ?? ""
-            }
+            entry.detail = config.flatMap(Self.providerDetail)
             if config == nil, devProviders.contains(id) {
                 entry.enabled = true
                 entry.status = "Dev IdP (this process only; configure to use the real \(name))"
@@ -174,7 +172,7 @@ extension ConsoleController {
         return ProvidersPage(providers: rows)
     }
 
-    /// What the providers list says beside Enabled/Disabled: Apple's web and native parts, Google's hosted domains.
+    /// What the providers list says after Enabled/Disabled: Apple's web and native parts, Google's hosted domains.
     static func providerDetail(_ config: IdPConfig) -> String? {
         switch config.kind {
         case .apple:
