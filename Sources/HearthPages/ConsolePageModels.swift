@@ -258,9 +258,12 @@ public struct ProvidersPage: ConsolePage {
         /// Whether the row has an Enable/Disable button.
         public let toggle: Bool
         public var status: String
+        /// What the provider's settings allow, beside the status (Apple's web and native parts, Google's hosted domains).
+        public var detail: String?
         public let editHref: String?
 
-        public init(name: String, providerId: String, enabled: Bool, toggle: Bool, status: String, editHref: String? = nil) {
+        public init(name: String, providerId: String, enabled: Bool, toggle: Bool, status: String, detail: String? = nil, editHref: String? = nil) {
+            self.detail = detail
             self.name = name
             self.providerId = providerId
             self.enabled = enabled
@@ -299,6 +302,12 @@ public struct ProviderPage: ConsolePage {
     public var nativeClientIds: String
     public var allowedTenants: String
     public let canTest: Bool
+    /// `google.com`: the hosted-domain allow-list field.
+    public var isGoogle: Bool
+    /// `google.com`: the allowed Google Workspace domains, comma-separated.
+    public var allowedHostedDomains: String
+    /// The native client IDs field's label (what those IDs are at this provider).
+    public var nativeClientIdsLabel: String
     /// The refused save's message above the form.
     public var formError: String?
     /// The refused save's message beside the field it concerns.
@@ -308,8 +317,13 @@ public struct ProviderPage: ConsolePage {
     public var clientSecretError: String?
     public var allowedTenantsError: String?
     public var nativeClientIdsError: String?
+    public var allowedHostedDomainsError: String?
 
-    public init(pageTitle: String? = nil, providerId: String, isNew: Bool, isOIDC: Bool, isMicrosoft: Bool, redirectURI: String, hint: String, clientId: String, issuer: String, displayName: String, secretSet: Bool, secretState: String, enabled: Bool, tokenVault: Bool, vaultKeys: Bool, nativeClientIds: String, allowedTenants: String, canTest: Bool, formError: String? = nil, providerIdError: String? = nil, issuerError: String? = nil, clientIdError: String? = nil, clientSecretError: String? = nil, allowedTenantsError: String? = nil, nativeClientIdsError: String? = nil) {
+    public init(pageTitle: String? = nil, providerId: String, isNew: Bool, isOIDC: Bool, isMicrosoft: Bool, redirectURI: String, hint: String, clientId: String, issuer: String, displayName: String, secretSet: Bool, secretState: String, enabled: Bool, tokenVault: Bool, vaultKeys: Bool, nativeClientIds: String, allowedTenants: String, canTest: Bool, isGoogle: Bool = false, allowedHostedDomains: String = "", nativeClientIdsLabel: String = "Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)", formError: String? = nil, providerIdError: String? = nil, issuerError: String? = nil, clientIdError: String? = nil, clientSecretError: String? = nil, allowedTenantsError: String? = nil, nativeClientIdsError: String? = nil, allowedHostedDomainsError: String? = nil) {
+        self.isGoogle = isGoogle
+        self.allowedHostedDomains = allowedHostedDomains
+        self.nativeClientIdsLabel = nativeClientIdsLabel
+        self.allowedHostedDomainsError = allowedHostedDomainsError
         self.pageTitle = pageTitle
         self.providerId = providerId
         self.isNew = isNew
@@ -585,5 +599,66 @@ public struct TemplatesPage: ConsolePage {
         self.mail = mail
         self.appName = appName
         self.templates = templates
+    }
+}
+
+/// `/console/provider?id=apple.com`: Sign in with Apple's form. The services id, team id and key id are shown; the
+/// `.p8` key never is (only whether one is on file, and its key id): replacing it means uploading it again.
+public struct AppleProviderPage: ConsolePage {
+    public static let template = ConsoleTemplate.appleProvider
+
+    public var pageTitle: String?
+    /// `<public URL>/__/auth/handler`, the Return URL to register with the services id.
+    public let returnURL: String
+    /// The public URL's host, the domain to register with the services id.
+    public let domain: String
+    /// Set when the public URL is not HTTPS (Apple refuses such return URLs).
+    public let httpsWarning: String?
+    public var servicesId: String
+    public var teamId: String
+    public var keyId: String
+    /// Whether a `.p8` key is on file (the web flow works).
+    public let keyOnFile: Bool
+    /// "Key on file (key ID …)" or "No key: native sign-in only".
+    public let keyState: String
+    /// The bundle ids, one per line.
+    public var bundleIds: String
+    public var enabled: Bool
+    public var tokenVault: Bool
+    public let vaultKeys: Bool
+    public let canTest: Bool
+    /// The refused save's message above the form.
+    public var formError: String?
+    /// The refused save's message beside the field it concerns.
+    public var servicesIdError: String?
+    public var teamIdError: String?
+    public var keyIdError: String?
+    public var privateKeyError: String?
+    public var bundleIdsError: String?
+
+    public init(pageTitle: String? = nil, returnURL: String, domain: String, httpsWarning: String?, servicesId: String, teamId: String,
+                keyId: String, keyOnFile: Bool, keyState: String, bundleIds: String, enabled: Bool, tokenVault: Bool, vaultKeys: Bool,
+                canTest: Bool, formError: String? = nil, servicesIdError: String? = nil, teamIdError: String? = nil,
+                keyIdError: String? = nil, privateKeyError: String? = nil, bundleIdsError: String? = nil) {
+        self.pageTitle = pageTitle
+        self.returnURL = returnURL
+        self.domain = domain
+        self.httpsWarning = httpsWarning
+        self.servicesId = servicesId
+        self.teamId = teamId
+        self.keyId = keyId
+        self.keyOnFile = keyOnFile
+        self.keyState = keyState
+        self.bundleIds = bundleIds
+        self.enabled = enabled
+        self.tokenVault = tokenVault
+        self.vaultKeys = vaultKeys
+        self.canTest = canTest
+        self.formError = formError
+        self.servicesIdError = servicesIdError
+        self.teamIdError = teamIdError
+        self.keyIdError = keyIdError
+        self.privateKeyError = privateKeyError
+        self.bundleIdsError = bundleIdsError
     }
 }

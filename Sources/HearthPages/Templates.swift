@@ -12,6 +12,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
     case confirmDelete = "console-confirm-delete"
     case providers = "console-providers"
     case provider = "console-provider"
+    case appleProvider = "console-provider-apple"
     case providerTest = "console-provider-test"
     case settings = "console-settings"
     case apps = "console-apps"
@@ -31,6 +32,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
         case .confirmDelete: PackageResources.console_confirm_delete_mustache
         case .providers: PackageResources.console_providers_mustache
         case .provider: PackageResources.console_provider_mustache
+        case .appleProvider: PackageResources.console_provider_apple_mustache
         case .providerTest: PackageResources.console_provider_test_mustache
         case .settings: PackageResources.console_settings_mustache
         case .apps: PackageResources.console_apps_mustache

@@ -425,6 +425,37 @@ import Testing
         }
     }
 
+    /// Bundle ids alone, without a services id (the console's "native sign-in only"): a native token for a bundle id
+    /// signs in, any other audience (the empty one included) is refused, and the web flow answers
+    /// OPERATION_NOT_ALLOWED instead of reaching Apple without a client id.
+    @Test func appleNativeOnlyWithoutAServicesId() async throws {
+        let mint = try await TestTokenMint.make()
+        try await mint.serve { base in
+            // A demo project (dev IdPs) accepts the test's loopback redirect; the stored apple.com wins over the dev one.
+            try await HearthHarness.run(devIdPs: true) { h in
+                let created = try await h.send(.post, Self.configPath(h, "apple.com"), body: Self.json([
+                    "endpointBase": base + "/apple", "appleSignInConfig": ["bundleIds": ["com.example.app"]]]), headers: Self.owner)
+                #expect(created.status == 200, "\(created.text)")
+                let stored = try #require(try await h.store.idpConfig(providerId: "apple.com"))
+                #expect(stored.clientId.isEmpty && stored.clientSecret.isEmpty && stored.appleKeyId == nil)
+                let token = try await mint.sign(Self.appleClaims(base, nonce: "native-only-1"))
+                let signedIn = try await Self.nativeSignIn(h, token: token, providerId: "apple.com", nonce: "native-only-1")
+                #expect(signedIn.status == 200, "\(signedIn.text)")
+                for (index, aud) in ["", "com.example.web", "com.evil.app"].enumerated() {
+                    let other = try await mint.sign(Self.appleClaims(base, sub: "000777.x.\(index)", nonce: "native-only-2", aud: aud))
+                    let refused = try await Self.nativeSignIn(h, token: other, providerId: "apple.com", nonce: "native-only-2")
+                    #expect(refused.status == 400, "aud '\(aud)': \(refused.text)")
+                }
+                let start = try await Browser.get(h.handlerURL(providerId: "apple.com", rawSessionId: "NATIVEONLY"))
+                let location = try #require(start.location, "\(start.body)")
+                #expect(!location.hasPrefix(base), "never sent to Apple")
+                let error = Browser.query(location, "firebaseError").flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+                #expect(error?["code"] == "auth/operation-not-allowed", "\(location)")
+                #expect(error?["message"]?.contains("native sign-in only") == true, "\(String(describing: error))")
+            }
+        }
+    }
+
     @Test func appleNativePrivateRelayAndUnverifiedNeverLink() async throws {
         try await Self.native { h, mint, base in
             _ = try await h.signUp(email: "relay1@privaterelay.appleid.com")

@@ -52,6 +52,27 @@ import Testing
         return page
     }
 
+    static var googleProvider: ProviderPage {
+        var page = provider
+        page.providerId = "google.com"
+        page.isGoogle = true
+        page.allowedHostedDomains = evil
+        page.allowedHostedDomainsError = "domains " + evil
+        page.nativeClientIdsLabel = "Native " + evil
+        return page
+    }
+
+    static let appleProvider = AppleProviderPage(
+        pageTitle: "Configure Apple", returnURL: "https://auth.example.com/__/auth/handler", domain: "auth.example.com", httpsWarning: nil,
+        servicesId: evil, teamId: "TEAM123456", keyId: "KEY1234567", keyOnFile: true, keyState: "key on file (key ID \(evil))",
+        bundleIds: "com.example.one\ncom.example.two", enabled: true, tokenVault: true, vaultKeys: true, canTest: true)
+
+    static let refusedApple = AppleProviderPage(
+        pageTitle: "Configure Apple", returnURL: "http://localhost:9099/__/auth/handler", domain: "localhost", httpsWarning: "http " + evil,
+        servicesId: "", teamId: evil, keyId: "", keyOnFile: false, keyState: "no key on file: native sign-in only", bundleIds: evil,
+        enabled: false, tokenVault: false, vaultKeys: false, canTest: false, formError: "Nothing was saved: " + evil,
+        servicesIdError: "sid", teamIdError: "team", keyIdError: "kid", privateKeyError: "key " + evil, bundleIdsError: "bundles")
+
     /// One or more samples per console template.
     static let samples: [Sample] = [
         Sample(name: "signed-in", page: SignedInPage(adminName: evil), signedIn: false, marker: "You are signed in to the console as " + escaped),
@@ -90,10 +111,16 @@ import Testing
             .init(name: "Microsoft", providerId: "microsoft.com", enabled: false, toggle: false, status: "Not configured",
                   editHref: "/console/provider?id=microsoft.com"),
             .init(name: evil, providerId: "oidc.x", enabled: false, toggle: true, status: "Disabled", editHref: "/console/provider?id=oidc.x"),
+            .init(name: "Google", providerId: "google.com", enabled: true, toggle: true, status: "Enabled", detail: "hosted domains: " + evil,
+                  editHref: "/console/provider?id=google.com"),
         ]), marker: #"aria-label="Enable \#(escaped)""#),
         Sample(name: "provider1", page: provider, marker: #"id="client-id" type="text" name="clientId" value="\#(escaped)""#),
         Sample(name: "provider2", page: refusedProvider, marker: #"<p class="field-error" id="provider-id-error">bad id \#(escaped)</p>"#),
         Sample(name: "provider3", page: tenantsRefused, marker: #"<p class="field-error" id="allowed-tenants-error">tenants \#(escaped)</p>"#),
+        Sample(name: "provider4", page: googleProvider,
+               marker: #"<p class="field-error" id="allowed-hosted-domains-error">domains \#(escaped)</p>"#),
+        Sample(name: "provider-apple1", page: appleProvider, marker: "Private key: <strong>key on file (key ID \(escaped))</strong>"),
+        Sample(name: "provider-apple2", page: refusedApple, marker: #"<p class="field-error" id="private-key-error">key \#(escaped)</p>"#),
         Sample(name: "provider-test1", page: ProviderTestPage(
             pageTitle: "Test x", providerId: "oidc.x", ok: false, backHref: "/console/provider?id=oidc.x", summary: "problems",
             checks: [.init(name: "Discovery", status: "ok", detail: "fine", passed: true, failed: false, fix: nil),
@@ -156,6 +183,27 @@ import Testing
         if let error = sample.error {
             #expect(html.contains(#"<p class="card error" role="alert">\#(error.replacingOccurrences(of: Self.evil, with: Self.escaped))</p>"#))
         }
+    }
+
+    @Test func theAppleFormNeverFillsTheKeyAndSaysWhatIsOnFile() throws {
+        let onFile = Self.render(try #require(Self.samples.first { $0.name == "provider-apple1" }))
+        #expect(onFile.contains(#"<textarea id="private-key" name="privateKey""#))
+        #expect(onFile.contains(#"placeholder="Leave empty to keep the key on file"></textarea>"#), "the key's field is always empty")
+        #expect(onFile.contains(#"name="removeKey""#))
+        #expect(onFile.contains(#"value="https://auth.example.com/__/auth/handler""#))
+        #expect(onFile.contains("Apple requires HTTPS and a verified domain"))
+        #expect(onFile.contains(">com.example.one\ncom.example.two</textarea>"))
+        #expect(onFile.contains(#"action="/console/provider/test""#))
+        let refused = Self.render(try #require(Self.samples.first { $0.name == "provider-apple2" }))
+        #expect(!refused.contains(#"name="removeKey""#), "nothing to remove without a key")
+        #expect(refused.contains(#"<p class="field-error" role="alert">http \#(Self.escaped)</p>"#))
+        #expect(refused.contains(#"id="team-id" type="text" name="teamId" value="\#(Self.escaped)""#))
+        #expect(!refused.contains(#"action="/console/provider/test""#))
+        let google = Self.render(try #require(Self.samples.first { $0.name == "provider4" }))
+        #expect(google.contains("never widen it"))
+        #expect(google.contains(#"<label for="native-client-ids">Native \#(Self.escaped)</label>"#))
+        let microsoft = Self.render(try #require(Self.samples.first { $0.name == "provider1" }))
+        #expect(!microsoft.contains("allowed-hosted-domains"), "the hosted domains are Google's")
     }
 
     @Test func theChartIsAnSVGOfStackedBars() throws {

@@ -20,6 +20,8 @@ import tempfile
 import time
 
 import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -43,6 +45,7 @@ if SHOTS:
 results = []
 SECRET = "ms-secret-7f3Kq9"
 OIDC_SECRET = "oidc-secret-Pz42"
+GOOGLE_SECRET = "google-secret-Wd58"
 
 
 def serve(port, data_dir, *extra):
@@ -133,8 +136,11 @@ def shoot(name):
         try:
             for size, (width, height) in {"desktop": (1200, 900), "phone": (390, 844)}.items():
                 driver.set_window_size(width, height)
-                total = driver.execute_script("return document.body.scrollHeight")
-                driver.set_window_size(width, min(max(height, total + 20), 2400))
+                # The whole page: the document's height (the body's can be shorter) plus what the window itself
+                # takes beyond its viewport, so the bottom of a long form is in the picture.
+                total = driver.execute_script("return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
+                chrome = driver.execute_script("return window.outerHeight - window.innerHeight")
+                driver.set_window_size(width, min(max(height, total + max(chrome, 0) + 20), 2400))
                 driver.execute_script("window.scrollTo(0, 0)")
                 driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
             driver.set_window_size(1200, 900)
@@ -226,7 +232,107 @@ def enable_oidc():
     row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Corp SSO')]]")
     assert "Enabled" in row.text and "oidc.corp" in row.text, row.text
     assert OIDC_SECRET not in driver.page_source
-    shoot("sign-in-method")
+
+
+def pem_lines(pem):
+    """The base64 lines of a PEM: the key's text, which no page or log may hold."""
+    return [line for line in pem.splitlines() if line and not line.startswith("-----")]
+
+
+def key_file(name, key):
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    path = os.path.join(work, name)
+    with open(path, "w") as file:
+        file.write(pem)
+    return path, pem
+
+
+def upload(label, path):
+    """Chooses a file in a file input; the page's script reads it and says so."""
+    field(label).send_keys(path)
+    wait_text(os.path.basename(path) + " read: it is sent when you save.")
+
+
+def apple_native_only():
+    """Bundle IDs alone: native Sign in with Apple only (no services ID, no key)."""
+    go("Sign-in method")
+    press(button("Configure Apple"), "Return URL to register at Apple")
+    assert field("Return URL to register at Apple").get_attribute("value") == f"{BASE}/__/auth/handler"
+    assert field("Domain to register with the services ID").get_attribute("value") == "127.0.0.1"
+    body = driver.find_element(By.TAG_NAME, "body").text
+    assert "Apple requires HTTPS and a verified domain" in body, body
+    assert "accepts only HTTPS return URLs" in body, "this server's http public URL is flagged"
+    assert "no key on file: native sign-in only" in body
+    assert not driver.find_elements(By.NAME, "clientSecret"), "Apple has no typed client secret"
+    field("Bundle IDs whose").send_keys("com.example.notes")
+    press(button("Save"), "Provider saved.")
+    row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Apple')]]")
+    assert "Enabled native only (1 bundle ID, no web key)" in row.text, row.text
+    config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/apple.com",
+                          headers=OWNER, timeout=10).json()
+    assert config["appleSignInConfig"]["bundleIds"] == ["com.example.notes"] and "codeFlowConfig" not in config["appleSignInConfig"], config
+
+
+def apple_key():
+    """The web flow's key: a bad file gets the admin API's reason; a P-256 .p8 is kept, never shown again."""
+    press(button("Configure Apple"), "Return URL to register at Apple")
+    bad_path, bad_pem = key_file("rsa.p8", rsa.generate_private_key(public_exponent=65537, key_size=2048))
+    good_path, good_pem = key_file("AuthKey_CONSOLE123.p8", ec.generate_private_key(ec.SECP256R1()))
+    state["apple_pems"] = [bad_pem, good_pem]
+    field("Services ID").send_keys("com.example.notes.web")
+    field("Team ID").send_keys("TEAM123456")
+    field("Key ID").send_keys("CONSOLE123")
+    upload("Private key file (.p8)", bad_path)
+    shoot("provider-apple-file")
+    press(button("Save"), "Nothing was saved")
+    error = driver.find_element(By.ID, "private-key-error").text
+    assert "RSA key" in error and "P-256" in error, error
+    assert field("Services ID").get_attribute("value") == "com.example.notes.web", "the form comes back as typed"
+    assert not any(line in driver.page_source for line in pem_lines(bad_pem)), "the refused key is not echoed"
+    shoot("provider-apple-error")
+    upload("Private key file (.p8)", good_path)
+    press(button("Save"), "Provider saved.")
+    row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Apple')]]")
+    assert "Enabled web and native (key CONSOLE123, 1 bundle ID)" in row.text, row.text
+    config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/apple.com",
+                          headers=OWNER, timeout=10).json()
+    flow = config["appleSignInConfig"]["codeFlowConfig"]
+    assert config["clientId"] == "com.example.notes.web" and flow == {"teamId": "TEAM123456", "keyId": "CONSOLE123"}, config
+    press(button("Configure Apple"), "key on file (key ID CONSOLE123)")
+    assert not any(line in driver.page_source for line in pem_lines(good_pem)), "the key is never shown again"
+    assert field("…or paste the key").get_attribute("value") == ""
+    shoot("provider-apple")
+
+
+def enable_google():
+    go("Sign-in method")
+    press(button("Configure Google"), "Redirect URI to register at the provider")
+    assert field("Redirect URI to register at the provider").get_attribute("value") == f"{BASE}/__/auth/handler"
+    assert "Authorized redirect URIs" in driver.find_element(By.TAG_NAME, "body").text
+    field("Client ID").send_keys("1234-web.apps.googleusercontent.com")
+    field("Client secret").send_keys(GOOGLE_SECRET)
+    field("Native client IDs").send_keys("1234-ios.apps.googleusercontent.com")
+    field("Allowed hosted domains").send_keys("example.com, *")
+    press(button("Save"), "Nothing was saved")
+    assert "not a Google Workspace domain" in driver.find_element(By.ID, "allowed-hosted-domains-error").text
+    assert GOOGLE_SECRET not in driver.page_source
+    field("Client secret").send_keys(GOOGLE_SECRET)
+    domains = field("Allowed hosted domains")
+    domains.clear()
+    domains.send_keys("Example.com, example.org")
+    press(button("Save"), "Provider saved.")
+    row = driver.find_element(By.XPATH, "//tr[td[contains(., 'Google')]]")
+    assert "Enabled hosted domains: example.com, example.org" in row.text, row.text
+    config = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/google.com",
+                          headers=OWNER, timeout=10).json()
+    assert config["allowedHostedDomains"] == ["example.com", "example.org"], config
+    assert config["nativeClientIds"] == ["1234-ios.apps.googleusercontent.com"] and "clientSecret" not in config, config
+    press(button("Configure Google"), "set; never shown")
+    assert GOOGLE_SECRET not in driver.page_source
+    assert field("Allowed hosted domains").get_attribute("value") == "example.com, example.org"
+    shoot("provider-google")
+    go("Sign-in method")
+    shoot("sign-in-method")  # every kind of provider configured: Apple's and Google's details beside their state
 
 
 def add_and_find_user():
@@ -368,7 +474,8 @@ def other_pages():
                    "accounts.delete", "config.update", "serviceAccountKeys.create", "apps.create", "apps.delete"):
         assert action in body, action
     assert "console:owner" in body
-    assert SECRET not in driver.page_source and OIDC_SECRET not in driver.page_source
+    assert SECRET not in driver.page_source and OIDC_SECRET not in driver.page_source and GOOGLE_SECRET not in driver.page_source
+    assert not any(line in driver.page_source for pem in state.get("apple_pems", []) for line in pem_lines(pem))
     shoot("audit-log")
 
 
@@ -423,6 +530,9 @@ try:
     check("hearth console login-link: a fresh link, clicked on another site's page, signs in", link_from_another_site)
     check("Sign-in method: enable Microsoft with client ID and write-only secret; redirect URI shown", enable_microsoft)
     check("Sign-in method: add and enable an oidc.* provider", enable_oidc)
+    check("Sign-in method: Apple with bundle IDs alone (native only); return URL and HTTPS note shown", apple_native_only)
+    check("Sign-in method: Apple's .p8 uploaded (a bad key gets the API's reason), never shown again", apple_key)
+    check("Sign-in method: Google with a write-only secret, native client IDs and hosted domains", enable_google)
     check("Users: add a user, find it by email", add_and_find_user)
     check("Users: disable refuses its password sign-in over REST; enable restores it", disable_user)
     check("Users: claims are validated and appear in a fresh ID token", edit_claims)
@@ -439,6 +549,17 @@ finally:
     driver.quit()
     server.terminate()
     server.wait(timeout=20)
+
+
+def no_secret_in_the_log():
+    with open(os.path.join(work, f"server-{PORT}.log")) as file:
+        log = file.read()
+    for secret in (SECRET, OIDC_SECRET, GOOGLE_SECRET):
+        assert secret not in log, "a client secret in the server's log"
+    assert not any(line in log for pem in state.get("apple_pems", []) for line in pem_lines(pem)), "a .p8 in the server's log"
+
+
+check("the server's log holds no client secret and no .p8 key", no_secret_in_the_log)
 
 passed = sum(results)
 print(f"console: {passed} passed, {len(results) - passed} failed")

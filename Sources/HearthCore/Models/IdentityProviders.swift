@@ -108,7 +108,8 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     /// A list typed by a person (tenants, native client ids): entries separated by commas or new lines, each trimmed
     /// — never split on spaces inside an entry, so a mistyped entry is reported whole.
     public static func listEntries(_ text: String) -> [String] {
-        text.split(whereSeparator: { $0 == "," || $0 == "\n" || $0 == "\r" })
+        // `isNewline`: a textarea posts CRLF, and "\r\n" is one Character, equal to neither "\r" nor "\n".
+        text.split(whereSeparator: { $0 == "," || $0.isNewline })
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 

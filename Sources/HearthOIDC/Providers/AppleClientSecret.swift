@@ -88,7 +88,8 @@ public struct AppleSigningKey: Sendable {
         default: throw .notPEM
         }
         // The algorithm inside a PKCS#8 block, for a precise message (the parse below is the real check).
-        let body = text[dashes.upperBound...].split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        // `isNewline`: a pasted key arrives with CRLF from a form, and "\r\n" is one Character.
+        let body = text[dashes.upperBound...].split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
         guard let der = Data(base64Encoded: body.trimmingCharacters(in: .whitespacesAndNewlines), options: .ignoreUnknownCharacters) else {
             throw .notPEM
         }

@@ -15,3 +15,18 @@ document.addEventListener('submit', function (event) {
   var button = event.target.querySelector('button[type=submit]');
   if (busy && button) { button.textContent = busy; button.disabled = true; event.target.setAttribute('aria-busy', 'true'); }
 });
+document.addEventListener('change', function (event) {
+  var input = event.target;
+  var target = input.getAttribute && document.getElementById(input.getAttribute('data-read-into') || '');
+  if (!target || !input.files) return;
+  var status = document.getElementById(input.getAttribute('data-read-status') || '');
+  var say = function (text) { if (status) status.textContent = text; };
+  target.value = '';
+  var file = input.files[0];
+  if (!file) { say(''); return; }
+  if (file.size > 16384) { say(file.name + ' is too large for a key file; nothing will be sent.'); return; }
+  var reader = new FileReader();
+  reader.onload = function () { target.value = String(reader.result); say(file.name + ' read: it is sent when you save.'); };
+  reader.onerror = function () { say(file.name + ' could not be read; paste the key instead.'); };
+  reader.readAsText(file);
+});

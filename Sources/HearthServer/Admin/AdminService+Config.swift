@@ -293,11 +293,14 @@ extension AdminService {
     }
 
     /// The checks a provider's settings pass whoever writes them (the admin API's creates, `hearth providers
-    /// enable`), in this order: client id, issuer (OpenID providers), client secret, endpoint URLs, tenant allow-list.
-    /// Returns the settings with the client id and the allow-list normalized.
+    /// enable`), in this order: client id (none for a native-only `apple.com`), issuer (OpenID providers), client
+    /// secret, endpoint URLs, tenant allow-list. Returns the settings with the client id and the allow-list normalized.
     static func checkedProvider(_ config: IdPConfig) throws -> IdPConfig {
         var checked = config
-        checked.clientId = try clientId(config.clientId)
+        // Native Sign in with Apple only (bundle ids, no code-flow key) has no services id to give.
+        let appleNativeOnly = config.kind == .apple && config.clientId.isEmpty && config.clientSecret.isEmpty
+            && (config.appleTeamId ?? "").isEmpty && (config.appleKeyId ?? "").isEmpty
+        checked.clientId = appleNativeOnly ? "" : try clientId(config.clientId)
         if config.kind != .apple, config.appleBundleIds != nil || config.appleTeamId != nil || config.appleKeyId != nil {
             throw HearthAPIError(.invalidConfig, "appleSignInConfig applies to apple.com only")
         }
@@ -386,6 +389,8 @@ extension AdminService {
             switch field {
             case "clientSecret" where config.kind == .apple:
                 throw HearthAPIError(.invalidConfig, "apple.com has no client secret: Hearth mints it from appleSignInConfig.codeFlowConfig.privateKey")
+            case "clientId" where config.kind == .apple && (body.clientId ?? "").isEmpty:
+                config.clientId = "" // native sign-in only; checkedProvider below refuses it with a code-flow key
             case "allowedHostedDomains":
                 config.allowedHostedDomains = try Self.checkHostedDomains(body.allowedHostedDomains, kind: config.kind)
             case "enabled", "clientId", "clientSecret":

@@ -156,9 +156,10 @@ extension ConsoleController {
             row("Anonymous", "anonymous", enabled: project.signIn?.anonymous?.enabled ?? false, configured: true, toggle: true, edit: false),
         ]
         let devProviders = Set(try await federation.providerSources().filter { $0.kind == .devIdP }.map(\.providerId))
-        for (id, name) in [("microsoft.com", "Microsoft"), ("yahoo.com", "Yahoo")] {
+        for (id, name) in [("apple.com", "Apple"), ("google.com", "Google"), ("microsoft.com", "Microsoft"), ("yahoo.com", "Yahoo")] {
             let config = configs.first { $0.providerId == id && !$0.isDevLeftover }
             var entry = row(name, id, enabled: config?.enabled ?? false, configured: config != nil, toggle: config != nil, edit: true)
+            entry.detail = config.flatMap(Self.providerDetail)
             if config == nil, devProviders.contains(id) {
                 entry.enabled = true
                 entry.status = "Dev IdP (this process only; configure to use the real \(name))"
@@ -169,6 +170,22 @@ extension ConsoleController {
             rows.append(row(config.displayName ?? config.providerId, config.providerId, enabled: config.enabled, configured: true, toggle: true, edit: true))
         }
         return ProvidersPage(providers: rows)
+    }
+
+    /// What the providers list says after Enabled/Disabled: Apple's web and native parts, Google's hosted domains.
+    static func providerDetail(_ config: IdPConfig) -> String? {
+        switch config.kind {
+        case .apple:
+            let bundles = config.appleBundleIds?.count ?? 0
+            let apps = bundles == 1 ? "1 bundle ID" : "\(bundles) bundle IDs"
+            guard appleKeyOnFile(config) else { return "native only (\(apps), no web key)" }
+            return bundles == 0 ? "web only (key \(config.appleKeyId ?? ""))" : "web and native (key \(config.appleKeyId ?? ""), \(apps))"
+        case .google:
+            let domains = config.allowedHostedDomains ?? []
+            return domains.isEmpty ? nil : "hosted domains: " + domains.joined(separator: ", ")
+        case .microsoft, .yahoo, .oidc:
+            return nil
+        }
     }
 
     /// The provider form again after a refused save: the values as typed (never the secret) and the error beside the
@@ -183,22 +200,33 @@ extension ConsoleController {
         page.displayName = form["displayName"] ?? ""
         page.allowedTenants = form["allowedTenants"] ?? ""
         page.nativeClientIds = form["nativeClientIds"] ?? ""
+        page.allowedHostedDomains = form["allowedHostedDomains"] ?? ""
         page.enabled = form.flag("enabled")
         page.tokenVault = form.flag("tokenVault")
         // People read the sentence, not the wire code in front of it.
-        let message = error.detail.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? error.description
+        let message = error.detail.map { detail in
+            let named = detail.replacingOccurrences(of: "allowedHostedDomains", with: "allowed hosted domains")
+            return named.prefix(1).uppercased() + named.dropFirst()
+        } ?? error.description
         let lower = message.lowercased()
-        let field: WritableKeyPath<ProviderPage, String?>? = lower.contains("tenant") ? \.allowedTenantsError
+        let field: WritableKeyPath<ProviderPage, String?>? = lower.contains("hosted") ? \.allowedHostedDomainsError
+            : lower.contains("tenant") ? \.allowedTenantsError
             : lower.contains("client id") || lower.contains("client_id") || error.code == .missingOAuthClientId ? \.clientIdError
             : lower.contains("issuer") ? \.issuerError : lower.contains("native") ? \.nativeClientIdsError : lower.contains("secret") ? \.clientSecretError
             : !known ? \.providerIdError : nil
+        Self.showRefusal(message, at: field, formError: \.formError, on: &page)
+        return page
+    }
+
+    /// A refused save's message beside the field it names (with a line above the form pointing at it), else above the form.
+    static func showRefusal<Page>(_ message: String, at field: WritableKeyPath<Page, String?>?, formError: WritableKeyPath<Page, String?>,
+                                  on page: inout Page) {
         if let field {
             page[keyPath: field] = message
-            page.formError = "Nothing was saved: correct the field marked below."
+            page[keyPath: formError] = "Nothing was saved: correct the field marked below."
         } else {
-            page.formError = "Nothing was saved: " + message
+            page[keyPath: formError] = "Nothing was saved: " + message
         }
-        return page
     }
 
     func provider(_ id: String) async throws -> ProviderPage {
@@ -212,6 +240,7 @@ extension ConsoleController {
         let hint = switch id {
         case "microsoft.com": "In the Azure portal (App registrations → your app → Authentication), add a Web platform redirect URI with this value; the client ID is the Application (client) ID and the secret a client secret's Value."
         case "yahoo.com": "In the Yahoo developer console, set this as the app's Redirect URI; copy its Client ID and Client Secret here."
+        case "google.com": "In the Google Cloud console (APIs & Services → Credentials → Create credentials → OAuth client ID, type Web application), add this under Authorized redirect URIs; copy the client ID and client secret here. The iOS and Android OAuth clients' IDs go under native client IDs."
         default: "Register this redirect URI with the provider's OAuth client (authorization code flow); the issuer's /.well-known/openid-configuration must be reachable from this server."
         }
         return ProviderPage(
@@ -221,7 +250,11 @@ extension ConsoleController {
             secretSet: config != nil, secretState: config != nil ? "set; never shown" : "not set",
             enabled: config?.enabled ?? true, tokenVault: config?.keepsProviderTokens ?? true,
             vaultKeys: configuration.providerTokenKeys != nil, nativeClientIds: (config?.nativeClientIds ?? []).joined(separator: ", "),
-            allowedTenants: (config?.allowedTenants ?? []).joined(separator: ", "), canTest: config != nil)
+            allowedTenants: (config?.allowedTenants ?? []).joined(separator: ", "), canTest: config != nil, isGoogle: id == "google.com",
+            allowedHostedDomains: (config?.allowedHostedDomains ?? []).joined(separator: ", "),
+            nativeClientIdsLabel: id == "google.com"
+                ? "Native client IDs whose ID tokens are accepted (comma-separated: the iOS and Android OAuth client IDs)"
+                : "Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)")
     }
 
     /// The configuration check of a provider (the "Test configuration" button).
@@ -255,6 +288,7 @@ extension ConsoleController {
     /// Creates or updates a provider from the configure form. An empty secret keeps the stored one.
     func saveProvider(_ form: ConsoleForm, by principal: AdminPrincipal) async throws {
         let id = form.text("provider") ?? ""
+        if id == "apple.com" { return try await saveApple(form, by: principal) }
         let secret = form["clientSecret"].flatMap { $0.isEmpty ? nil : $0 }
         let enabled = form.flag("enabled")
         let exists = try await store.idpConfig(providerId: id) != nil
@@ -281,6 +315,10 @@ extension ConsoleController {
             if id == "microsoft.com" {
                 body.allowedTenants = IdPConfig.listEntries(form["allowedTenants"] ?? "")
                 mask.append("allowedTenants")
+            }
+            if id == "google.com" {
+                body.allowedHostedDomains = IdPConfig.listEntries(form["allowedHostedDomains"] ?? "")
+                mask.append("allowedHostedDomains")
             }
             if exists {
                 _ = try await service.updateDefaultIdpConfig(id, body, updateMask: mask.joined(separator: ","), by: principal)

@@ -90,7 +90,9 @@ struct ConsoleController {
 
         page(router, "/console/providers", title: "Sign-in method") { _, _ in try await providers() }
         page(router, "/console/provider", title: "Configure provider", nav: "/console/providers") { request, _ in
-            try await provider(FormQuery(request.uri.query).get("id") ?? "")
+            let id = FormQuery(request.uri.query).get("id") ?? ""
+            if id == "apple.com" { return try await appleProvider() }
+            return try await provider(id)
         }
         router.post("/console/providers/builtin") { request, _ in
             try await action(request) { session, form in
@@ -111,7 +113,12 @@ struct ConsoleController {
                     try await saveProvider(form, by: principal(session))
                 } catch let error as HearthAPIError where error.httpStatus < 500 {
                     // The form again, with what was typed and the error beside its field.
-                    let page = try await providerFormAgain(form, error: error)
+                    let page: any ConsolePage
+                    if form["provider"] == "apple.com" {
+                        page = try await appleFormAgain(form, error: error)
+                    } else {
+                        page = try await providerFormAgain(form, error: error)
+                    }
                     return html(ConsolePages.render(page, title: "Configure provider", projectId: configuration.projectId,
                                                     current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken),
                                 status: .badRequest)
