@@ -114,6 +114,34 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case providerTokenVaultDisabled = "PROVIDER_TOKEN_VAULT_DISABLED"
     /// The provider could not be reached or failed while renewing its access token; try again later.
     case providerUnavailable = "PROVIDER_UNAVAILABLE"
+    // Multi-factor authentication (TOTP), as Firebase's backend spells them. Next: catalog — list them on the
+    // mfaEnrollment/mfaSignIn RPCs when those join `RPCCatalog`.
+    /// `mfaSignIn:*` without `mfaPendingCredential`.
+    case missingMfaPendingCredential = "MISSING_MFA_PENDING_CREDENTIAL"
+    /// The pending credential is unknown, expired, used already, or of another project or tenant.
+    case invalidMfaPendingCredential = "INVALID_MFA_PENDING_CREDENTIAL"
+    /// `mfaSignIn:finalize` or `mfaEnrollment:withdraw` without `mfaEnrollmentId`.
+    case missingMfaEnrollmentId = "MISSING_MFA_ENROLLMENT_ID"
+    /// The user has no factor with this `mfaEnrollmentId`.
+    case mfaEnrollmentNotFound = "MFA_ENROLLMENT_NOT_FOUND"
+    /// A second factor needs a verified email first.
+    case unverifiedEmail = "UNVERIFIED_EMAIL"
+    /// The factor is enrolled already.
+    case secondFactorExists = "SECOND_FACTOR_EXISTS"
+    /// The user has as many factors as a user may have.
+    case secondFactorLimitExceeded = "SECOND_FACTOR_LIMIT_EXCEEDED"
+    /// The first factor cannot be followed by a second one (e.g. anonymous sign-in).
+    case unsupportedFirstFactor = "UNSUPPORTED_FIRST_FACTOR"
+    /// The TOTP (or Hearth recovery) code is wrong, outside the window, or used already.
+    case invalidCode = "INVALID_CODE"
+    /// No verification code in `totpVerificationInfo`.
+    case missingCode = "MISSING_CODE"
+    /// The enrollment session (`totpVerificationInfo.sessionInfo`) is unknown or another user's.
+    case invalidSessionInfo = "INVALID_SESSION_INFO"
+    /// No `totpVerificationInfo.sessionInfo`.
+    case missingSessionInfo = "MISSING_SESSION_INFO"
+    /// The enrollment session's `finalizeEnrollmentTime` has passed.
+    case sessionExpired = "SESSION_EXPIRED"
     // Request shape and access
     case invalidArgument = "INVALID_ARGUMENT"
     case invalidJSONPayload = "INVALID_JSON_PAYLOAD"

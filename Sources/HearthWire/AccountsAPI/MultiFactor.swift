@@ -1,0 +1,382 @@
+/// Wire types of multi-factor authentication (TOTP) on Identity Toolkit v2: enrollment (`accounts/mfaEnrollment:
+/// start|finalize|withdraw`), second-factor sign-in (`accounts/mfaSignIn:start|finalize`), the enrolled factors as
+/// user records carry them (`mfaInfo`), what a first-factor sign-in answers for an enrolled user
+/// (`mfaPendingCredential` + `mfaInfo` in place of tokens), and the project configuration's `mfa` object.
+///
+/// Shapes follow Google's Identity Toolkit v2 reference and what Firebase's client SDKs send and read; the one
+/// Hearth extension is ``FinalizeMFASignInRequest/recoveryCodeVerificationInfo`` (see docs/design-notes/issue-22.md).
+///
+/// Next: catalog — these RPCs are not in `RPCCatalog` yet (the catalog requires every entry to be served and
+/// documented); the server routes come with the stores in the next session.
+
+extension WirePaths {
+    /// `POST …/v2/accounts/mfaEnrollment:start`: a TOTP secret for the signed-in user.
+    public static let mfaEnrollmentStart = "\(identityToolkitV2)/accounts/mfaEnrollment:start"
+    /// `POST …/v2/accounts/mfaEnrollment:finalize`: the first code from the authenticator app enrolls the factor.
+    public static let mfaEnrollmentFinalize = "\(identityToolkitV2)/accounts/mfaEnrollment:finalize"
+    /// `POST …/v2/accounts/mfaEnrollment:withdraw`: removes an enrolled factor.
+    public static let mfaEnrollmentWithdraw = "\(identityToolkitV2)/accounts/mfaEnrollment:withdraw"
+    /// `POST …/v2/accounts/mfaSignIn:start`: phone factors only; TOTP clients go straight to finalize.
+    public static let mfaSignInStart = "\(identityToolkitV2)/accounts/mfaSignIn:start"
+    /// `POST …/v2/accounts/mfaSignIn:finalize`: the second factor completes a pending sign-in.
+    public static let mfaSignInFinalize = "\(identityToolkitV2)/accounts/mfaSignIn:finalize"
+}
+
+/// The factor kinds as ID tokens name them in `firebase.sign_in_second_factor`.
+public enum SecondFactorKind: String, Codable, Sendable, CaseIterable {
+    /// A time-based one-time password (RFC 6238).
+    case totp
+    /// An SMS code (Firebase's; Hearth does not offer it).
+    case phone
+}
+
+/// An empty JSON object (`{}`): the proto messages with no fields that mark a union's member (`totpInfo`,
+/// `totpEnrollmentInfo`, `totpAuthInfo`).
+public struct EmptyWireObject: Codable, Sendable, Equatable {
+    /// `{}`.
+    public init() {}
+}
+
+// MARK: - Enrolled factors
+
+/// One enrolled second factor as user records carry it (`mfaInfo[]` in `accounts:lookup`, the admin user record,
+/// the first-factor answer of an enrolled user). Never carries the secret.
+public struct MFAEnrollmentInfo: Codable, Sendable, Equatable {
+    /// The factor's id (`mfaEnrollmentId`), what `mfaSignIn:finalize` and `mfaEnrollment:withdraw` name.
+    public var mfaEnrollmentId: String
+    /// The name the user gave the factor at enrollment.
+    public var displayName: String?
+    /// When the factor was enrolled, RFC 3339 with fractional seconds (`2026-11-24T06:00:00.123Z`).
+    public var enrolledAt: String?
+    /// `{}` for a TOTP factor (the union member that marks its kind).
+    public var totpInfo: EmptyWireObject?
+    /// A phone factor's obfuscated number (read for imports; Hearth enrolls no phone factors).
+    public var phoneInfo: String?
+
+    /// A TOTP factor.
+    public init(mfaEnrollmentId: String, displayName: String?, enrolledAt: String?) {
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
+        self.totpInfo = EmptyWireObject()
+    }
+
+    /// The factor's kind from its union member, `nil` for one this server does not know.
+    public var kind: SecondFactorKind? {
+        if totpInfo != nil { return .totp }
+        if phoneInfo != nil { return .phone }
+        return nil
+    }
+}
+
+/// The fields a first-factor sign-in (`signInWithPassword`, `signInWithIdp`, `signInWithEmailLink`,
+/// `signInWithCustomToken` where Firebase asks) answers for a user with an enrolled factor, in place of
+/// `idToken`/`refreshToken`: Firebase's SDKs see `mfaPendingCredential` and raise `secondFactorRequired` with a
+/// resolver over `mfaInfo`. These sit beside the answer's usual fields (`localId`, `email`, …) at the top level.
+public struct MFAPendingSignIn: Codable, Sendable, Equatable {
+    /// An opaque, short-lived, single-use proof that the first factor passed.
+    public var mfaPendingCredential: String
+    /// The user's enrolled factors.
+    public var mfaInfo: [MFAEnrollmentInfo]
+
+    /// A pending sign-in for these factors.
+    public init(mfaPendingCredential: String, mfaInfo: [MFAEnrollmentInfo]) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.mfaInfo = mfaInfo
+    }
+}
+
+// MARK: - Enrollment
+
+/// `accounts/mfaEnrollment:start`: asks for a TOTP secret (`totpEnrollmentInfo: {}`); a phone factor
+/// (`phoneEnrollmentInfo`) is refused.
+public struct StartMFAEnrollmentRequest: Codable, Sendable, Equatable {
+    /// The signed-in user's ID token (a recent sign-in).
+    public var idToken: String?
+    /// `{}`: a TOTP enrollment.
+    public var totpEnrollmentInfo: EmptyWireObject?
+    /// A phone enrollment (read only to refuse it with a clear error).
+    public var phoneEnrollmentInfo: JSONValue?
+    /// The user's tenant.
+    public var tenantId: String?
+
+    /// A TOTP enrollment request.
+    public init(idToken: String?, tenantId: String? = nil) {
+        self.idToken = idToken
+        self.totpEnrollmentInfo = EmptyWireObject()
+        self.tenantId = tenantId
+    }
+}
+
+/// The TOTP secret and its parameters (`totpSessionInfo`), what Firebase's `TOTPSecret` is made of.
+public struct TOTPSessionInfo: Codable, Sendable, Equatable {
+    /// The shared secret, base32 without padding (RFC 4648).
+    public var sharedSecretKey: String
+    /// Digits per code (6).
+    public var verificationCodeLength: Int
+    /// `SHA1`, `SHA256` or `SHA512`.
+    public var hashingAlgorithm: String
+    /// Seconds per time step (30).
+    public var periodSec: Int
+    /// The enrollment session, sent back in `mfaEnrollment:finalize`'s `totpVerificationInfo.sessionInfo`.
+    public var sessionInfo: String
+    /// The deadline for `mfaEnrollment:finalize`, RFC 3339.
+    public var finalizeEnrollmentTime: String
+
+    /// The session's fields.
+    public init(sharedSecretKey: String, verificationCodeLength: Int, hashingAlgorithm: String, periodSec: Int,
+                sessionInfo: String, finalizeEnrollmentTime: String) {
+        self.sharedSecretKey = sharedSecretKey
+        self.verificationCodeLength = verificationCodeLength
+        self.hashingAlgorithm = hashingAlgorithm
+        self.periodSec = periodSec
+        self.sessionInfo = sessionInfo
+        self.finalizeEnrollmentTime = finalizeEnrollmentTime
+    }
+}
+
+/// The answer to `accounts/mfaEnrollment:start` for TOTP.
+public struct StartMFAEnrollmentResponse: Codable, Sendable, Equatable {
+    /// The secret and the session to finalize.
+    public var totpSessionInfo: TOTPSessionInfo
+
+    /// An answer carrying this session.
+    public init(totpSessionInfo: TOTPSessionInfo) { self.totpSessionInfo = totpSessionInfo }
+}
+
+/// `totpVerificationInfo` of `mfaEnrollment:finalize`: the session from `start` and the app's current code.
+public struct TOTPEnrollmentVerificationInfo: Codable, Sendable, Equatable {
+    /// `totpSessionInfo.sessionInfo` from `mfaEnrollment:start`.
+    public var sessionInfo: String?
+    /// The authenticator app's code.
+    public var verificationCode: String?
+
+    /// The verification fields.
+    public init(sessionInfo: String?, verificationCode: String?) {
+        self.sessionInfo = sessionInfo
+        self.verificationCode = verificationCode
+    }
+}
+
+/// `accounts/mfaEnrollment:finalize`.
+public struct FinalizeMFAEnrollmentRequest: Codable, Sendable, Equatable {
+    /// The signed-in user's ID token.
+    public var idToken: String?
+    /// The name the user gives the factor.
+    public var displayName: String?
+    /// The TOTP session and code.
+    public var totpVerificationInfo: TOTPEnrollmentVerificationInfo?
+    /// A phone verification (read only to refuse it).
+    public var phoneVerificationInfo: JSONValue?
+    /// The user's tenant.
+    public var tenantId: String?
+
+    /// A TOTP finalization.
+    public init(idToken: String?, displayName: String?, totpVerificationInfo: TOTPEnrollmentVerificationInfo?,
+                tenantId: String? = nil) {
+        self.idToken = idToken
+        self.displayName = displayName
+        self.totpVerificationInfo = totpVerificationInfo
+        self.tenantId = tenantId
+    }
+}
+
+/// The answer to `accounts/mfaEnrollment:finalize`: new tokens (the enrollment is in them), and `totpAuthInfo: {}`.
+public struct FinalizeMFAEnrollmentResponse: Codable, Sendable, Equatable {
+    /// The new ID token.
+    public var idToken: String?
+    /// The new refresh token.
+    public var refreshToken: String?
+    /// `{}` for a TOTP enrollment.
+    public var totpAuthInfo: EmptyWireObject?
+
+    /// An answer with these tokens.
+    public init(idToken: String?, refreshToken: String?) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.totpAuthInfo = EmptyWireObject()
+    }
+}
+
+/// `accounts/mfaEnrollment:withdraw`.
+public struct WithdrawMFARequest: Codable, Sendable, Equatable {
+    /// The signed-in user's ID token (a recent sign-in).
+    public var idToken: String?
+    /// The factor to remove.
+    public var mfaEnrollmentId: String?
+    /// The user's tenant.
+    public var tenantId: String?
+
+    /// A withdrawal of this factor.
+    public init(idToken: String?, mfaEnrollmentId: String?, tenantId: String? = nil) {
+        self.idToken = idToken
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.tenantId = tenantId
+    }
+}
+
+/// The answer to `accounts/mfaEnrollment:withdraw`: new tokens.
+public struct WithdrawMFAResponse: Codable, Sendable, Equatable {
+    /// The new ID token.
+    public var idToken: String?
+    /// The new refresh token.
+    public var refreshToken: String?
+
+    /// An answer with these tokens.
+    public init(idToken: String?, refreshToken: String?) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+    }
+}
+
+// MARK: - Second-factor sign-in
+
+/// `accounts/mfaSignIn:start`: only phone factors use it (`phoneSignInInfo`); for a TOTP factor the client sends
+/// `mfaSignIn:finalize` directly.
+public struct StartMFASignInRequest: Codable, Sendable, Equatable {
+    /// The pending credential of the first factor.
+    public var mfaPendingCredential: String?
+    /// The factor to challenge.
+    public var mfaEnrollmentId: String?
+    /// A phone challenge's parameters (read only to refuse it).
+    public var phoneSignInInfo: JSONValue?
+    /// The tenant.
+    public var tenantId: String?
+
+    /// A start request.
+    public init(mfaPendingCredential: String?, mfaEnrollmentId: String?, tenantId: String? = nil) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.tenantId = tenantId
+    }
+}
+
+/// `totpVerificationInfo` of `mfaSignIn:finalize`: the authenticator app's current code.
+public struct TOTPSignInVerificationInfo: Codable, Sendable, Equatable {
+    /// The code.
+    public var verificationCode: String?
+
+    /// The code to check.
+    public init(verificationCode: String?) { self.verificationCode = verificationCode }
+}
+
+/// Hearth's extension of `mfaSignIn:finalize`'s verification union: a one-time recovery code in place of a TOTP
+/// code (`recoveryCodeVerificationInfo: {recoveryCode}`). Recovery codes belong to the user, not to a factor, so
+/// `mfaEnrollmentId` may be left out with it.
+public struct RecoveryCodeVerificationInfo: Codable, Sendable, Equatable {
+    /// The recovery code as the user typed it (case, dashes and spaces do not matter).
+    public var recoveryCode: String?
+
+    /// The code to check.
+    public init(recoveryCode: String?) { self.recoveryCode = recoveryCode }
+}
+
+/// `accounts/mfaSignIn:finalize`.
+public struct FinalizeMFASignInRequest: Codable, Sendable, Equatable {
+    /// The pending credential of the first factor.
+    public var mfaPendingCredential: String?
+    /// The TOTP factor the code is for.
+    public var mfaEnrollmentId: String?
+    /// The TOTP code.
+    public var totpVerificationInfo: TOTPSignInVerificationInfo?
+    /// Hearth: a recovery code instead of a TOTP code (never sent by Firebase's SDKs).
+    public var recoveryCodeVerificationInfo: RecoveryCodeVerificationInfo?
+    /// A phone code (read only to refuse it).
+    public var phoneVerificationInfo: JSONValue?
+    /// The tenant.
+    public var tenantId: String?
+
+    /// A TOTP finalization.
+    public init(mfaPendingCredential: String?, mfaEnrollmentId: String?, verificationCode: String?, tenantId: String? = nil) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.totpVerificationInfo = TOTPSignInVerificationInfo(verificationCode: verificationCode)
+        self.tenantId = tenantId
+    }
+
+    /// A recovery-code finalization (Hearth).
+    public init(mfaPendingCredential: String?, recoveryCode: String?, tenantId: String? = nil) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.recoveryCodeVerificationInfo = RecoveryCodeVerificationInfo(recoveryCode: recoveryCode)
+        self.tenantId = tenantId
+    }
+}
+
+/// The answer to `accounts/mfaSignIn:finalize`: the session's tokens.
+public struct FinalizeMFASignInResponse: Codable, Sendable, Equatable {
+    /// The ID token (carries `firebase.sign_in_second_factor` and `firebase.second_factor_identifier`).
+    public var idToken: String?
+    /// The refresh token.
+    public var refreshToken: String?
+
+    /// An answer with these tokens.
+    public init(idToken: String?, refreshToken: String?) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+    }
+}
+
+// MARK: - Project configuration
+
+/// `mfa` of `projects/{p}/config` (and of a tenant): whether second factors are on, and the TOTP provider's
+/// settings — what the Node Admin SDK's `updateProjectConfig({multiFactorConfig})` sends.
+public struct MultiFactorAuthConfig: Codable, Sendable, Equatable {
+    /// `ENABLED`, `DISABLED` or `MANDATORY` (Google's `State`).
+    public var state: MultiFactorState?
+    /// Phone MFA's providers (`PHONE_SMS`); kept as sent, Hearth offers no SMS.
+    public var enabledProviders: [String]?
+    /// The non-SMS providers: TOTP.
+    public var providerConfigs: [ProviderConfig]?
+
+    /// A configuration.
+    public init(state: MultiFactorState?, enabledProviders: [String]? = nil, providerConfigs: [ProviderConfig]? = nil) {
+        self.state = state
+        self.enabledProviders = enabledProviders
+        self.providerConfigs = providerConfigs
+    }
+
+    /// One provider's state and settings.
+    public struct ProviderConfig: Codable, Sendable, Equatable {
+        /// Whether this provider is on.
+        public var state: MultiFactorState?
+        /// TOTP's settings (the union member that marks the provider).
+        public var totpProviderConfig: TOTPProviderConfig?
+
+        /// A provider configuration.
+        public init(state: MultiFactorState?, totpProviderConfig: TOTPProviderConfig?) {
+            self.state = state
+            self.totpProviderConfig = totpProviderConfig
+        }
+    }
+
+    /// `totpProviderConfig`.
+    public struct TOTPProviderConfig: Codable, Sendable, Equatable {
+        /// Time steps accepted either side of the current one for clock skew, 0…10 (Google's range).
+        public var adjacentIntervals: Int?
+
+        /// TOTP's settings.
+        public init(adjacentIntervals: Int?) { self.adjacentIntervals = adjacentIntervals }
+    }
+
+    /// The TOTP provider's configuration, if any.
+    public var totp: ProviderConfig? { providerConfigs?.first { $0.totpProviderConfig != nil } }
+
+    /// Whether TOTP may be enrolled and used: the project's state and the TOTP provider's both `ENABLED` (or
+    /// `MANDATORY` for the project).
+    public var isTOTPEnabled: Bool {
+        guard let state, state != .disabled, let totp, totp.state == .enabled else { return false }
+        return true
+    }
+}
+
+/// Google's MFA `State`.
+public enum MultiFactorState: String, Codable, Sendable, CaseIterable {
+    /// Unset.
+    case unspecified = "STATE_UNSPECIFIED"
+    /// Off.
+    case disabled = "DISABLED"
+    /// On.
+    case enabled = "ENABLED"
+    /// On, and required (Google's value; Hearth treats it as on).
+    case mandatory = "MANDATORY"
+}
