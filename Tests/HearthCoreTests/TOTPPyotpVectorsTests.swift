@@ -47,7 +47,7 @@ import Testing
         V("CGCYKZIAPTYOHADOGTGQWNB6AEIYPUCXGW7JLXZ457OVNA7AGOCKB4KV4DX5QCOPV4YWYBZKL3TRD63Q5AIXTJM7653O7KM7QPNDWBA", .sha512, 8, 30, 4102626937, "10791959"),
     ]
 
-    @Test(arguments: rows) func agreesWithPyotp(row: Row) throws {
+    @Test(arguments: TOTPPyotpVectorsTests.rows) func agreesWithPyotp(row: Row) throws {
         let secret = try #require(Base32.decode(row.secret))
         let totp = try #require(TOTP(secret: secret, algorithm: row.algorithm, digits: row.digits, period: row.period))
         let date = Date(timeIntervalSince1970: TimeInterval(row.time))

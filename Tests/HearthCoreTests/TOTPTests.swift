@@ -25,7 +25,7 @@ import Testing
         Vector(time: 20_000_000_000, sha1: "65353130", sha256: "77737706", sha512: "47863826"),
     ]
 
-    @Test(arguments: rfc6238) func rfc6238AppendixB(vector: Vector) throws {
+    @Test(arguments: TOTPTests.rfc6238) func rfc6238AppendixB(vector: Vector) throws {
         let date = Date(timeIntervalSince1970: vector.time)
         let sha1 = try #require(TOTP(secret: Self.seed20, algorithm: .sha1, digits: 8))
         let sha256 = try #require(TOTP(secret: Self.seed32, algorithm: .sha256, digits: 8))

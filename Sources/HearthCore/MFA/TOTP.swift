@@ -175,17 +175,33 @@ public enum Base32 {
 /// `TOTPSecret.generateQRCodeURL(withAccountName:issuer:)`, percent-encoded so that spaces, colons and non-ASCII
 /// names survive.
 public enum OTPAuthURI {
-    /// Characters left as they are: RFC 3986's unreserved set, and `@` (allowed in a path segment and in a query,
+    /// Whether a byte stays as it is: RFC 3986's unreserved set, and `@` (allowed in a path segment and in a query,
     /// and what account names — email addresses — are full of).
-    private static let allowed: CharacterSet = {
-        var set = CharacterSet()
-        set.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~@")
-        return set
-    }()
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "@"):
+            true
+        default:
+            false
+        }
+    }
 
-    /// Percent-encodes UTF-8 outside the unreserved set (a space is `%20`, a colon `%3A`).
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// Percent-encodes the UTF-8 bytes outside the unreserved set (a space is `%20`, a colon `%3A`).
     public static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isAllowed(byte) {
+                out.append(byte)
+            } else {
+                out.append(contentsOf: [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `otpauth://totp/<issuer>:<account>?secret=…&issuer=…&algorithm=…&digits=…&period=…`; without an issuer

@@ -361,10 +361,10 @@ public struct MultiFactorAuthConfig: Codable, Sendable, Equatable {
     /// The TOTP provider's configuration, if any.
     public var totp: ProviderConfig? { providerConfigs?.first { $0.totpProviderConfig != nil } }
 
-    /// Whether TOTP may be enrolled and used: the project's state and the TOTP provider's both `ENABLED` (or
-    /// `MANDATORY` for the project).
+    /// Whether TOTP may be enrolled and used: the project's state `ENABLED` (or `MANDATORY`) and the TOTP
+    /// provider's `ENABLED`.
     public var isTOTPEnabled: Bool {
-        guard let state, state != .disabled, let totp, totp.state == .enabled else { return false }
+        guard state == .enabled || state == .mandatory, let totp, totp.state == .enabled else { return false }
         return true
     }
 }
