@@ -21,7 +21,7 @@ public enum RecoveryCodes {
     public static var codeLength: Int { groupLength * groupCount }
 
     /// `count` new codes as shown to the user (`xxxxx-xxxxx`), from the system's secure generator.
-    public static func generate(count: Int = defaultCount) -> [String] {
+    public static func generate(count: Int = RecoveryCodes.defaultCount) -> [String] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in
             (0..<groupCount).map { _ in

@@ -42,7 +42,7 @@ public struct TOTP: Sendable, Equatable {
     }
 
     /// A new random secret (``secretByteCount`` bytes from the system's secure generator).
-    public static func generateSecret(byteCount: Int = secretByteCount) -> Data {
+    public static func generateSecret(byteCount: Int = TOTP.secretByteCount) -> Data {
         let key = SymmetricKey(size: SymmetricKeySize(bitCount: byteCount * 8))
         return key.withUnsafeBytes { Data($0) }
     }
@@ -106,9 +106,8 @@ public enum ConstantTime {
     /// Whether two byte strings are equal; the time depends only on their lengths.
     public static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
+        // swift-crypto's SymmetricKey compares its bytes in constant time.
+        return SymmetricKey(data: lhs) == SymmetricKey(data: rhs)
     }
 }
 
