@@ -31,11 +31,8 @@ public enum SecondFactorKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// An empty JSON object (`{}`): the proto messages with no fields that mark a union's member (`totpInfo`,
-/// `totpEnrollmentInfo`, `totpAuthInfo`).
-public struct EmptyWireObject: Codable, Sendable, Equatable {
-    /// `{}`.
-    public init() {}
-}
+/// `totpEnrollmentInfo`, `totpAuthInfo`) — the same type as the emulator's empty answers.
+public typealias EmptyWireObject = EmptyResponse
 
 // MARK: - Enrolled factors
 
