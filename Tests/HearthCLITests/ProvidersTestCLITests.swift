@@ -43,7 +43,7 @@ import Testing
 
         // Unreachable discovery.
         let moved = try CLI.run(["providers", "enable", "microsoft.com", "--data-dir", data, "--endpoint-base", "http://127.0.0.1:9248/nothing",
-                                 "--client-secret", clients.microsoft.secret])
+                                 "--client-secret=\(clients.microsoft.secret)"])
         #expect(moved.status == 0, "\(moved.output)")
         let unreachable = try CLI.run(["providers", "test", "microsoft.com", "--data-dir", data])
         #expect(unreachable.status == 1)

@@ -611,20 +611,22 @@ import Testing
             let apple = try #require(configs.first { $0.providerId == "apple.com" })
             let google = try #require(configs.first { $0.providerId == "google.com" })
             let redirectUri = h.baseURL + "/__/auth/handler"
-            // Generous probe time: the suite runs beside hundreds of others on two cores.
-            let report = await RelyingParty().checkConfiguration(apple, redirectUri: redirectUri, probeTimeout: .seconds(60))
+            // Generous probe time: the suite runs beside hundreds of others on two cores. The relying party minting the
+            // client secret keeps the harness's clock, which the dev provider checks `iat`/`exp` against (the real
+            // clock runs ahead of the harness's while the suite is busy).
+            let report = await RelyingParty(clock: h.clock.wallClock).checkConfiguration(apple, redirectUri: redirectUri, probeTimeout: .seconds(60))
             #expect(report.checks.first { $0.name == "keys" }?.status == .ok, "\(report.text)")
             // invalid_grant for the made-up code: the minted client secret was accepted.
             #expect(report.checks.first { $0.name == "client" }?.status == .ok, "\(report.text)")
             // Another .p8 (the secret signed with a key the provider does not hold): the client is refused.
             var wrongKey = apple
             wrongKey.clientSecret = DevAppleProvider.Credentials.random().privateKeyPEM
-            let refused = await RelyingParty().checkConfiguration(wrongKey, redirectUri: redirectUri, probeTimeout: .seconds(60))
+            let refused = await RelyingParty(clock: h.clock.wallClock).checkConfiguration(wrongKey, redirectUri: redirectUri, probeTimeout: .seconds(60))
             let refusedClient = refused.checks.first { $0.name == "client" }
             #expect(refusedClient?.status == .failed, "\(refused.text)")
             #expect(refusedClient?.detail.contains("invalid_client") == true, "\(refused.text)")
             #expect(!refused.text.contains("PRIVATE KEY"))
-            let googleReport = await RelyingParty().checkConfiguration(google, redirectUri: redirectUri, probeTimeout: .seconds(60))
+            let googleReport = await RelyingParty(clock: h.clock.wallClock).checkConfiguration(google, redirectUri: redirectUri, probeTimeout: .seconds(60))
             #expect(googleReport.checks.first { $0.name == "client" }?.status == .ok, "\(googleReport.text)")
         }
     }

@@ -41,6 +41,10 @@ import Testing
     }
 
     /// The hidden fields of a `form_post` page, by name.
+    /// A relying party whose upstream calls wait long enough for a loopback provider when the whole suite shares
+    /// two cores (the 10-second default is for real providers).
+    static func party() -> RelyingParty { RelyingParty(http: UpstreamHTTP(timeout: .seconds(60))) }
+
     static func postedFields(_ page: Browser.Page) -> [String: String] {
         let regex = try! NSRegularExpression(pattern: #"<input type="hidden" name="([^"]+)" value="([^"]*)">"#)
         var fields: [String: String] = [:]
@@ -113,7 +117,7 @@ import Testing
             let claims = try #require(jwtPayload(idToken))
             #expect(claims["email_verified"] as? String == "true")
             #expect(claims["is_private_email"] as? String == "false")
-            let signIn = try await RelyingParty().validateAppleIDToken(idToken, settings: env.appleSettings, nonce: .exact("nonce-1"))
+            let signIn = try await Self.party().validateAppleIDToken(idToken, settings: env.appleSettings, nonce: .exact("nonce-1"))
             #expect(signIn.identity.email == "ada@example.com")
             #expect(signIn.emailVerified)
             #expect(!signIn.emailIsPrivateRelay)
@@ -125,7 +129,7 @@ import Testing
             let again = Self.postedFields(try await Self.login(Self.appleAuthorize(env, nonce: "nonce-2"), email: "ada@example.com", name: "Ada Lovelace"))
             #expect(again["user"] == nil)
             let second = Self.json(try await Self.appleToken(env, code: try #require(again["code"]), secret: secret))
-            let secondSignIn = try await RelyingParty().validateAppleIDToken(try #require(second["id_token"] as? String), settings: env.appleSettings,
+            let secondSignIn = try await Self.party().validateAppleIDToken(try #require(second["id_token"] as? String), settings: env.appleSettings,
                                                                              nonce: .exact("nonce-2"))
             #expect(secondSignIn.identity.federatedId == signIn.identity.federatedId)
 
@@ -144,7 +148,7 @@ import Testing
             let token = Self.json(try await Self.appleToken(env, code: try #require(fields["code"]), secret: try await Self.minter(env).secret()))
             let idToken = try #require(token["id_token"] as? String)
             #expect(jwtPayload(idToken)?["is_private_email"] as? String == "true")
-            let signIn = try await RelyingParty().validateAppleIDToken(idToken, settings: env.appleSettings, nonce: .exact("nonce-1"))
+            let signIn = try await Self.party().validateAppleIDToken(idToken, settings: env.appleSettings, nonce: .exact("nonce-1"))
             #expect(signIn.identity.email == user.email)
             #expect(signIn.emailVerified)
             #expect(signIn.emailIsPrivateRelay)
@@ -236,7 +240,7 @@ import Testing
         try await Self.run { env in
             let settings = GoogleSignInSettings(clientId: env.google.client.id, nativeClientIds: [Self.iosClient],
                                                 allowedHostedDomains: ["example.com"], endpointBase: env.google.base)
-            let party = RelyingParty()
+            let party = Self.party()
             // A Workspace account of an allowed domain.
             let ada = try await Self.login(Self.googleAuthorize(env, hd: "example.com"), email: "ada@example.com", name: "Ada Lovelace")
             #expect(ada.location.flatMap { Browser.query($0, "state") } == "g-state")
@@ -285,16 +289,16 @@ import Testing
             let idToken = try #require(Self.json(token)["id_token"] as? String)
             #expect(jwtPayload(idToken)?["azp"] as? String == Self.iosClient)
             let settings = GoogleSignInSettings(clientId: env.google.client.id, nativeClientIds: [Self.iosClient], endpointBase: env.google.base)
-            #expect(try await RelyingParty().validateGoogleIDToken(idToken, settings: settings, nonce: .exact("g-nonce")).identity.email == "ada@example.com")
+            #expect(try await Self.party().validateGoogleIDToken(idToken, settings: settings, nonce: .exact("g-nonce")).identity.email == "ada@example.com")
             // Without the native client id configured, the token is for another client.
             let webOnly = GoogleSignInSettings(clientId: env.google.client.id, endpointBase: env.google.base)
-            await expectRefusal(.idToken) { try await RelyingParty().validateGoogleIDToken(idToken, settings: webOnly, nonce: .exact("g-nonce")) }
+            await expectRefusal(.idToken) { try await Self.party().validateGoogleIDToken(idToken, settings: webOnly, nonce: .exact("g-nonce")) }
         }
     }
 
     @Test func appleCodeFlowAndRevocationThroughTheRelyingParty() async throws {
         try await Self.run { env in
-            let party = RelyingParty()
+            let party = Self.party()
             let url = try party.appleAuthorizationURL(env.appleSettings, redirectUri: env.redirectUri, state: "st", nonce: "hearth-flow.n1")
             #expect(Browser.query(url, "response_mode") == "form_post")
             #expect(Browser.query(url, "scope") == "name email")
@@ -340,7 +344,7 @@ import Testing
 
     @Test func googleCodeFlowThroughTheRelyingParty() async throws {
         try await Self.run { env in
-            let party = RelyingParty()
+            let party = Self.party()
             let settings = GoogleSignInSettings(clientId: env.google.client.id, allowedHostedDomains: ["example.com"], endpointBase: env.google.base)
             // The app may not widen the allow-list.
             #expect(throws: RelyingPartyError.self) {

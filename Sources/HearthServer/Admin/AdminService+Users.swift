@@ -56,7 +56,7 @@ extension AdminService {
     /// project.
     static func checkNoTenant(_ tenantId: String?) throws {
         if let tenantId, !tenantId.isEmpty {
-            throw HearthAPIError(.tenantNotFound, "Hearth has no tenants (multi-tenancy is not supported): \(tenantId)")
+            throw HearthAPIError(.tenantNotFound, "Hearth has no tenants (multi-tenancy is not supported): \(String(tenantId.prefix(64)))")
         }
     }
 

@@ -17,9 +17,7 @@ extension FederationService {
     /// user's own Apple account, and revokes the refresh token Apple returned. `REFRESH_TOKEN` and `ACCESS_TOKEN`
     /// are revoked as they are. The user must have apple.com linked.
     public func revokeToken(_ request: RevokeTokenRequest, bundleId: String?) async throws -> RevokeTokenResponse {
-        if let tenantId = request.tenantId, !tenantId.isEmpty {
-            throw HearthAPIError(.tenantNotFound, "Hearth has no tenants (multi-tenancy is not supported): \(String(tenantId.prefix(64)))")
-        }
+        try AdminService.checkNoTenant(request.tenantId)
         let (_, user) = try await accounts.authenticate(idToken: request.idToken)
         guard let providerId = request.providerId?.lowercased(), !providerId.isEmpty else {
             throw HearthAPIError(.invalidProviderId, "give providerId: apple.com")
