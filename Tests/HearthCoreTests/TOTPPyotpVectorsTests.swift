@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthWire
 import Testing
 
 /// Codes computed by pyotp (an independent implementation) from fixed seeds: `Tests/e2e/totp_vectors.py --print`

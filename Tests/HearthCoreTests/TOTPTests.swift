@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthWire
 import Testing
 
 @Suite struct TOTPTests {
@@ -156,7 +157,7 @@ import Testing
 
     @Test func otpauthURIEncodesSpacesColonsAndUnicode() throws {
         let uri = OTPAuthURI.totp(secret: "JBSWY3DPEHPK3PXP", accountName: "José@example.com", issuer: "ACME Co: Dev",
-                                  algorithm: .sha256, digits: 8, period: 60)
+                                  algorithm: "SHA256", digits: 8, period: 60)
         #expect(uri == "otpauth://totp/ACME%20Co%3A%20Dev:Jos%C3%A9@example.com?secret=JBSWY3DPEHPK3PXP"
             + "&issuer=ACME%20Co%3A%20Dev&algorithm=SHA256&digits=8&period=60")
         // The only literal colon after the scheme is the label's separator; URLComponents parses it back.

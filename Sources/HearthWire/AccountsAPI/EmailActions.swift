@@ -194,6 +194,10 @@ public struct SignInWithEmailLinkResponse: Codable, Sendable, Equatable {
     public var idToken: String?
     public var refreshToken: String?
     public var expiresIn: String?
+    /// Instead of the tokens when the user has a second factor: finish with `mfaSignIn:finalize`.
+    public var mfaPendingCredential: String?
+    /// The user's second factors, with `mfaPendingCredential`.
+    public var mfaInfo: [MFAEnrollmentInfo]?
 
     public init(localId: String, email: String, isNewUser: Bool, tokens: SessionTokens?) {
         self.localId = localId

@@ -35,6 +35,8 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var customAttributes: String?
     /// `true` for users created by a custom token.
     public var customAuth: Bool?
+    /// The user's second factors (never their secrets); absent when there are none.
+    public var mfaInfo: [MFAEnrollmentInfo]?
 
     public init(localId: String, email: String?, emailVerified: Bool, displayName: String?, photoUrl: String?,
                 passwordUpdatedAt: Double?, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool,

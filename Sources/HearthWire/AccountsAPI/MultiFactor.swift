@@ -20,6 +20,8 @@ extension WirePaths {
     public static let mfaSignInStart = "\(identityToolkitV2)/accounts/mfaSignIn:start"
     /// `POST …/v2/accounts/mfaSignIn:finalize`: the second factor completes a pending sign-in.
     public static let mfaSignInFinalize = "\(identityToolkitV2)/accounts/mfaSignIn:finalize"
+    /// Hearth extension: a new set of recovery codes.
+    public static let mfaRecoveryCodesGenerate = "\(identityToolkitV2)/accounts/mfaRecoveryCodes:generate"
 }
 
 /// The factor kinds as ID tokens name them in `firebase.sign_in_second_factor`.
@@ -167,14 +169,18 @@ public struct FinalizeMFAEnrollmentRequest: Codable, Sendable, Equatable {
     public var phoneVerificationInfo: JSONValue?
     /// The user's tenant.
     public var tenantId: String?
+    /// Hearth extension: `true` also makes ten one-time recovery codes (replacing any earlier set), answered once
+    /// in ``FinalizeMFAEnrollmentResponse/recoveryCodes``.
+    public var generateRecoveryCodes: Bool?
 
     /// A TOTP finalization.
     public init(idToken: String?, displayName: String?, totpVerificationInfo: TOTPEnrollmentVerificationInfo?,
-                tenantId: String? = nil) {
+                tenantId: String? = nil, generateRecoveryCodes: Bool? = nil) {
         self.idToken = idToken
         self.displayName = displayName
         self.totpVerificationInfo = totpVerificationInfo
         self.tenantId = tenantId
+        self.generateRecoveryCodes = generateRecoveryCodes
     }
 }
 
@@ -186,13 +192,38 @@ public struct FinalizeMFAEnrollmentResponse: Codable, Sendable, Equatable {
     public var refreshToken: String?
     /// `{}` for a TOTP enrollment.
     public var totpAuthInfo: EmptyWireObject?
+    /// Hearth extension: the recovery codes asked for with `generateRecoveryCodes` — shown to the user once, stored
+    /// only hashed.
+    public var recoveryCodes: [String]?
 
     /// An answer with these tokens.
-    public init(idToken: String?, refreshToken: String?) {
+    public init(idToken: String?, refreshToken: String?, recoveryCodes: [String]? = nil) {
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.totpAuthInfo = EmptyWireObject()
+        self.recoveryCodes = recoveryCodes
     }
+}
+
+/// Hearth extension, `accounts/mfaRecoveryCodes:generate`: a new set of ten one-time recovery codes for a user with
+/// a second factor (recent login required); the earlier set stops working.
+public struct GenerateRecoveryCodesRequest: Codable, Sendable, Equatable {
+    /// The signed-in user's ID token.
+    public var idToken: String?
+    /// The user's tenant.
+    public var tenantId: String?
+
+    public init(idToken: String?, tenantId: String? = nil) {
+        self.idToken = idToken
+        self.tenantId = tenantId
+    }
+}
+
+/// The answer to `accounts/mfaRecoveryCodes:generate`: the codes, shown once.
+public struct GenerateRecoveryCodesResponse: Codable, Sendable, Equatable {
+    public var recoveryCodes: [String]
+
+    public init(recoveryCodes: [String]) { self.recoveryCodes = recoveryCodes }
 }
 
 /// `accounts/mfaEnrollment:withdraw`.

@@ -59,6 +59,10 @@ public struct SignInWithIdpResponse: Codable, Sendable, Equatable {
     public var pendingToken: String?
     /// An error delivered with HTTP 200 (`returnIdpCredential`), with the provider tokens.
     public var errorMessage: String?
+    /// Instead of the tokens when the user has a second factor: finish with `mfaSignIn:finalize`.
+    public var mfaPendingCredential: String?
+    /// The user's second factors, with `mfaPendingCredential`.
+    public var mfaInfo: [MFAEnrollmentInfo]?
 
     public init() {}
 }

@@ -23,6 +23,10 @@ public struct SignInWithPasswordResponse: Codable, Sendable, Equatable {
     public var idToken: String?
     public var refreshToken: String?
     public var expiresIn: String?
+    /// Instead of the tokens when the user has a second factor: finish with `mfaSignIn:finalize`.
+    public var mfaPendingCredential: String?
+    /// The user's second factors, with `mfaPendingCredential`.
+    public var mfaInfo: [MFAEnrollmentInfo]?
 
     public init(localId: String, email: String?, displayName: String?, photoUrl: String?, tokens: SessionTokens?) {
         self.localId = localId

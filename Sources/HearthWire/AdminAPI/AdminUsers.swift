@@ -114,9 +114,19 @@ public struct AdminUpdateRequest: Codable, Sendable, Equatable {
     /// `password`, `phone`, or a federated provider id.
     public var deleteProvider: [String]?
     public var linkProviderUserInfo: LinkProviderUserInfo?
+    /// The user's second factors after the update: `{}` (or no `enrollments`) removes them all; otherwise the
+    /// factors whose `mfaEnrollmentId` is listed stay (their `displayName` may change) and the others are removed.
+    /// What the Node Admin SDK sends for `updateUser(uid, {multiFactor: {enrolledFactors}})`.
+    public var mfa: MFAUpdate?
     public var tenantId: String?
 
     public init(localId: String?) { self.localId = localId }
+
+    /// `accounts:update`'s `mfa` member.
+    public struct MFAUpdate: Codable, Sendable, Equatable {
+        public var enrollments: [MFAEnrollmentInfo]?
+        public init(enrollments: [MFAEnrollmentInfo]? = nil) { self.enrollments = enrollments }
+    }
 }
 
 /// The answer to an admin `accounts:update`.
