@@ -34,6 +34,8 @@ public struct UserRecord: Sendable, Equatable {
     /// Has signed in with an email link (`fetchSignInMethods` lists `emailLink`; `providerUserInfo` lists
     /// `password`, as at Firebase, even without a password).
     public var emailLinkSignIn: Bool
+    /// Second factors and recovery codes.
+    public var mfa: UserMFA = UserMFA()
 
     public init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
                 photoUrl: String? = nil, passwordHash: String? = nil, passwordUpdatedAt: Date? = nil,
@@ -99,7 +101,8 @@ public struct UserRecord: Sendable, Equatable {
             lastRefreshAt: lastRefreshAt.map { $0.formatted(.iso8601) },
             customAttributes: customClaims.isEmpty ? nil : JSONValue.object(customClaims).compactJSONString,
             customAuth: customAuth ? true : nil,
-            phoneNumber: phoneNumber
+            phoneNumber: phoneNumber,
+            mfaInfo: mfa.factors.isEmpty ? nil : mfa.enrollmentInfo
         )
     }
 

@@ -41,8 +41,9 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public init(localId: String, email: String?, emailVerified: Bool, displayName: String?, photoUrl: String?,
                 passwordUpdatedAt: Double?, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool,
                 lastLoginAt: String?, createdAt: String, lastRefreshAt: String?, customAttributes: String?, customAuth: Bool?,
-                phoneNumber: String? = nil) {
+                phoneNumber: String? = nil, mfaInfo: [MFAEnrollmentInfo]? = nil) {
         self.localId = localId
+        self.mfaInfo = mfaInfo
         self.phoneNumber = phoneNumber
         self.email = email
         self.emailVerified = emailVerified

@@ -1,0 +1,67 @@
+import Foundation
+import HearthWire
+
+/// A user's second factors and recovery codes, kept with the user (the `users.mfa` column, JSON): one
+/// optimistic-concurrency write changes them together with the rest of the account, so a code used on one replica
+/// is refused on every other.
+public struct UserMFA: Sendable, Equatable, Codable {
+    /// Enrolled factors, oldest first.
+    public var factors: [MFAFactor]
+    /// SHA-256 hashes (hex) of the user's recovery codes (see ``RecoveryCodes``); a used one is removed.
+    public var recoveryCodeHashes: [String]
+    /// How many recovery codes were used since the set was made (for the console and the audit).
+    public var recoveryCodesUsed: Int
+
+    public init(factors: [MFAFactor] = [], recoveryCodeHashes: [String] = [], recoveryCodesUsed: Int = 0) {
+        self.factors = factors
+        self.recoveryCodeHashes = recoveryCodeHashes
+        self.recoveryCodesUsed = recoveryCodesUsed
+    }
+
+    /// No factor and no code: stored as NULL.
+    public var isEmpty: Bool { factors.isEmpty && recoveryCodeHashes.isEmpty }
+
+    /// The most factors a user may enroll (`SECOND_FACTOR_LIMIT_EXCEEDED` beyond).
+    public static let maximumFactors = 5
+
+    /// The `mfaInfo` entries of lookups, admin records and sign-in answers: never the secret.
+    public var enrollmentInfo: [MFAEnrollmentInfo] { factors.map(\.enrollmentInfo) }
+}
+
+/// One enrolled TOTP factor.
+public struct MFAFactor: Sendable, Equatable, Codable {
+    /// Firebase's `mfaEnrollmentId` (the Admin SDKs' `MultiFactorInfo.uid`).
+    public var enrollmentId: String
+    public var displayName: String?
+    public var enrolledAt: Date
+    /// The shared secret, base32, sealed (``ProviderTokenKeys/sealSecret(_:context:)`` with
+    /// ``MFAFactor/sealingContext(enrollmentId:)``) when the server has vault keys, else as it is.
+    public var secret: String
+    public var algorithm: TOTP.Algorithm
+    public var digits: Int
+    public var period: Int
+    /// The last time step a code was accepted for: codes of this step and earlier are refused (no replay).
+    public var lastUsedStep: Int64?
+
+    public init(enrollmentId: String, displayName: String?, enrolledAt: Date, secret: String,
+                algorithm: TOTP.Algorithm = .sha1, digits: Int = 6, period: Int = 30, lastUsedStep: Int64? = nil) {
+        self.enrollmentId = enrollmentId
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
+        self.secret = secret
+        self.algorithm = algorithm
+        self.digits = digits
+        self.period = period
+        self.lastUsedStep = lastUsedStep
+    }
+
+    /// What a sealed secret is bound to: it opens only as this enrollment's.
+    public static func sealingContext(enrollmentId: String) -> String { "hearth.totp-secret.v1\u{0}\(enrollmentId)" }
+
+    /// The `mfaInfo` entry: `enrolledAt` in RFC 3339 with exactly three fraction digits (the iOS SDK parses that
+    /// form only), `totpInfo: {}`.
+    public var enrollmentInfo: MFAEnrollmentInfo {
+        MFAEnrollmentInfo(mfaEnrollmentId: enrollmentId, displayName: displayName,
+                          enrolledAt: enrolledAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+}
