@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cross-checks Hearth's TOTP against pyotp, an independent implementation (test-only; not run by scripts/test).
+"""Cross-checks Hearth's TOTP against pyotp, an independent implementation (test-only; scripts/test runs it).
 
 The Swift suite `TOTPPyotpVectorsTests` (Tests/HearthCoreTests/TOTPPyotpVectorsTests.swift) holds a table of
 codes; this script recomputes every row with pyotp and fails on any difference. `--print` writes the table's rows
