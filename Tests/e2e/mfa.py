@@ -533,7 +533,7 @@ def _():
     status, answer = finalize_totp(pending, factor)
     assert status == 200, answer
     claims = verify(answer["idToken"])
-    assert claims["firebase"]["sign_in_provider"] == "emailLink" and claims["firebase"]["sign_in_second_factor"] == "totp", claims
+    assert claims["firebase"]["sign_in_provider"] == "password" and claims["firebase"]["sign_in_second_factor"] == "totp", claims
 
 
 @check("a recovery code (no mfaEnrollmentId) completes a sign-in once; the same code again is refused; another works typed in upper case with spaces")
