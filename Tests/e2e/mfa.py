@@ -693,6 +693,7 @@ def _():
     status, body = microsoft_sign_in(other["email"])
     status, answer = finalize_totp(pending_of(status, body), other["factor"])
     assert status == 200, answer
+    state["m_later_refresh"] = answer["refreshToken"]
 
 
 skip("an expired pending credential (5 minutes)", "the server has no test clock hook in --dev; MultiFactorTests in the Swift suite cover it")
@@ -701,17 +702,22 @@ skip("withdraw without a recent login (5 minutes)", "an ID token cannot be aged 
 
 # --- withdraw, admin removal ---------------------------------------------------------------------------------------
 
-@check("mfaEnrollment:withdraw: an unknown id → MFA_ENROLLMENT_NOT_FOUND; the factor's owner withdraws it, gets fresh tokens, old sessions end")
+@check("mfaEnrollment:withdraw: an unknown id → MFA_ENROLLMENT_NOT_FOUND; the owner withdraws the factor, gets fresh tokens; the user's other sessions end")
 def _():
     user, factor = state["m"], state["m"]["factor"]
-    old_refresh = user["refreshToken"]
+    # The caller's own session (the enrollment's), and another device's session begun after it (the brute-force
+    # check's sign-in with the factor): both must end, as the contract says ("the user's other sessions end").
+    own_refresh, later_refresh = user["refreshToken"], state["m_later_refresh"]
     expect_error("MFA_ENROLLMENT_NOT_FOUND", *v2("mfaEnrollment:withdraw", {"idToken": user["idToken"], "mfaEnrollmentId": "no-such-factor"}))
     status, body = v2("mfaEnrollment:withdraw", {"idToken": user["idToken"], "mfaEnrollmentId": factor.enrollment_id})
     assert status == 200 and body["idToken"] and body["refreshToken"], body
     status, found = v1("lookup", {"idToken": body["idToken"]})
     assert status == 200 and not found["users"][0].get("mfaInfo"), found
-    status, refreshed = refresh(old_refresh)
-    expect_error({"TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN"}, status, refreshed)
+    claims = verify(body["idToken"])
+    assert "sign_in_second_factor" not in claims["firebase"], claims
+    for old_refresh in (own_refresh, later_refresh):
+        status, refreshed = refresh(old_refresh)
+        expect_error("TOKEN_EXPIRED", status, refreshed)
     status, refreshed = refresh(body["refreshToken"])
     assert status == 200, refreshed
     status, again = microsoft_sign_in(user["email"])

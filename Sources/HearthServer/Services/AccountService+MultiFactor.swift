@@ -123,7 +123,7 @@ extension AccountService {
         guard let enrollmentId = request.mfaEnrollmentId, !enrollmentId.isEmpty else { throw HearthAPIError(.missingMfaEnrollmentId) }
         guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
         try requireRecentLogin(claims)
-        let updated = try await modifyUser(localId: user.localId) { user in
+        let updated = try await modifyUser(localId: user.localId, revokingSessions: true) { user in
             guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
             Self.removeFactors(Set([enrollmentId]), from: &user)
             // Sessions begun before the caller's sign-in end; the caller's own goes on (with the tokens answered).
