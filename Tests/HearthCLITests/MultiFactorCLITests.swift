@@ -85,30 +85,15 @@ import Testing
         #expect(unknown.stderr.contains("no second factor named Home phone") && unknown.stderr.contains("Work phone"), "\(unknown.output)")
 
         // On a terminal: the factors are listed and the code is asked for (here a recovery code is typed).
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", "\(CLI.binary) signin password --email mfa-cli@example.com --server \(server.url)", "/dev/null"]
-        process.environment = CLI.environment(password, configHome: home)
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        let text = Locked("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            text.mutate { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
+        let terminal = try TerminalRun("signin password --email mfa-cli@example.com --server \(server.url)", environment: password, configHome: home)
         let deadline = Date().addingTimeInterval(30)
-        while !text.value.contains("Code from your authenticator app"), process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try await terminal.wait(for: "Code from your authenticator app", until: deadline))
+        let text = terminal.text
         #expect(text.value.contains("This account has a second factor:"), "\(text.value)")
         #expect(text.value.contains("1. Work phone (totp, enrolled "), "\(text.value)")
-        input.fileHandleForWriting.write(Data((recoveryCodes[1] + "\n").utf8))
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationStatus == 0, "\(text.value)")
+        terminal.type(recoveryCodes[1])
+        let status = try await terminal.finish(by: deadline)
+        #expect(status == 0, "\(text.value)")
         #expect(text.value.contains("provider:  password + second factor totp"), "\(text.value)")
     }
 }
