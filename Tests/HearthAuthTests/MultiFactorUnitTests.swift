@@ -269,6 +269,12 @@ import Testing
         #expect(Set(AuthErrorCode.allCases.map(\.rawValue)).count == AuthErrorCode.allCases.count)
     }
 
+    /// The loopback page of a web sign-in that needs a second factor sends the person back to the app (which asks
+    /// for the code), rather than calling the sign-in refused.
+    @Test func loopbackPageOfASecondFactorSendsBackToTheApp() {
+        #expect(LoopbackReceiver.outcome(of: AuthErrorUtils.error(.secondFactorRequired), providerID: "microsoft.com") == .confirmed(providerID: "microsoft.com"))
+    }
+
     /// `enrolledAt` in the shapes servers send; anything else is nil (the factor then reports the epoch).
     @Test(arguments: [
         ("2026-11-24T06:00:00.123Z", 1_795_500_000.123), ("2026-11-24T06:00:00Z", 1_795_500_000),
