@@ -68,7 +68,7 @@ public final class MultiFactor: Sendable {
             idToken: try await user.getIDToken(), displayName: displayName,
             totpVerificationInfo: TOTPEnrollmentVerificationInfo(sessionInfo: secret.sessionInfo, verificationCode: totp.oneTimePassword),
             generateRecoveryCodes: recoveryCodes ? true : nil)
-        let answer = try await user.callMultiFactor(WirePaths.mfaEnrollmentFinalize, request, as: FinalizeMFAEnrollmentResponse.self)
+        let answer = try await user.callMultiFactor(request)
         try await user.adoptTokens(idToken: answer.idToken, refreshToken: answer.refreshToken)
         return answer.recoveryCodes ?? []
     }
@@ -84,7 +84,7 @@ public final class MultiFactor: Sendable {
     /// unknown id.
     public func unenroll(withFactorUID factorUID: String) async throws {
         let request = WithdrawMFARequest(idToken: try await user.getIDToken(), mfaEnrollmentId: factorUID)
-        let answer = try await user.callMultiFactor(WirePaths.mfaEnrollmentWithdraw, request, as: WithdrawMFAResponse.self)
+        let answer = try await user.callMultiFactor(request)
         try await user.adoptTokens(idToken: answer.idToken, refreshToken: answer.refreshToken)
     }
 
@@ -105,7 +105,7 @@ public final class MultiFactor: Sendable {
     /// once; the server keeps only their hashes.
     public func generateRecoveryCodes() async throws -> [String] {
         let request = GenerateRecoveryCodesRequest(idToken: try await user.getIDToken())
-        return try await user.callMultiFactor(WirePaths.mfaRecoveryCodesGenerate, request, as: GenerateRecoveryCodesResponse.self).recoveryCodes
+        return try await user.callMultiFactor(request).recoveryCodes
     }
 }
 
@@ -128,11 +128,10 @@ extension User {
     /// The user's second factors and their enrollment.
     public var multiFactor: MultiFactor { MultiFactor(user: self) }
 
-    /// POSTs a second-factor RPC of this user; signs out when the server says the user's tokens are no longer good.
-    func callMultiFactor<Body: Encodable & Sendable, Answer: Decodable & Sendable>(_ path: String, _ body: Body,
-                                                                                   as: Answer.Type) async throws -> Answer {
+    /// Sends a second-factor RPC of this user; signs out when the server says the user's tokens are no longer good.
+    func callMultiFactor<R: WireRPC>(_ request: R) async throws -> R.Response {
         do {
-            return try await auth.backend.post(path, body, as: Answer.self)
+            return try await auth.backend.send(request)
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
             throw error

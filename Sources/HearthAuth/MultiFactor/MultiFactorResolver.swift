@@ -65,7 +65,7 @@ public final class MultiFactorResolver: Sendable {
             throw AuthErrorUtils.error(.invalidCredential, message: "Unsupported second factor: \(assertion.factorID).")
         }
         let core = auth.core
-        let answer = try await core.backend.post(WirePaths.mfaSignInFinalize, request, as: FinalizeMFASignInResponse.self)
+        let answer = try await core.backend.send(request)
         guard let idToken = answer.idToken, let refreshToken = answer.refreshToken else {
             throw AuthErrorUtils.error(.internalError, message: "The server returned no tokens.")
         }

@@ -58,8 +58,7 @@ public enum TOTPMultiFactorGenerator {
             throw AuthErrorUtils.error(.missingMultiFactorSession,
                                        message: "This session completes a sign-in; a secret needs an enrollment session from user.multiFactor.session().")
         }
-        let answer = try await user.callMultiFactor(WirePaths.mfaEnrollmentStart, StartMFAEnrollmentRequest(idToken: idToken),
-                                                    as: StartMFAEnrollmentResponse.self)
+        let answer = try await user.callMultiFactor(StartMFAEnrollmentRequest(idToken: idToken))
         let info = answer.totpSessionInfo
         return TOTPSecret(secretKey: info.sharedSecretKey, hashingAlgorithm: info.hashingAlgorithm, codeLength: info.verificationCodeLength,
                           codeIntervalSeconds: info.periodSec,
