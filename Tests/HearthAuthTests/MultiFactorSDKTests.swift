@@ -189,6 +189,33 @@ import Testing
         }
     }
 
+    /// An email-link sign-in of an enrolled user goes through the resolver; so does reauthenticating with a link.
+    @Test func emailLinkSignInAsksForTheSecondFactor() async throws {
+        try await HearthHarness.run { h in
+            try await Self.enableTOTP(h)
+            let auth = AuthSDKTests.makeAuth(h)
+            let settings = ActionCodeSettings()
+            settings.url = URL(string: h.baseURL + "/finish")
+            settings.handleCodeInApp = true
+            try await auth.sendSignInLink(toEmail: "lin@example.com", actionCodeSettings: settings)
+            let first = try await EmailActionsSDKTests.mail(h, to: "lin@example.com", .emailSignIn)
+            let user = try await auth.signIn(withEmail: "lin@example.com", link: first.oobLink).user
+            #expect(user.emailVerified)
+            let (secret, _) = try await Self.enroll(h, user)
+            try auth.signOut()
+            h.clock.advance(by: 30)
+            try await auth.sendSignInLink(toEmail: "lin@example.com", actionCodeSettings: settings)
+            let second = try await EmailActionsSDKTests.mail(h, to: "lin@example.com", .emailSignIn, after: first.oobCode)
+            let resolver = try await Self.resolver { try await auth.signIn(withEmail: "lin@example.com", link: second.oobLink) }
+            #expect(auth.currentUser == nil)
+            let hint = try #require(resolver.hints.first)
+            let result = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: hint.uid,
+                                                                                                            oneTimePassword: try Self.code(secret, h)))
+            #expect(result.user.uid == user.uid && result.additionalUserInfo?.providerID == "password")
+            #expect(try await result.user.getIDTokenResult().signInSecondFactor == "totp")
+        }
+    }
+
     /// A Microsoft sign-in of an enrolled user goes through the resolver too, and the result keeps the provider's
     /// profile and tokens.
     @Test func federatedSignInAsksForTheSecondFactor() async throws {
