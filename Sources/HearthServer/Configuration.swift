@@ -57,6 +57,12 @@ public struct HearthServerConfiguration: Sendable {
     /// The provider token vault's keys (`vault.keys` / `vault.keys.file`); nil: the vault is off and no provider
     /// refresh token is kept.
     public var providerTokenKeys: ProviderTokenKeys?
+    /// Keys sealing TOTP secrets when there are no vault keys: the embedded store's own key file
+    /// (`<data-dir>/totp-secrets.key`, made on first start). Secrets sealed with them still open once vault keys
+    /// are added (new ones are then sealed with the vault keys).
+    public var localSecretKeys: ProviderTokenKeys?
+    /// The keys TOTP secrets are sealed with: the vault keys, else the local key file; nil: stored unsealed.
+    public var secondFactorSealingKeys: ProviderTokenKeys? { providerTokenKeys ?? localSecretKeys }
     /// This server's metrics (`GET /metrics`); each configuration gets its own registry.
     public var metrics = HearthMetrics()
     /// Who may read `GET /metrics` (default: programs on this machine).

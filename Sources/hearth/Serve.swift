@@ -114,6 +114,8 @@ struct Serve: AsyncParsableCommand {
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL, derived: true) : nil))
         draft.emulatorAdminFlag = emulatorAdmin
         draft.providerTokenKeys = settings.providerTokenKeys
+        let createsSecretKey = settings.database == nil && !FileManager.default.fileExists(atPath: LocalSecretKeyFile.path(directory: settings.dataDir))
+        if settings.database == nil { draft.localSecretKeys = try LocalSecretKeyFile.loadOrCreate(directory: settings.dataDir) }
         draft.metricsAccess = settings.metricsAccess
         draft.metricsToken = settings.metricsToken
         draft.rateLimits = settings.rateLimits
@@ -152,6 +154,7 @@ struct Serve: AsyncParsableCommand {
             if createsDatabase, !bound {
                 for file in [databasePath, databasePath + "-wal", databasePath + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
             }
+            if createsSecretKey, createsDatabase, !bound { try? FileManager.default.removeItem(atPath: LocalSecretKeyFile.path(directory: settings.dataDir)) }
             if createsDirectory, !bound, (try? FileManager.default.contentsOfDirectory(atPath: settings.dataDir))?.isEmpty == true {
                 try? FileManager.default.removeItem(atPath: settings.dataDir)
             }
@@ -248,6 +251,9 @@ struct Serve: AsyncParsableCommand {
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
             configuration.providerTokenKeys.map { "  token vault:   on (key \($0.activeKeyId) seals, \($0.keyIds.count) key(s)); \(base)\(WirePaths.providerAccessToken)" }
                 ?? "  token vault:   off (no vault keys: provider refresh tokens are not kept)",
+            configuration.providerTokenKeys != nil ? "  TOTP secrets:  sealed with the vault keys"
+                : configuration.localSecretKeys != nil ? "  TOTP secrets:  sealed with \(LocalSecretKeyFile.path(directory: settings.dataDir)) (back it up with the database)"
+                : "  TOTP secrets:  stored UNSEALED (no vault keys: give --vault-keys-file so second-factor secrets are encrypted at rest)",
             "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
             "  rate limits:   \(Self.describe(configuration.rateLimits))",
             "  email:         " + Self.describeMail(configuration),
@@ -348,3 +354,27 @@ enum ConsoleLinkDelivery: Equatable {
         }
     }
 }
+
+/// The embedded store's own key for sealing TOTP secrets when the server has no vault keys: one `id:base64` line
+/// (the vault keys' format, so it can be appended to a vault keys file later), made on first start, mode 600.
+enum LocalSecretKeyFile {
+    static func path(directory: String) -> String { (directory as NSString).appendingPathComponent("totp-secrets.key") }
+
+    static func loadOrCreate(directory: String) throws -> ProviderTokenKeys {
+        let path = path(directory: directory)
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            do {
+                return try ProviderTokenKeys.parse(text)
+            } catch {
+                throw ValidationError("\(path) is damaged (\(error)); restore it from a backup: the TOTP secrets sealed with it cannot be opened without it")
+            }
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let line = ProviderTokenKeys.generate(id: "local-" + RandomID.alphanumeric(count: 6).lowercased()) + "\n"
+        guard FileManager.default.createFile(atPath: path, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ValidationError("cannot write \(path): check the data directory's permissions")
+        }
+        return try ProviderTokenKeys.parse(line)
+    }
+}
+

@@ -154,7 +154,7 @@ func describe(_ user: User, showTokens: Bool) async throws -> String {
     let providers = user.providerData.map(\.providerID)
     var lines = [
         "Signed in as \(user.uid)",
-        "  provider:  \(token.signInProvider)",
+        "  provider:  \(token.signInProvider)\(token.signInSecondFactor.map { " + second factor \($0)" } ?? "")",
         "  email:     \(user.email ?? "-")\(user.email == nil ? "" : user.emailVerified ? " (verified)" : " (not verified)")",
         "  name:      \(user.displayName ?? "-")",
         "  linked:    \(providers.isEmpty ? "-" : providers.joined(separator: ", "))",
@@ -204,6 +204,14 @@ func explain(_ error: any Error, providerId: String? = nil, server: String? = ni
         text = "the server would not hand the sign-in to this program: \(error.localizedDescription)"
     case .userDisabled:
         text = "this account is disabled: an administrator can enable it (hearth users update <uid> --enable)"
+    case .invalidVerificationCode:
+        text = "the second-factor code was not accepted (wrong, too old, or used already): run hearth signin again with the current code"
+    case .invalidMultiFactorSession:
+        text = "the sign-in waited too long for the second factor (or was completed already): run hearth signin again"
+    case .multiFactorInfoNotFound:
+        text = "this account has no such second factor: run hearth signin again and pick one from the list"
+    case .secondFactorRequired:
+        text = "this account has a second factor: pass --totp-code (or --recovery-code), or run hearth signin on a terminal"
     case .webContextCancelled:
         text = error.userInfo[AuthErrors.userInfoWebErrorCodeKey] == nil
             ? "Sign-in not completed in time or cancelled: \(error.localizedDescription) (--timeout gives more time)"
@@ -257,11 +265,21 @@ struct SignIn: AsyncParsableCommand {
     var email: String?
     @Option(help: "email-link: the sign-in link from the email (without it, a link is sent and then asked for).")
     var link: String?
+    @Option(name: .customLong("totp-code"), help: "The code of your authenticator app, when the account has a second factor (on a terminal you are asked for it).")
+    var totpCode: String?
+    @Option(name: .customLong("recovery-code"), help: "One of your recovery codes, in place of --totp-code (each works once).")
+    var recoveryCode: String?
+    @Option(name: .customLong("factor"), help: "Which second factor --totp-code is for (its name or id), when the account has several.")
+    var factor: String?
     @Flag(name: .customLong("show-tokens"), help: "Print the ID and refresh tokens.")
     var showTokens = false
 
     func validate() throws {
         try checkProviderId(providerId, allowEmail: true)
+        if totpCode != nil, recoveryCode != nil { throw ValidationError("pass either --totp-code or --recovery-code, not both") }
+        if let totpCode, !SecondFactorPrompt.isTOTPCode(totpCode) {
+            throw ValidationError("--totp-code takes the 6 to 8 digits your authenticator app shows, got \(totpCode)")
+        }
         if providerId == "password", email == nil { throw ValidationError("password sign-in needs --email") }
         if providerId == "email-link", email?.isEmpty != false { throw ValidationError("email-link sign-in needs --email") }
         if link != nil, providerId != "email-link" { throw ValidationError("--link belongs to email-link sign-in") }
@@ -272,19 +290,13 @@ struct SignIn: AsyncParsableCommand {
         let auth = try client.auth(timeout: wait.timeout)
         do {
             let result: AuthDataResult
-            if providerId == "password" {
-                result = try await auth.signIn(withEmail: email!, password: readPassword())
-            } else if providerId == "email-link" {
-                guard let signedIn = try await signInWithEmailLink(auth, target: target) else { return }
+            do {
+                guard let signedIn = try await firstFactor(auth, target: target) else { return }
                 result = signedIn
-            } else {
-                try await Preflight.check(target, providerId: providerId)
-                let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
-                progress("Opening the browser for \(providerId) at \(target.server)…")
-                let waiting = showWaiting(for: providerId, seconds: wait.timeout ?? 300)
-                defer { waiting.cancel() }
-                // One call: the browser's page then says how it ended (signed in, account exists, refused).
-                result = try await auth.signIn(with: provider, uiDelegate: nil)
+            } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.secondFactorRequired.rawValue {
+                guard let resolver = error.userInfo[AuthErrorUserInfoMultiFactorResolverKey] as? MultiFactorResolver else { throw error }
+                let prompt = SecondFactorPrompt(totpCode: totpCode, recoveryCode: recoveryCode, factor: factor)
+                result = try await prompt.resolve(resolver)
             }
             target.save()
             print(try await describe(result.user, showTokens: showTokens))
@@ -294,6 +306,100 @@ struct SignIn: AsyncParsableCommand {
             progress(explain(error, providerId: providerId, server: target.server, email: email))
             throw ExitCode(1)
         }
+    }
+
+    /// The first factor: password, email link or a provider's web sign-in (nil: nothing more to do now).
+    func firstFactor(_ auth: Auth, target: RememberedServer) async throws -> AuthDataResult? {
+        if providerId == "password" {
+            return try await auth.signIn(withEmail: email!, password: readPassword())
+        }
+        if providerId == "email-link" {
+            return try await signInWithEmailLink(auth, target: target)
+        }
+        try await Preflight.check(target, providerId: providerId)
+        let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
+        progress("Opening the browser for \(providerId) at \(target.server)…")
+        let waiting = showWaiting(for: providerId, seconds: wait.timeout ?? 300)
+        defer { waiting.cancel() }
+        // One call: the browser's page then says how it ended (signed in, account exists, refused).
+        return try await auth.signIn(with: provider, uiDelegate: nil)
+    }
+}
+
+/// The second factor of `hearth signin`: `--totp-code` / `--recovery-code`, else asked on the terminal.
+struct SecondFactorPrompt {
+    var totpCode: String?
+    var recoveryCode: String?
+    var factor: String?
+
+    /// 6 to 8 ASCII digits (spaces, as some apps group them, are dropped first).
+    static func isTOTPCode(_ text: String) -> Bool {
+        let digits = text.replacingOccurrences(of: " ", with: "")
+        return (6...8).contains(digits.count) && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// The factors as a list: `  1. Phone (totp, enrolled 2026-11-24, id …)`.
+    static func describe(_ hints: [MultiFactorInfo]) -> String {
+        hints.enumerated().map { index, hint in
+            let name = hint.displayName.map { $0.isEmpty ? "(no name)" : $0 } ?? "(no name)"
+            let date = hint.enrollmentDate.timeIntervalSince1970 > 0 ? ", enrolled \(hint.enrollmentDate.formatted(.iso8601.year().month().day()))" : ""
+            return "  \(index + 1). \(name) (\(hint.factorID)\(date), id \(hint.uid))"
+        }.joined(separator: "\n")
+    }
+
+    func resolve(_ resolver: MultiFactorResolver) async throws -> AuthDataResult {
+        let totpFactors = resolver.hints.filter { $0.factorID == TOTPMultiFactorGenerator.factorID }
+        if let recoveryCode {
+            return try await resolver.resolveSignIn(with: RecoveryCodeMultiFactorGenerator.assertionForSignIn(withRecoveryCode: recoveryCode))
+        }
+        if let totpCode {
+            let chosen = try choose(from: totpFactors, interactive: false)
+            return try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(
+                withEnrollmentID: chosen.uid, oneTimePassword: totpCode.replacingOccurrences(of: " ", with: "")))
+        }
+        guard isatty(STDIN_FILENO) != 0 else {
+            throw CLIError("this account has a second factor: pass --totp-code <the code of your authenticator app> (or --recovery-code <a recovery code>), or run hearth signin on a terminal to be asked for it")
+        }
+        progress("This account has a second factor:\n" + Self.describe(resolver.hints))
+        let chosen = try choose(from: totpFactors, interactive: true)
+        // A wrong code leaves the pending sign-in usable (until it expires): three tries.
+        for attempt in 1...3 {
+            progress("Code from your authenticator app for \(chosen.displayName ?? chosen.uid) (or a recovery code):")
+            let typed = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else { throw CLIError("no code given: run hearth signin again, or pass --totp-code or --recovery-code") }
+            let assertion: MultiFactorAssertion = Self.isTOTPCode(typed)
+                ? TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: chosen.uid, oneTimePassword: typed.replacingOccurrences(of: " ", with: ""))
+                : RecoveryCodeMultiFactorGenerator.assertionForSignIn(withRecoveryCode: typed)
+            do {
+                return try await resolver.resolveSignIn(with: assertion)
+            } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.invalidVerificationCode.rawValue && attempt < 3 {
+                progress("That code was not accepted (wrong, too old, or used already). Try again with the current code.")
+            }
+        }
+        throw CLIError("the code was not accepted: run hearth signin again")
+    }
+
+    /// The TOTP factor the code is for: `--factor` (name or id), the only one, or asked for on a terminal.
+    func choose(from factors: [MultiFactorInfo], interactive: Bool) throws -> MultiFactorInfo {
+        guard !factors.isEmpty else {
+            throw CLIError("this account's second factors are not TOTP factors, which this command cannot complete: sign in with --recovery-code, or ask an administrator to remove them (hearth users mfa remove)")
+        }
+        if let factor {
+            guard let match = factors.first(where: { $0.uid == factor }) ?? factors.first(where: { $0.displayName == factor }) else {
+                throw CLIError("no second factor named \(factor); this account has:\n" + Self.describe(factors))
+            }
+            return match
+        }
+        if factors.count == 1 { return factors[0] }
+        guard interactive else {
+            throw CLIError("this account has \(factors.count) TOTP factors: pass --factor with the name or id of the one the code is for:\n" + Self.describe(factors))
+        }
+        progress("Which factor will you use? Type its number (1–\(factors.count)):")
+        guard let line = readLine(strippingNewline: true), let number = Int(line.trimmingCharacters(in: .whitespaces)),
+              factors.indices.contains(number - 1) else {
+            throw CLIError("no such factor: run hearth signin again and type a number from the list, or pass --factor")
+        }
+        return factors[number - 1]
     }
 }
 

@@ -314,6 +314,12 @@ import Testing
             .missingRequestType: .invalidReqType, .invalidRequestType: .invalidReqType, .missingNewEmail: .missingEmail,
             .missingIosBundleId: .missingIosBundleID, .missingAndroidPackageName: .missingAndroidPackageName,
             .resetPasswordExceedLimit: .tooManyRequests, .quotaExceeded: .quotaExceeded, .emailNotConfigured: .emailSendingNotConfigured,
+            // Second factors (TOTP).
+            .missingMfaPendingCredential: .missingMultiFactorSession, .invalidMfaPendingCredential: .invalidMultiFactorSession,
+            .missingMfaEnrollmentId: .missingMultiFactorInfo, .mfaEnrollmentNotFound: .multiFactorInfoNotFound, .unverifiedEmail: .unverifiedEmail,
+            .secondFactorExists: .secondFactorAlreadyEnrolled, .secondFactorLimitExceeded: .maximumSecondFactorCountExceeded,
+            .unsupportedFirstFactor: .unsupportedFirstFactor, .invalidCode: .invalidVerificationCode, .missingCode: .missingVerificationCode,
+            .invalidSessionInfo: .invalidVerificationID, .missingSessionInfo: .missingVerificationID, .sessionExpired: .sessionExpired,
         ]
         for code in ServerErrorCode.allCases {
             let mapped = AuthErrorUtils.code(forServerError: code.rawValue, reason: code.reason)

@@ -69,6 +69,54 @@ struct CLI {
     }
 }
 
+/// `hearth` on a terminal: util-linux's script(1) gives the command one, and what is written to its input is typed
+/// there. Standard output and error arrive together in `text`.
+final class TerminalRun: Sendable {
+    let process: Process
+    let input: Pipe
+    let output: Pipe
+    let text = Locked("")
+
+    /// Starts `hearth <command>` (one shell command line) on a terminal.
+    init(_ command: String, environment: [String: String] = [:], configHome: String) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", "\(CLI.binary) \(command)", "/dev/null"]
+        process.environment = CLI.environment(environment, configHome: configHome)
+        input = Pipe()
+        output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        let text = text
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            text.mutate { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// Waits (until `deadline`) for `prompt` in the output; false if it did not come.
+    func wait(for prompt: String, until deadline: Date) async throws -> Bool {
+        while !text.value.contains(prompt), process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        return text.value.contains(prompt)
+    }
+
+    /// Types a line.
+    func type(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits (until `deadline`) for the command to end, stopping it then; its exit status.
+    func finish(by deadline: Date) async throws -> Int32 {
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
+}
+
 /// A `hearth serve` running in the background; stopped with `stop()`.
 final class RunningServer: Sendable {
     let process: Process

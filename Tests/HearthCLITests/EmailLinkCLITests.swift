@@ -74,31 +74,15 @@ import Testing
         let server = try RunningServer.start(["--dev"])
         defer { server.stop() }
         let home = CLI.temporaryDirectory()
-        // util-linux's script(1) gives the command a terminal; what is written to its input is typed there.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", "\(CLI.binary) signin email-link --email tty@example.com --server \(server.url)", "/dev/null"]
-        process.environment = CLI.environment([:], configHome: home)
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        let text = Locked("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            text.mutate { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
+        let terminal = try TerminalRun("signin email-link --email tty@example.com --server \(server.url)", configHome: home)
         let deadline = Date().addingTimeInterval(30)
-        while !text.value.contains("Paste the link"), process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try await terminal.wait(for: "Paste the link", until: deadline))
+        let text = terminal.text
         #expect(text.value.contains("Sent a sign-in link to tty@example.com. Paste the link from the email here"), "\(text.value)")
         let link = try await Self.signInLink(server, to: "tty@example.com")
-        input.fileHandleForWriting.write(Data((link + "\n").utf8))
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationStatus == 0, "\(text.value)")
+        terminal.type(link)
+        let status = try await terminal.finish(by: deadline)
+        #expect(status == 0, "\(text.value)")
         #expect(text.value.contains("Signed in as "), "\(text.value)")
         #expect(text.value.contains("tty@example.com (verified)"), "\(text.value)")
     }

@@ -52,9 +52,10 @@ import Glibc
         _ = Self.waitFor("Console:", in: server)
         #expect(server.log.contains("the data directory \(directory) can be read by other users (mode 755)"), "\(server.log)")
         #expect(server.log.contains("chmod 700"))
-        for file in ["hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm"] {
+        for file in ["hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm", "totp-secrets.key"] {
             #expect(Self.mode(directory + "/" + file) == 0o600, "\(file): \(String(Self.mode(directory + "/" + file) ?? 0, radix: 8))")
         }
+        // (totp-secrets.key: TOTP secrets are sealed at rest by default with it.)
         let backup = CLI.temporaryDirectory() + "/backup.sqlite"
         let result = try CLI.run(["backup", "--data-dir", directory, "--to", backup])
         #expect(result.status == 0, "\(result.output)")

@@ -101,7 +101,8 @@ extension AuthCore {
             // Another address cannot be this user (and an email link for it would create an account).
             throw AuthErrorUtils.error(.userMismatch)
         }
-        let session: (idToken: String?, refreshToken: String?, expiresIn: String?, localId: String, isNewUser: Bool)
+        let session: (idToken: String?, refreshToken: String?, expiresIn: String?, localId: String, isNewUser: Bool,
+                      pending: String?, mfaInfo: [MFAEnrollmentInfo]?)
         do {
             switch credential.secret {
             case .password(let password):
@@ -113,14 +114,15 @@ extension AuthCore {
                                           credential: nil)
                 }
                 let answer = try await backend.send(SignInWithPasswordRequest(email: credential.email, password: password))
-                session = (answer.idToken, answer.refreshToken, answer.expiresIn, answer.localId, false)
+                session = (answer.idToken, answer.refreshToken, answer.expiresIn, answer.localId, false, answer.mfaPendingCredential, answer.mfaInfo)
             case .link(let link):
                 guard let code = EmailActionLink.signInCode(of: link) else {
                     throw AuthErrorUtils.error(.invalidActionCode, message: "The link is not an email sign-in link (it needs mode=signIn and an oobCode). Check it with isSignIn(withEmailLink:).")
                 }
                 let idToken = try await linkingUser?.getIDToken()
                 let answer = try await backend.send(SignInWithEmailLinkRequest(email: credential.email, oobCode: code, idToken: idToken))
-                session = (answer.idToken, answer.refreshToken, answer.expiresIn, answer.localId, answer.isNewUser)
+                session = (answer.idToken, answer.refreshToken, answer.expiresIn, answer.localId, answer.isNewUser,
+                           answer.mfaPendingCredential, answer.mfaInfo)
             }
         } catch let error as NSError where reauthenticating != nil && error.domain == AuthErrors.domain && error.code == AuthErrorCode.userNotFound.rawValue {
             throw AuthErrorUtils.error(.userMismatch)
@@ -131,13 +133,14 @@ extension AuthCore {
         if let reauthenticating, session.localId != reauthenticating.uid {
             throw AuthErrorUtils.error(.userMismatch)
         }
+        let additional = AdditionalUserInfo(providerID: EmailAuthProvider.id, profile: nil, username: nil, isNewUser: session.isNewUser)
+        try checkSecondFactor(pendingCredential: session.pending, mfaInfo: session.mfaInfo, email: credential.email,
+                              firstFactor: .init(additionalUserInfo: additional, credential: nil, replacing: linkingUser ?? reauthenticating))
         guard let idToken = session.idToken, let refreshToken = session.refreshToken else {
             throw AuthErrorUtils.error(.internalError, message: "The server returned no tokens.")
         }
         let user = try await signedIn(idToken: idToken, refreshToken: refreshToken, expiresIn: session.expiresIn,
                                       replacing: linkingUser ?? reauthenticating)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: EmailAuthProvider.id, profile: nil, username: nil,
-                                                                                 isNewUser: session.isNewUser),
-                              credential: nil)
+        return AuthDataResult(user: user, additionalUserInfo: additional, credential: nil)
     }
 }

@@ -18,6 +18,11 @@ public final class Auth: Sendable {
         }
     }
 
+    /// The instance over an existing core (what the SDK hands out, e.g. in `MultiFactorResolver.auth`).
+    init(core: AuthCore) {
+        self.core = core
+    }
+
     /// The default instance (see `configure(_:)`).
     public convenience init() {
         self.init(configuration: Self.defaultConfiguration)
@@ -67,7 +72,8 @@ public final class Auth: Sendable {
     /// Signs in with a credential from `OAuthProvider.credential(with:)`. `accountExistsWithDifferentCredential`
     /// (with `AuthErrorUserInfoEmailKey` and `AuthErrorUserInfoUpdatedCredentialKey`) when another account has
     /// the email.
-    /// An `EmailAuthProvider` credential signs in with its password or email link.
+    /// An `EmailAuthProvider` credential signs in with its password or email link. `secondFactorRequired` (with a
+    /// `MultiFactorResolver` in `userInfo[AuthErrorUserInfoMultiFactorResolverKey]`) when the user has a second factor.
     public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
         if let email = credential as? EmailAuthCredential { return try await core.completeEmail(email) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }
@@ -83,9 +89,10 @@ public final class Auth: Sendable {
         }
     }
 
+    /// Signs in with an email and password. `secondFactorRequired` (with a `MultiFactorResolver` in
+    /// `userInfo[AuthErrorUserInfoMultiFactorResolverKey]`) when the user has a second factor.
     public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
-        let answer = try await core.backend.send(SignInWithPasswordRequest(email: email, password: password))
-        return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "password", isNewUser: false)
+        try await core.completeEmail(EmailAuthCredential(email: email, secret: .password(password)))
     }
 
     public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {

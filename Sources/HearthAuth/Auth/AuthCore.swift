@@ -181,6 +181,18 @@ final class AuthCore: Sendable {
             if code != .emailAlreadyInUse, let email = answer.email { info[AuthErrors.userInfoEmailKey] = email }
             throw AuthErrorUtils.error(code, userInfo: info)
         }
+        var profile: [String: Any]?
+        if let raw = answer.rawUserInfo?.data(using: .utf8) { profile = (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any] }
+        let additional = AdditionalUserInfo(providerID: providerID, profile: profile,
+                                            username: profile?["preferred_username"] as? String ?? profile?["userPrincipalName"] as? String,
+                                            isNewUser: answer.isNewUser ?? false)
+        if answer.mfaPendingCredential != nil {
+            // The user has a second factor: the answer carries a pending credential instead of tokens.
+            if let reauthenticating, answer.localId != reauthenticating.uid { throw AuthErrorUtils.error(.userMismatch) }
+            try checkSecondFactor(pendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo, email: answer.email,
+                                  firstFactor: .init(additionalUserInfo: additional, credential: tokensCredential,
+                                                     replacing: linkingUser ?? reauthenticating))
+        }
         guard answer.providerId != nil, let newIdToken = answer.idToken, let refreshToken = answer.refreshToken else {
             throw AuthErrorUtils.error(.internalError, message: "Unexpected response from the server.")
         }
@@ -189,11 +201,6 @@ final class AuthCore: Sendable {
         }
         let user = try await signedIn(idToken: newIdToken, refreshToken: refreshToken, expiresIn: answer.expiresIn,
                                       replacing: linkingUser ?? reauthenticating)
-        var profile: [String: Any]?
-        if let raw = answer.rawUserInfo?.data(using: .utf8) { profile = (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any] }
-        let additional = AdditionalUserInfo(providerID: providerID, profile: profile,
-                                            username: profile?["preferred_username"] as? String ?? profile?["userPrincipalName"] as? String,
-                                            isNewUser: answer.isNewUser ?? false)
         return AuthDataResult(user: user, additionalUserInfo: additional, credential: tokensCredential)
     }
 }

@@ -34,6 +34,16 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case unauthorizedDomain = 17038
     case invalidContinueURI = 17039
     case missingContinueURI = 17040
+    /// A second-factor sign-in or enrollment was sent without its one-time code.
+    case missingVerificationCode = 17043
+    /// The one-time code (TOTP, or Hearth's recovery code) is wrong, outside the accepted window, or used already.
+    case invalidVerificationCode = 17044
+    /// A TOTP enrollment was finalized without its enrollment session.
+    case missingVerificationID = 17045
+    /// The TOTP enrollment session is unknown or belongs to another user.
+    case invalidVerificationID = 17046
+    /// The TOTP enrollment session has expired (`TOTPSecret.enrollmentCompletionDeadline` passed).
+    case sessionExpired = 17051
     case quotaExceeded = 17052
     case webContextAlreadyPresented = 17057
     case webContextCancelled = 17058
@@ -44,6 +54,25 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case nullUser = 17067
     case invalidProviderID = 17071
     case tenantIDMismatch = 17072
+    /// The user has a second factor: complete the sign-in with the `MultiFactorResolver` in the error's
+    /// `userInfo[AuthErrorUserInfoMultiFactorResolverKey]`.
+    case secondFactorRequired = 17078
+    /// A second-factor sign-in was sent without its pending credential.
+    case missingMultiFactorSession = 17081
+    /// A second-factor sign-in or withdrawal named no enrolled factor.
+    case missingMultiFactorInfo = 17082
+    /// The pending second-factor sign-in is unknown, used already or expired: sign in again.
+    case invalidMultiFactorSession = 17083
+    /// The user has no enrolled factor with this id.
+    case multiFactorInfoNotFound = 17084
+    /// A second factor can only be enrolled once the user's email address is verified.
+    case unverifiedEmail = 17086
+    /// This second factor is enrolled already.
+    case secondFactorAlreadyEnrolled = 17087
+    /// The user has as many second factors as a user may have.
+    case maximumSecondFactorCountExceeded = 17088
+    /// This kind of first sign-in cannot be followed by a second factor (e.g. an anonymous user).
+    case unsupportedFirstFactor = 17089
     case missingOrInvalidNonce = 17094
     case invalidReqType = 17207
     case keychainError = 17995
@@ -94,6 +123,20 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .unauthorizedDomain: "The domain of the continue URL is not allowlisted."
         case .invalidContinueURI: "The continue URL provided in the request is invalid."
         case .missingContinueURI: "A continue URL must be provided in the request."
+        case .missingVerificationCode: "No one-time code was given: enter the code your authenticator app shows."
+        case .invalidVerificationCode: "The one-time code is wrong, too old, or was used already: enter the current code."
+        case .missingVerificationID: "The enrollment session is missing: generate a new TOTP secret."
+        case .invalidVerificationID: "The enrollment session is not valid for this user: generate a new TOTP secret."
+        case .sessionExpired: "The enrollment session has expired: generate a new TOTP secret and try again."
+        case .secondFactorRequired: "This account has a second factor: complete the sign-in with the MultiFactorResolver in the error's userInfo."
+        case .missingMultiFactorSession: "The second-factor sign-in has no pending credential."
+        case .missingMultiFactorInfo: "No second factor was named."
+        case .invalidMultiFactorSession: "The pending second-factor sign-in is no longer valid: sign in again."
+        case .multiFactorInfoNotFound: "The user has no second factor with this id."
+        case .unverifiedEmail: "Verify the email address before enrolling a second factor."
+        case .secondFactorAlreadyEnrolled: "This second factor is already enrolled."
+        case .maximumSecondFactorCountExceeded: "The user has the largest number of second factors allowed."
+        case .unsupportedFirstFactor: "This kind of sign-in cannot be combined with a second factor."
         case .webContextAlreadyPresented: "User interaction is still ongoing, another view cannot be presented."
         case .webContextCancelled: "The interaction was cancelled by the user."
         case .invalidClientID: "The OAuth client ID provided is either invalid or does not match the specified API key."
@@ -127,6 +170,8 @@ public enum AuthErrors {
     /// Hearth: the sign-in methods of the existing account (`accountExistsWithDifferentCredential`), e.g.
     /// `["password", "microsoft.com"]`.
     public static let userInfoSignInMethodsKey = "HearthAuthErrorUserInfoSignInMethodsKey"
+    /// The `MultiFactorResolver` of a `secondFactorRequired` error.
+    public static let userInfoMultiFactorResolverKey = "FIRAuthErrorUserInfoMultiFactorResolverKey"
     /// Hearth: the provider's OAuth error of a refused web sign-in (`access_denied`).
     public static let userInfoProviderErrorKey = "HearthAuthErrorUserInfoProviderErrorKey"
     /// Hearth: the provider's own error code of a refused web sign-in (`AADSTS50020`).
@@ -151,6 +196,7 @@ public let AuthErrorDomain = AuthErrors.domain
 public let AuthErrorUserInfoNameKey = AuthErrors.userInfoNameKey
 public let AuthErrorUserInfoEmailKey = AuthErrors.userInfoEmailKey
 public let AuthErrorUserInfoUpdatedCredentialKey = AuthErrors.userInfoUpdatedCredentialKey
+public let AuthErrorUserInfoMultiFactorResolverKey = AuthErrors.userInfoMultiFactorResolverKey
 
 enum AuthErrorUtils {
     /// An `NSError` in `FIRAuthErrorDomain`.
@@ -207,6 +253,19 @@ enum AuthErrorUtils {
         case .providerUnavailable: .providerUnavailable
         case .appNotAuthorized: .appNotAuthorized
         case .unavailable: .networkError
+        case .missingMfaPendingCredential: .missingMultiFactorSession
+        case .invalidMfaPendingCredential: .invalidMultiFactorSession
+        case .missingMfaEnrollmentId: .missingMultiFactorInfo
+        case .mfaEnrollmentNotFound: .multiFactorInfoNotFound
+        case .unverifiedEmail: .unverifiedEmail
+        case .secondFactorExists: .secondFactorAlreadyEnrolled
+        case .secondFactorLimitExceeded: .maximumSecondFactorCountExceeded
+        case .unsupportedFirstFactor: .unsupportedFirstFactor
+        case .invalidCode: .invalidVerificationCode
+        case .missingCode: .missingVerificationCode
+        case .invalidSessionInfo: .invalidVerificationID
+        case .missingSessionInfo: .missingVerificationID
+        case .sessionExpired: .sessionExpired
         default: .internalError
         }
     }

@@ -128,6 +128,8 @@ final class LoopbackReceiver: Sendable {
         let error = error as NSError
         switch AuthErrorCode(rawValue: error.code) {
         case .webContextCancelled?: return .cancelled(providerID: providerID, message: error.localizedDescription)
+        // The provider vouched for the user; the app asks for the second factor and completes the sign-in.
+        case .secondFactorRequired?: return .confirmed(providerID: providerID)
         case .accountExistsWithDifferentCredential?:
             return .accountExists(providerID: providerID, email: error.userInfo[AuthErrors.userInfoEmailKey] as? String,
                                   signInMethods: error.userInfo[AuthErrors.userInfoSignInMethodsKey] as? [String] ?? [])

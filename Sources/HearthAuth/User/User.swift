@@ -14,6 +14,8 @@ public final class User: UserInfo, Sendable {
         var providerData: [ProviderUserInfo]
         var isAnonymous: Bool
         var metadata: UserMetadata
+        /// The enrolled second factors (`mfaInfo` of the lookup); absent in users stored before MFA.
+        var mfaInfo: [MFAEnrollmentInfo]? = nil
     }
 
     /// What persistence stores.
@@ -128,7 +130,8 @@ public final class User: UserInfo, Sendable {
         return Profile(uid: info.localId, email: info.email, emailVerified: info.emailVerified, displayName: info.displayName,
                        photoURL: info.photoUrl.flatMap(URL.init(string:)), providerData: providers,
                        isAnonymous: info.email == nil && providers.isEmpty && info.customAuth != true,
-                       metadata: UserMetadata(creationDate: date(info.createdAt), lastSignInDate: date(info.lastLoginAt)))
+                       metadata: UserMetadata(creationDate: date(info.createdAt), lastSignInDate: date(info.lastLoginAt)),
+                       mfaInfo: info.mfaInfo)
     }
 
     /// Links `credential` (e.g. Microsoft's, or an `EmailAuthProvider` password or email link) to this user.
@@ -153,7 +156,9 @@ public final class User: UserInfo, Sendable {
     }
 
     /// Reauthenticates with a fresh credential (for sensitive operations). `userMismatch` when it belongs to
-    /// another user.
+    /// another user. A user with a second factor gets `secondFactorRequired`: the `MultiFactorResolver` in the
+    /// error's `userInfo[AuthErrorUserInfoMultiFactorResolverKey]` completes it, and this user continues with the
+    /// new tokens.
     public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
         if let email = credential as? EmailAuthCredential { return try await auth.completeEmail(email, reauthenticating: self) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }

@@ -302,7 +302,7 @@ extension AccountService {
 
     /// Seals a base32 secret with the vault keys when the server has them (else stores it as it is).
     func sealTOTPSecret(_ base32: String, context: String) throws -> String {
-        guard let keys = configuration.providerTokenKeys else { return base32 }
+        guard let keys = configuration.secondFactorSealingKeys else { return base32 }
         return try keys.sealSecret(base32, context: context)
     }
 
@@ -310,9 +310,11 @@ extension AccountService {
     func openTOTPSecret(_ stored: String, context: String) throws -> Data {
         var base32 = stored
         if ProviderTokenKeys.isSealedSecret(stored) {
-            guard let keys = configuration.providerTokenKeys, let opened = try? keys.openSecret(stored, context: context) else {
+            let opened = [configuration.providerTokenKeys, configuration.localSecretKeys].lazy.compactMap { $0 }
+                .compactMap { try? $0.openSecret(stored, context: context) }.first
+            guard let opened else {
                 logger.error("a TOTP secret is sealed with a vault key this server does not have")
-                throw HearthAPIError(.internalError, "this second factor's secret is sealed with a vault key this server does not have (provider-token keys)",
+                throw HearthAPIError(.internalError, "this second factor's secret is sealed with a key this server does not have (add the key to the vault keys file: docs/mfa.md)",
                                      httpStatus: 503)
             }
             base32 = opened
