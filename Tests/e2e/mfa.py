@@ -13,7 +13,8 @@ mailbox and the dev Microsoft provider are on) on PORT, with its log in a tempor
   MFA fields), custom tokens (no second factor, as at Firebase);
 - attacks: another user's pending credential, a used pending credential, a replayed code, the window's edges,
   brute force → TOO_MANY_ATTEMPTS_TRY_LATER; withdraw; the admin removal (`accounts:update` with `mfa: {}`, the
-  Node Admin SDK's body) ending sessions and mailing the user; the audit log; no secret in the server log.
+  Node Admin SDK's body) ending sessions and mailing the user; the audit log; no secret in the server log, and none
+  in the clear in the database files (the embedded store seals TOTP secrets with <data-dir>/totp-secrets.key).
 Prints one line per check ('SKIP' lines say what cannot be checked from outside) and 'mfa: N passed, M failed';
 exits non-zero on any failure.
 """
@@ -786,6 +787,25 @@ def _():
     assert SECRETS, "nothing was handed out"
     leaked = [s for s in SECRETS if s in log or s.replace("-", "") in log]
     assert not leaked, f"{len(leaked)} of {len(SECRETS)} secret values in {LOG_PATH}"
+
+
+
+@check("at rest: no TOTP secret, recovery code or pending credential in the SQLite files; totp-secrets.key is mode 600")
+def _():
+    data = os.path.join(work, "data")
+    stored = b""
+    for name in ("hearth.sqlite", "hearth.sqlite-wal"):
+        path = os.path.join(data, name)
+        if os.path.exists(path):
+            with open(path, "rb") as handle:
+                stored += handle.read()
+    assert len(stored) > 10000, "no database found"
+    # A control: what is stored in the clear (an email address) is found by this search.
+    assert state["a"]["email"].encode() in stored, "the search does not see stored text"
+    found = [s for s in SECRETS if s.encode() in stored or s.replace("-", "").encode() in stored]
+    assert not found, f"{len(found)} of {len(SECRETS)} secret values stored in the clear"
+    key = os.path.join(data, "totp-secrets.key")
+    assert os.path.exists(key) and os.stat(key).st_mode & 0o777 == 0o600, "no totp-secrets.key (mode 600)"
 
 
 finish("mfa")
