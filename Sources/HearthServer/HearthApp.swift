@@ -45,13 +45,13 @@ public final class HearthApp: Sendable {
             appleRevocation: AppleGrantRevocation(store: store, relyingParty: relyingParty, keys: configuration.providerTokenKeys,
                                                   devProviders: devProviders, logger: logger))
         self.federation = FederationService(accounts: accounts, relyingParty: relyingParty, logger: logger, devProviders: devProviders)
-        self.admin = AdminService(accounts: accounts, logger: logger)
         let (signals, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.mailSignals = signals
         self.mailWake = wake
         let mailer = Mailer(configuration: configuration.mail, store: store, devMailbox: configuration.mail.devMailbox ? DevMailbox() : nil,
                             clock: configuration.clock, metrics: configuration.metrics, logger: Logger(label: "hearth.mail"),
                             wake: configuration.mail.transport == nil ? nil : wake)
+        self.admin = AdminService(accounts: accounts, logger: logger, mailer: mailer)
         self.emailActions = EmailActionService(
             accounts: accounts, mailer: mailer,
             limiter: configuration.rateLimits.enabled

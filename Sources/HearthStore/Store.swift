@@ -164,8 +164,17 @@ public protocol FlowStore: Sendable {
     /// Takes a use back: the sign-in it was recorded for gave no session (refused, or an account to confirm first),
     /// so the same token may complete it later (a link after `needConfirmation`, a retry after a 503).
     func forgetIDTokenUse(keyHash: String) async throws
-    /// Deletes expired sessions, pending credentials, used-token records and old password attempts.
+    /// Deletes expired sessions, pending credentials, second-factor sessions, used-token records and old password
+    /// attempts.
     func pruneExpiredFlows(now: Date) async throws
+    /// Stores an enrollment or a sign-in waiting for its second factor.
+    func insertMFASession(_ session: MFASession) async throws
+    /// The session, expired or not, until it is pruned.
+    func mfaSession(idHash: String) async throws -> MFASession?
+    /// Deletes the session: true for the one caller that deleted it (it completes once across replicas).
+    func deleteMFASession(idHash: String) async throws -> Bool
+    /// Deletes every second-factor session of the user (its factors changed).
+    func deleteMFASessions(localId: String) async throws
 }
 
 /// Everything the server keeps: one database, any replica can serve any step.

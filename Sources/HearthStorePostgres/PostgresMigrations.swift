@@ -28,6 +28,7 @@ enum PostgresMigrations {
                 "CREATE INDEX throttle_failures_attempt ON throttle_failures(attempt_id)",
             ] + schema.usedIDTokens),
             (7, schema.emailActions),
+            (8, schema.multiFactor),
         ]
     }()
 }

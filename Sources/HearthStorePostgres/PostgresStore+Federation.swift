@@ -207,4 +207,24 @@ extension PostgresStore {
             try await db.execute(StoreSQL.settleThrottleAttempt(attemptId: attemptId, clearing: key, table: "throttle_failures"))
         }
     }
+
+    // MARK: Second-factor sessions
+
+    public func insertMFASession(_ session: MFASession) async throws {
+        let statement = try StoreSQL.insertMFASession(session)
+        try await single { db in try await db.execute(statement) }
+    }
+
+    public func mfaSession(idHash: String) async throws -> MFASession? {
+        try await single { db in try await db.row(StoreSQL.mfaSession(idHash: idHash)).map(MFASession.init(row:)) }
+    }
+
+    public func deleteMFASession(idHash: String) async throws -> Bool {
+        // One DELETE: of two replicas completing the same session, exactly one sees the row go.
+        try await single { db in try await db.execute(StoreSQL.deleteMFASession(idHash: idHash)) == 1 }
+    }
+
+    public func deleteMFASessions(localId: String) async throws {
+        try await single { db in try await db.execute(StoreSQL.deleteMFASessions(localId: localId)) }
+    }
 }

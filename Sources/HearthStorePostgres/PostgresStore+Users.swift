@@ -11,7 +11,7 @@ extension PostgresStore {
     /// trip, one consistent snapshot.
     static let userSelect: SQLStatement = """
         SELECT u.local_id, u.email, u.email_verified, u.display_name, u.photo_url, u.password_hash, u.password_updated_at,
-            u.disabled, u.created_at, u.last_login_at, u.last_refresh_at, u.valid_since, u.custom_claims, u.custom_auth, u.version, u.email_link_signin,
+            u.disabled, u.created_at, u.last_login_at, u.last_refresh_at, u.valid_since, u.custom_claims, u.custom_auth, u.version, u.email_link_signin, u.mfa,
             (SELECT json_agg(json_build_object('providerId', i.provider_id, 'federatedId', i.federated_id, 'email', i.email,
                     'displayName', i.display_name, 'photoUrl', i.photo_url) ORDER BY i.provider_id)::text
              FROM provider_identities i WHERE i.local_id = u.local_id) AS identities

@@ -20,6 +20,7 @@ enum Migrations {
                 "CREATE INDEX throttle_attempts_attempt ON throttle_attempts(attempt_id)",
             ]),
             (8, schema.emailActions),
+            (9, schema.multiFactor),
         ]
     }()
 }

@@ -102,4 +102,23 @@ extension SQLiteStore {
             return try db.execute(StoreSQL.markIDTokenUsed(keyHash: keyHash, expiresAt: expiresAt)) == 1
         }
     }
+
+    // MARK: Second-factor sessions
+
+    public func insertMFASession(_ session: MFASession) async throws {
+        let statement = try StoreSQL.insertMFASession(session)
+        try await transaction { db in try db.execute(statement) }
+    }
+
+    public func mfaSession(idHash: String) async throws -> MFASession? {
+        try await read { db in try db.row(StoreSQL.mfaSession(idHash: idHash)).map(MFASession.init(row:)) }
+    }
+
+    public func deleteMFASession(idHash: String) async throws -> Bool {
+        try await transaction { db in try db.execute(StoreSQL.deleteMFASession(idHash: idHash)) == 1 }
+    }
+
+    public func deleteMFASessions(localId: String) async throws {
+        try await transaction { db in try db.execute(StoreSQL.deleteMFASessions(localId: localId)) }
+    }
 }

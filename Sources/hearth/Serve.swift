@@ -248,6 +248,9 @@ struct Serve: AsyncParsableCommand {
             "  auth handler:  \(configuration.publicURL.authHandlerURL)  (the redirect URI to register at providers)",
             configuration.providerTokenKeys.map { "  token vault:   on (key \($0.activeKeyId) seals, \($0.keyIds.count) key(s)); \(base)\(WirePaths.providerAccessToken)" }
                 ?? "  token vault:   off (no vault keys: provider refresh tokens are not kept)",
+            configuration.providerTokenKeys == nil
+                ? "  TOTP secrets:  stored unsealed (no vault keys: give --vault-keys-file so second-factor secrets are encrypted at rest)"
+                : "  TOTP secrets:  sealed with the vault keys",
             "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
             "  rate limits:   \(Self.describe(configuration.rateLimits))",
             "  email:         " + Self.describeMail(configuration),

@@ -286,8 +286,13 @@ struct ReplicaTests {
             let vaultRecord = ProviderTokenRecord(localId: "vault-user", providerId: "microsoft.com", federatedId: "oid-v", keyId: "k1",
                                                   sealed: "c2VhbGVkLWJveA==", accessTokenExpiresAt: nil, updatedAt: Date(timeIntervalSince1970: 1_800_000_000))
             let local = try await SQLiteStore.open(path: dataDir + "/hearth.sqlite")
-            try await local.createUser(UserRecord(localId: "vault-user", createdAt: Date(), validSince: Date(),
-                                                  identities: [ProviderIdentity(providerId: "microsoft.com", federatedId: "oid-v", email: nil, displayName: nil)]))
+            var vaultUser = UserRecord(localId: "vault-user", createdAt: Date(), validSince: Date(),
+                                       identities: [ProviderIdentity(providerId: "microsoft.com", federatedId: "oid-v", email: nil, displayName: nil)])
+            // With a second factor and recovery codes: `hearth migrate` keeps them.
+            vaultUser.mfa = UserMFA(factors: [MFAFactor(enrollmentId: "f1", displayName: "Phone", enrolledAt: Date(timeIntervalSince1970: 1_800_000_000.5),
+                                                        secret: "JBSWY3DPEHPK3PXP", lastUsedStep: 60_000_000)],
+                                    recoveryCodeHashes: [String(repeating: "a", count: 64)], recoveryCodesUsed: 1)
+            try await local.createUser(vaultUser)
             #expect(try await local.saveProviderTokens(vaultRecord))
             try await local.close()
 
@@ -297,6 +302,7 @@ struct ReplicaTests {
             #expect(copy.stdout.contains("provider tokens             1        1        1"), "\(copy.output)")
             let copied = try await PostgresStore.open(configuration)
             #expect(try await copied.providerTokens(localId: "vault-user", providerId: "microsoft.com") == vaultRecord)
+            #expect(try await copied.user(localId: "vault-user")?.mfa == vaultUser.mfa)
             try await copied.close()
             #expect(!copy.output.contains(configuration.password ?? "-"))
             // A second copy into the now non-empty database is refused unless told.

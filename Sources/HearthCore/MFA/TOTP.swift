@@ -23,6 +23,9 @@ public struct TOTP: Sendable, Equatable {
     public static let adjacentIntervalRange = 0...10
     /// Bytes of a generated secret (160 bits, RFC 4226's recommendation).
     public static let secretByteCount = 20
+    /// Firebase's code length and period: 6 digits every 30 seconds.
+    public static let defaultDigits = 6
+    public static let defaultPeriod = 30
 
     /// The shared secret.
     public let secret: Data

@@ -43,6 +43,8 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var emailLinkSignInEnabled: Bool = false
     /// The email templates and the app name in them (`notification.sendEmail`); nil: the defaults.
     public var sendEmail: AdminProjectConfig.SendEmailConfig?
+    /// Second factors (Firebase's `mfa`): nil until set, which is off.
+    public var mfa: MultiFactorAuthConfig?
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
@@ -73,6 +75,16 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         emailsCanonical = try c.decodeIfPresent(Bool.self, forKey: .emailsCanonical) ?? false
         emailLinkSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .emailLinkSignInEnabled) ?? projectId.hasPrefix("demo-")
         sendEmail = try c.decodeIfPresent(AdminProjectConfig.SendEmailConfig.self, forKey: .sendEmail)
+        mfa = try c.decodeIfPresent(MultiFactorAuthConfig.self, forKey: .mfa)
+    }
+
+    /// TOTP second factors may be enrolled (and are asked for at sign-in whatever this says: an enrolled factor
+    /// is always required).
+    public var totpEnabled: Bool { mfa?.isTOTPEnabled ?? false }
+
+    /// The adjacent intervals a TOTP code is accepted in (Google's default 5 when not set).
+    public var totpAdjacentIntervals: Int {
+        min(max(mfa?.totp?.totpProviderConfig?.adjacentIntervals ?? 5, TOTP.adjacentIntervalRange.lowerBound), TOTP.adjacentIntervalRange.upperBound)
     }
 }
 

@@ -65,3 +65,46 @@ public struct MFAFactor: Sendable, Equatable, Codable {
                           enrolledAt: enrolledAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 }
+
+/// A second-factor step in progress, stored by the hash of the opaque string the client holds: an enrollment
+/// (`sessionInfo` of `mfaEnrollment:start`) or a sign-in waiting for its second factor (`mfaPendingCredential`).
+/// Short-lived; deleted by the step that completes it, so it completes once across replicas.
+public struct MFASession: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        case enrollment
+        case signIn = "sign_in"
+    }
+
+    /// SHA-256 (hex) of the string the client holds.
+    public var idHash: String
+    public var kind: Kind
+    public var localId: String
+    public var payload: Payload
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(idHash: String, kind: Kind, localId: String, payload: Payload, createdAt: Date, expiresAt: Date) {
+        self.idHash = idHash
+        self.kind = kind
+        self.localId = localId
+        self.payload = payload
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    /// What the step needs to finish.
+    public struct Payload: Sendable, Equatable, Codable {
+        /// Enrollment: the new secret (base32; sealed when the server has vault keys).
+        public var secret: String?
+        /// Sign-in: the first factor (`firebase.sign_in_provider` of the tokens to mint).
+        public var signInProvider: String?
+        /// Sign-in: the federated identity of the first factor, whose profile the sign-in refreshes.
+        public var identity: ProviderIdentity?
+
+        public init(secret: String? = nil, signInProvider: String? = nil, identity: ProviderIdentity? = nil) {
+            self.secret = secret
+            self.signInProvider = signInProvider
+            self.identity = identity
+        }
+    }
+}

@@ -30,17 +30,26 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         /// `password`, `anonymous`, `custom`, `microsoft.com`, ...
         public var signInProvider: String
         public var tenant: String?
+        /// `totp` when the session's sign-in passed a second factor.
+        public var signInSecondFactor: String?
+        /// The `mfaEnrollmentId` of that second factor.
+        public var secondFactorIdentifier: String?
 
-        public init(identities: [String: [String]], signInProvider: String, tenant: String? = nil) {
+        public init(identities: [String: [String]], signInProvider: String, tenant: String? = nil,
+                    signInSecondFactor: String? = nil, secondFactorIdentifier: String? = nil) {
             self.identities = identities
             self.signInProvider = signInProvider
             self.tenant = tenant
+            self.signInSecondFactor = signInSecondFactor
+            self.secondFactorIdentifier = secondFactorIdentifier
         }
 
         enum CodingKeys: String, CodingKey {
             case identities
             case signInProvider = "sign_in_provider"
             case tenant
+            case signInSecondFactor = "sign_in_second_factor"
+            case secondFactorIdentifier = "second_factor_identifier"
         }
     }
 
@@ -54,6 +63,15 @@ public struct IDTokenClaims: JWTPayload, Equatable {
 
     /// The issuer Firebase verifiers expect for `projectId`.
     public static func issuer(for projectId: String) -> String { "https://securetoken.google.com/\(projectId)" }
+
+    static let secondFactorKey = "sign_in_second_factor"
+    static let secondFactorIdentifierKey = "second_factor_identifier"
+
+    /// The session claims that put a passed second factor into every ID token of the session (kept under
+    /// `firebase`, a name developers may not use, so a custom claim can never forge it).
+    public static func secondFactorSessionClaims(kind: String, enrollmentId: String) -> [String: JSONValue] {
+        ["firebase": .object([secondFactorKey: .string(kind), secondFactorIdentifierKey: .string(enrollmentId)])]
+    }
 
     /// Claims for `user`'s session. `sessionClaims` (a custom token's claims) are added; the user's own custom
     /// claims win over them on a name clash.
@@ -73,7 +91,12 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         var identities: [String: [String]] = [:]
         if let email = user.email { identities["email"] = [email] }
         for identity in user.identities { identities[identity.providerId, default: []].append(identity.federatedId) }
-        self.firebase = FirebaseClaim(identities: identities, signInProvider: signInProvider)
+        var firebase = FirebaseClaim(identities: identities, signInProvider: signInProvider)
+        if case .object(let session)? = sessionClaims["firebase"] {
+            firebase.signInSecondFactor = session[Self.secondFactorKey]?.stringValue
+            firebase.secondFactorIdentifier = session[Self.secondFactorIdentifierKey]?.stringValue
+        }
+        self.firebase = firebase
         self.custom = sessionClaims.merging(user.customClaims) { _, user in user }.filter { !Self.standardNames.contains($0.key) }
     }
 

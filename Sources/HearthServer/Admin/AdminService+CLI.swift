@@ -34,6 +34,9 @@ extension AdminService {
     /// created, or with `allowOverwrite` replacing the user with that uid (whose sessions end). Store refusals
     /// (`StoreError.emailExists`, …) pass, for ``HearthAPIError/answering(_:)``.
     public func importUser(_ info: ImportUserInfo, template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date) async throws {
+        if let factors = info.mfaInfo, !factors.isEmpty {
+            throw HearthAPIError(.invalidArgument, "second factors (mfaInfo) cannot be imported: their secrets are never exported; import the user without mfaInfo and have them enroll again")
+        }
         let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
         if let existing = try await store.user(localId: record.localId) {
             guard allowOverwrite else {

@@ -13,6 +13,7 @@ extension AdminService {
         "authorizedDomains", "emailPrivacyConfig.enableImprovedEmailPrivacy",
         "client.permissions.disabledUserSignup", "client.permissions.disabledUserDeletion",
         "notification.sendEmail.appName", "notification.sendEmail.callbackUri",
+        "mfa.state", "mfa.enabledProviders", "mfa.providerConfigs",
     ] + EmailTemplates.Kind.allCases.map { "notification.sendEmail.\($0.configField)" }
 
     /// `GET /v2/projects/{p}/config`.
@@ -30,7 +31,8 @@ extension AdminService {
             emailPrivacyConfig: .init(enableImprovedEmailPrivacy: config.emailEnumerationProtection),
             client: .init(permissions: .init(disabledUserSignup: config.userSignupDisabled,
                                              disabledUserDeletion: config.userDeletionDisabled)),
-            notification: .init(sendEmail: sendEmailResource(config), defaultLocale: "en"))
+            notification: .init(sendEmail: sendEmailResource(config), defaultLocale: "en"),
+            mfa: config.mfa ?? MultiFactorAuthConfig(state: .disabled))
     }
 
     /// `notification.sendEmail` with every template filled in (defaults included, `customized` set).
@@ -91,6 +93,8 @@ extension AdminService {
                     sendEmail.callbackUri = text
                 }
                 config.sendEmail = sendEmail
+            case "mfa.state", "mfa.enabledProviders", "mfa.providerConfigs":
+                config.mfa = try Self.updatedMFA(config.mfa, leaf: leaf, value: value)
             case "signIn.anonymous.enabled": config.anonymousSignInEnabled = try bool(false)
             case "signIn.allowDuplicateEmails": config.allowDuplicateEmails = try bool(false)
             case "emailPrivacyConfig.enableImprovedEmailPrivacy": config.emailEnumerationProtection = try bool(false)
@@ -128,6 +132,48 @@ extension AdminService {
         try await store.saveProjectConfig(config)
         try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: leaves.joined(separator: ","))
         return try await projectConfigResource()
+    }
+
+    /// `mfa` with one leaf set from the body (absent: its default), checked: TOTP only, `adjacentIntervals` 0…10.
+    static func updatedMFA(_ current: MultiFactorAuthConfig?, leaf: String, value: JSONValue?) throws -> MultiFactorAuthConfig {
+        var mfa = current ?? MultiFactorAuthConfig(state: .disabled)
+        func decode<T: Decodable>(_ type: T.Type, _ expected: String) throws -> T? {
+            guard let value, value != .null else { return nil }
+            do {
+                return try JSONDecoder().decode(T.self, from: WireJSON.encoder.encode(value))
+            } catch {
+                throw HearthAPIError(.invalidConfig, "'\(leaf)' must be \(expected)")
+            }
+        }
+        switch leaf {
+        case "mfa.state":
+            let state = try decode(MultiFactorState.self, "ENABLED or DISABLED")
+            if state == .mandatory {
+                throw HearthAPIError(.invalidConfig, "mfa.state MANDATORY is not supported: Hearth asks for a second factor of every user who enrolled one; use ENABLED")
+            }
+            mfa.state = state == .unspecified ? nil : state
+        case "mfa.enabledProviders":
+            let providers = try decode([String].self, "an array of provider names") ?? []
+            if !providers.isEmpty {
+                throw HearthAPIError(.invalidConfig, "mfa.enabledProviders (\(providers.joined(separator: ", ").prefix(80))) is for SMS, which Hearth does not support; enable TOTP in mfa.providerConfigs")
+            }
+            mfa.enabledProviders = nil
+        default:
+            let configs = try decode([MultiFactorAuthConfig.ProviderConfig].self,
+                                     "an array of provider configs ({state, totpProviderConfig: {adjacentIntervals}})") ?? []
+            guard configs.count <= 1 else { throw HearthAPIError(.invalidConfig, "mfa.providerConfigs holds one entry: TOTP's") }
+            for provider in configs {
+                guard let totp = provider.totpProviderConfig else {
+                    throw HearthAPIError(.invalidConfig, "each mfa.providerConfigs entry needs totpProviderConfig (TOTP is the only provider)")
+                }
+                if let intervals = totp.adjacentIntervals, !TOTP.adjacentIntervalRange.contains(intervals) {
+                    throw HearthAPIError(.invalidConfig, "totpProviderConfig.adjacentIntervals must be between 0 and 10 (each is 30 seconds of clock skew allowed either way)")
+                }
+                if provider.state == .mandatory { throw HearthAPIError(.invalidConfig, "a provider's state is ENABLED or DISABLED") }
+            }
+            mfa.providerConfigs = configs.isEmpty ? nil : configs
+        }
+        return mfa
     }
 
     static func isDomain(_ text: String) -> Bool {

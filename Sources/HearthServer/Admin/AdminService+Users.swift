@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthStore
 import HearthWire
+import Logging
 
 extension AdminService {
     /// Most identifiers one lookup may carry.
@@ -213,7 +214,17 @@ extension AdminService {
         let moment = now
         let nowSeconds = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
         var revokes = false
+        let keptFactors = try request.mfa.map(Self.keptFactorIds)
+        var removedFactors: [MFAFactor] = []
         let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes) { user in
+            removedFactors = []
+            if let keptFactors {
+                let before = user.mfa.factors
+                try Self.keepFactors(keptFactors, of: &user)
+                removedFactors = before.filter { old in !user.mfa.factors.contains { $0.enrollmentId == old.enrollmentId } }
+                // The user's sessions end (refresh refuses sessions older than validSince); the token vault stays.
+                if !removedFactors.isEmpty { user.validSince = nowSeconds }
+            }
             if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
             if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
             if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
@@ -252,7 +263,92 @@ extension AdminService {
             }
         }
         try await audit(principal, "accounts.update", target: localId, detail: Self.fieldNames(of: request))
+        if !removedFactors.isEmpty { try await secondFactorsRemoved(removedFactors, of: updated, by: principal) }
         return AdminUpdateResponse(user: updated.userInfo)
+    }
+
+    // MARK: Second factors
+
+    /// `mfa` of `accounts:update`: the enrollment ids to keep with their (new) display names; `{}` keeps none.
+    static func keptFactorIds(_ update: AdminUpdateRequest.MFAUpdate) throws -> [String: String?] {
+        var kept: [String: String?] = [:]
+        for entry in update.enrollments ?? [] {
+            guard !entry.mfaEnrollmentId.isEmpty else {
+                throw HearthAPIError(.missingMfaEnrollmentId, "each mfa.enrollments entry names an existing factor by mfaEnrollmentId; Hearth cannot add factors this way")
+            }
+            if let name = entry.displayName, name.count > 256 { throw HearthAPIError(.invalidDisplayName, "a factor's display name is at most 256 characters") }
+            kept[entry.mfaEnrollmentId] = entry.displayName
+        }
+        return kept
+    }
+
+    /// Keeps the listed factors (renamed when a name is given) and removes the others.
+    static func keepFactors(_ kept: [String: String?], of user: inout UserRecord) throws {
+        if let unknown = kept.keys.sorted().first(where: { id in !user.mfa.factors.contains { $0.enrollmentId == id } }) {
+            throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64)); new factors are enrolled by the user (mfaEnrollment:start)")
+        }
+        AccountService.removeFactors(Set(user.mfa.factors.map(\.enrollmentId)).subtracting(kept.keys), from: &user)
+        for index in user.mfa.factors.indices {
+            if case .some(.some(let name)) = kept[user.mfa.factors[index].enrollmentId] {
+                user.mfa.factors[index].displayName = name.isEmpty ? nil : name
+            }
+        }
+    }
+
+    /// Removes second factors of a user (all when `enrollmentIds` is nil): the user's sessions end, the user is
+    /// told by email, the audit log records it. For the console and `hearth users mfa remove`.
+    @discardableResult
+    public func removeSecondFactors(localId: String, enrollmentIds: Set<String>?, by principal: AdminPrincipal) async throws -> UserRecord {
+        let localId = try Self.checkLocalId(localId)
+        var removed: [MFAFactor] = []
+        let moment = now
+        let updated = try await accounts.modifyUser(localId: localId) { user in
+            if let enrollmentIds, let unknown = enrollmentIds.sorted().first(where: { id in !user.mfa.factors.contains { $0.enrollmentId == id } }) {
+                throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64))")
+            }
+            let before = user.mfa.factors
+            AccountService.removeFactors(enrollmentIds, from: &user)
+            removed = before.filter { old in !user.mfa.factors.contains { $0.enrollmentId == old.enrollmentId } }
+            if !removed.isEmpty { user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)) }
+        }
+        if !removed.isEmpty { try await secondFactorsRemoved(removed, of: updated, by: principal) }
+        return updated
+    }
+
+    /// After an administrator removed factors: pending sign-ins end, the audit entry, the notice to the user.
+    private func secondFactorsRemoved(_ removed: [MFAFactor], of user: UserRecord, by principal: AdminPrincipal) async throws {
+        try await store.deleteMFASessions(localId: user.localId)
+        try await audit(principal, "mfa.remove", target: user.localId,
+                        detail: removed.map(\.enrollmentId).joined(separator: ",") + (user.mfa.factors.isEmpty ? " (none left)" : ""))
+        logger.notice("second factors removed by an administrator", metadata: ["uid": "\(user.localId)", "removed": "\(removed.count)"])
+        await sendSecondFactorsRemovedNotice(removed, to: user)
+    }
+
+    /// Tells the user their second factors were removed (best effort: the removal stands when no mail can go).
+    private func sendSecondFactorsRemovedNotice(_ removed: [MFAFactor], to user: UserRecord) async {
+        guard let mailer, mailer.canSend, let email = user.email else { return }
+        do {
+            let config = try await accounts.projectConfig()
+            let app = config.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? config.projectId
+            let names = removed.map { $0.displayName ?? "an authenticator app" }
+            let left = user.mfa.factors.isEmpty
+                ? "Your account no longer asks for a second factor when you sign in."
+                : "Your other second factors still work."
+            let text = """
+                Hello,
+
+                An administrator of \(app) removed two-step verification (\(names.joined(separator: ", "))) from your account \(email). \(left)
+
+                You have been signed out everywhere. If you did not ask for this, contact the administrators of \(app).
+                """
+            let html = "<p>Hello,</p><p>" + EmailTemplates.htmlEscape("An administrator of \(app) removed two-step verification (\(names.joined(separator: ", "))) from your account \(email). \(left)")
+                + "</p><p>" + EmailTemplates.htmlEscape("You have been signed out everywhere. If you did not ask for this, contact the administrators of \(app).") + "</p>"
+            let mail = OutgoingMail(from: configuration.mail.from, to: email, toName: user.displayName,
+                                    subject: "Two-step verification was removed from your \(app) account", text: text, html: html)
+            try await mailer.send(mail, kind: "mfaRemoved", code: nil, expiresAt: now.addingTimeInterval(86_400))
+        } catch {
+            logger.error("could not send the second-factor removal notice", metadata: ["uid": "\(user.localId)", "error.type": "\(type(of: error))"])
+        }
     }
 
     // MARK: Delete

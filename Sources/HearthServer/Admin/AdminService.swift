@@ -10,10 +10,13 @@ import Logging
 public struct AdminService: Sendable {
     let accounts: AccountService
     let logger: Logger
+    /// Sends users the notices of administrator changes (nil: offline commands, which send none).
+    let mailer: Mailer?
 
-    init(accounts: AccountService, logger: Logger) {
+    init(accounts: AccountService, logger: Logger, mailer: Mailer? = nil) {
         self.accounts = accounts
         self.logger = logger
+        self.mailer = mailer
     }
 
     var store: any HearthStore { accounts.store }

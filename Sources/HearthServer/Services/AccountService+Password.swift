@@ -111,6 +111,13 @@ extension AccountService {
         guard let user, matches else { throw HearthAPIError(.invalidLoginCredentials) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         try await throttle.succeeded(attempt)
+        if let pending = try await secondFactorChallenge(for: user, signInProvider: "password") {
+            var answer = SignInWithPasswordResponse(localId: user.localId, email: user.email, displayName: user.displayName,
+                                                    photoUrl: user.photoUrl, tokens: nil)
+            answer.mfaPendingCredential = pending.mfaPendingCredential
+            answer.mfaInfo = pending.mfaInfo
+            return answer
+        }
         var rehash: PasswordRehash?
         if let current = user.passwordHash, hasher.needsRehash(current) {
             rehash = PasswordRehash(old: current, new: try await hashPassword(password))

@@ -391,6 +391,13 @@ public struct EmailActionService: Sendable {
                     user.emailVerified = true
                     user.emailLinkSignIn = true
                 }
+                if linking == nil, let user = try await store.user(localId: target.localId),
+                   let pending = try await accounts.secondFactorChallenge(for: user, signInProvider: "password") {
+                    var answer = SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: nil)
+                    answer.mfaPendingCredential = pending.mfaPendingCredential
+                    answer.mfaInfo = pending.mfaInfo
+                    return answer
+                }
                 let (user, tokens) = try await accounts.signInSession(localId: target.localId, signInProvider: "password")
                 return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: tokens)
             }

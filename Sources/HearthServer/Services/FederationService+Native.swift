@@ -52,7 +52,7 @@ extension FederationService {
         // a 503 or a refused link).
         do {
             let answer = try await finish(signIn, request: request, returnCredential: returnCredential)
-            if answer.idToken == nil, let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }
+            if answer.idToken == nil, answer.mfaPendingCredential == nil, let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }
             return answer
         } catch {
             if let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }

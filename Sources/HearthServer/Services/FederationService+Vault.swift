@@ -32,7 +32,8 @@ extension FederationService {
     /// access token, sealed. A sign-in without a refresh token leaves what is kept alone. Failures are logged
     /// (never with a token) and do not fail the sign-in.
     func keepProviderTokens(_ signIn: FederatedSignIn, answer: SignInWithIdpResponse, config: IdPConfig, tenant: String?) async {
-        guard vaultKeeps(config), let keys = configuration.providerTokenKeys, let localId = answer.localId, answer.idToken != nil,
+        guard vaultKeeps(config), let keys = configuration.providerTokenKeys, let localId = answer.localId,
+              answer.idToken != nil || answer.mfaPendingCredential != nil,
               let refreshToken = signIn.oauthRefreshToken, !refreshToken.isEmpty
         else { return }
         let moment = now

@@ -206,6 +206,12 @@ public struct FederationService: Sendable {
 
     func signInExisting(_ holder: UserRecord, _ signIn: FederatedSignIn) async throws -> SignInWithIdpResponse {
         if holder.disabled { throw HearthAPIError(.userDisabled) }
+        if let pending = try await accounts.secondFactorChallenge(for: holder, signInProvider: signIn.identity.providerId, identity: signIn.identity) {
+            var answer = response(signIn, user: holder, tokens: nil, isNewUser: false)
+            answer.mfaPendingCredential = pending.mfaPendingCredential
+            answer.mfaInfo = pending.mfaInfo
+            return answer
+        }
         // One write: lastLoginAt, the identity's fresh profile, the new refresh token; returns the updated user.
         let (user, tokens) = try await accounts.signInSession(localId: holder.localId, signInProvider: signIn.identity.providerId,
                                                               identity: signIn.identity)

@@ -60,6 +60,7 @@ extension UserRecord {
             validSince: try row.time("valid_since"), customClaims: try row.jsonObject("custom_claims"),
             customAuth: try row.bool("custom_auth"), identities: identities, version: try row.int("version") ?? 0,
             emailLinkSignIn: try row.bool("email_link_signin"))
+        if let mfa = try row.string("mfa") { self.mfa = try StoreJSON.decode(UserMFA.self, mfa) }
     }
 }
 
@@ -159,5 +160,15 @@ extension PendingCredential {
         self.init(tokenHash: try row.text("token_hash"), identity: try row.json(ProviderIdentity.self, "identity_json"),
                   emailVerified: try row.bool("email_verified"), rawUserInfo: try row.string("raw_user_info"),
                   createdAt: try row.date("created_at") ?? .distantPast, expiresAt: try row.date("expires_at") ?? .distantPast)
+    }
+}
+
+extension MFASession {
+    /// An `mfa_sessions` row.
+    package init(row: some SQLRow) throws {
+        guard let kind = Kind(rawValue: try row.string("kind") ?? "") else { throw StoreError.backend("unknown kind in mfa_sessions") }
+        self.init(idHash: try row.text("id_hash"), kind: kind, localId: try row.text("local_id"),
+                  payload: try StoreJSON.decode(Payload.self, try row.string("payload")),
+                  createdAt: try row.time("created_at"), expiresAt: try row.time("expires_at"))
     }
 }

@@ -90,6 +90,12 @@ package struct SQLStatement: Sendable, Equatable, ExpressibleByStringInterpolati
             appendInterpolation(value.isEmpty ? SQLValue.null : .text(JSONValue.object(value).compactJSONString))
         }
 
+        /// A user's second factors as JSON text; none is stored as NULL. (Encoding cannot fail: strings, integers
+        /// and finite dates only.)
+        package mutating func appendInterpolation(mfa value: UserMFA) {
+            appendInterpolation(value.isEmpty ? SQLValue.null : ((try? StoreJSON.encode(value)).map(SQLValue.text) ?? .null))
+        }
+
         /// A comma-separated list of binds, for `IN (…)`.
         package mutating func appendInterpolation(list values: [String]) {
             for (index, value) in values.enumerated() {

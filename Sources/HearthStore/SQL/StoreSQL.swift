@@ -9,7 +9,7 @@ package enum StoreSQL {
 
     static let userColumns = """
         local_id, email, email_verified, display_name, photo_url, password_hash, password_updated_at, disabled, created_at,
-        last_login_at, last_refresh_at, valid_since, custom_claims, custom_auth, version, email_link_signin
+        last_login_at, last_refresh_at, valid_since, custom_claims, custom_auth, version, email_link_signin, mfa
         """
 
     /// One user's `VALUES` tuple (version 0), in ``userColumns`` order.
@@ -17,7 +17,7 @@ package enum StoreSQL {
         """
         (\(user.localId), \(user.email), \(user.emailVerified), \(user.displayName), \(user.photoUrl), \(user.passwordHash), \
         \(user.passwordUpdatedAt), \(user.disabled), \(user.createdAt), \(user.lastLoginAt), \(user.lastRefreshAt), \
-        \(user.validSince), \(json: user.customClaims), \(user.customAuth), 0, \(user.emailLinkSignIn))
+        \(user.validSince), \(json: user.customClaims), \(user.customAuth), 0, \(user.emailLinkSignIn), \(mfa: user.mfa))
         """
     }
 
@@ -33,7 +33,8 @@ package enum StoreSQL {
             photo_url = \(user.photoUrl), password_hash = \(user.passwordHash), password_updated_at = \(user.passwordUpdatedAt),
             disabled = \(user.disabled), created_at = \(user.createdAt), last_login_at = \(user.lastLoginAt),
             last_refresh_at = \(user.lastRefreshAt), valid_since = \(user.validSince), custom_claims = \(json: user.customClaims),
-            custom_auth = \(user.customAuth), email_link_signin = \(user.emailLinkSignIn), version = version + 1
+            custom_auth = \(user.customAuth), email_link_signin = \(user.emailLinkSignIn), mfa = \(mfa: user.mfa),
+            version = version + 1
         WHERE local_id = \(user.localId)
         """
     }
@@ -377,11 +378,28 @@ package enum StoreSQL {
             // Sessions are kept an hour past expiry so a late replay is still recognized as "used".
             "DELETE FROM authorization_sessions WHERE expires_at < \(now.addingTimeInterval(-3600))",
             "DELETE FROM pending_credentials WHERE expires_at < \(now)",
+            "DELETE FROM mfa_sessions WHERE expires_at < \(now)",
             "DELETE FROM used_id_tokens WHERE expires_at < \(now)",
             // Attempts of keys never seen again (the live ones are trimmed as they are recorded).
             "DELETE FROM \(unescaped: throttleTable) WHERE at < \(now.addingTimeInterval(-86_400))",
         ]
     }
+
+    package static func insertMFASession(_ session: MFASession) throws -> SQLStatement {
+        """
+        INSERT INTO mfa_sessions (id_hash, kind, local_id, payload, created_at, expires_at)
+        VALUES (\(session.idHash), \(session.kind.rawValue), \(session.localId), \(try StoreJSON.encode(session.payload)), \
+        \(session.createdAt), \(session.expiresAt))
+        """
+    }
+
+    package static func mfaSession(idHash: String) -> SQLStatement { "SELECT * FROM mfa_sessions WHERE id_hash = \(idHash)" }
+
+    /// Deletes the session: one row for the one caller that completes it.
+    package static func deleteMFASession(idHash: String) -> SQLStatement { "DELETE FROM mfa_sessions WHERE id_hash = \(idHash)" }
+
+    /// Every session of a user (its second factors changed: pending sign-ins and enrollments start again).
+    package static func deleteMFASessions(localId: String) -> SQLStatement { "DELETE FROM mfa_sessions WHERE local_id = \(localId)" }
 
     package static func deleteExpiredIDTokenUse(keyHash: String, now: Date) -> SQLStatement {
         "DELETE FROM used_id_tokens WHERE key_hash = \(keyHash) AND expires_at < \(now)"

@@ -257,3 +257,24 @@ extension StoreSchema {
         ]
     }
 }
+
+extension StoreSchema {
+    /// Second factors (a JSON column of the user, changed with its version check) and the enrollments and
+    /// sign-ins waiting for a code.
+    package var multiFactor: [String] {
+        [
+            "ALTER TABLE users ADD COLUMN mfa TEXT",
+            """
+            CREATE TABLE mfa_sessions (
+                id_hash TEXT\(d.bytewise) \(d.key),
+                kind TEXT NOT NULL,
+                local_id TEXT\(d.bytewise) NOT NULL,
+                payload TEXT NOT NULL,
+                created_at \(d.time) NOT NULL,
+                expires_at \(d.time) NOT NULL
+            )
+            """,
+            "CREATE INDEX mfa_sessions_expiry ON mfa_sessions(expires_at)",
+        ]
+    }
+}

@@ -10,10 +10,14 @@ public struct AdminProjectConfig: Codable, Sendable, Equatable {
     public var client: ClientConfig?
     /// `notification`: the email templates (`sendEmail`).
     public var notification: NotificationConfig?
+    /// `mfa`: second factors (TOTP).
+    public var mfa: MultiFactorAuthConfig?
 
     public init(name: String? = nil, signIn: SignInConfig? = nil, authorizedDomains: [String]? = nil,
-                emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil, notification: NotificationConfig? = nil) {
+                emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil, notification: NotificationConfig? = nil,
+                mfa: MultiFactorAuthConfig? = nil) {
         self.name = name
+        self.mfa = mfa
         self.signIn = signIn
         self.authorizedDomains = authorizedDomains
         self.emailPrivacyConfig = emailPrivacyConfig

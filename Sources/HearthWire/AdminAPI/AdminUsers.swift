@@ -310,6 +310,9 @@ public struct ImportUserInfo: Codable, Sendable, Equatable {
     /// A clear-text password (hashed with Hearth's scrypt on import).
     public var rawPassword: String?
     public var providerUserInfo: [LinkProviderUserInfo]?
+    /// Second factors: Hearth refuses users that have any (a factor's secret is never exported, so it could not
+    /// verify a code; dropping it silently would weaken the account).
+    public var mfaInfo: [MFAEnrollmentInfo]?
     public var tenantId: String?
 
     public init(localId: String?, email: String? = nil, passwordHash: String? = nil, salt: String? = nil) {

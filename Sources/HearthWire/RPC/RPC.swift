@@ -84,6 +84,8 @@ public enum RPCCatalog {
         CreateAuthUriRequest.self, SignInWithIdpRequest.self, SignInWithCustomTokenRequest.self, GetProjectConfigRequest.self,
         ProviderAccessTokenRequest.self, GrantTokenRequest.self,
         SendOobCodeRequest.self, ResetPasswordRequest.self, SignInWithEmailLinkRequest.self, RevokeTokenRequest.self,
+        StartMFAEnrollmentRequest.self, FinalizeMFAEnrollmentRequest.self, WithdrawMFARequest.self, StartMFASignInRequest.self,
+        FinalizeMFASignInRequest.self, GenerateRecoveryCodesRequest.self,
     ]
 
     /// The admin API's methods on users, sessions and the audit log.
@@ -185,6 +187,46 @@ extension RevokeTokenRequest: WireRPC {
     public static let method = RPCMethod(group: .clientAPI, v1: "accounts:revokeToken", v3: nil,
                                          paths: [WirePaths.identityToolkitV2 + "/accounts:revokeToken",
                                                  WirePaths.accounts("revokeToken")])
+}
+
+// MARK: Second factors (Identity Platform's v2 methods)
+
+extension RPCMethod {
+    /// A v2 `accounts/<resource>:<verb>` client method.
+    static func accountsV2(_ name: String, _ path: String) -> RPCMethod {
+        RPCMethod(group: .clientAPI, v1: name, v3: nil, paths: [path])
+    }
+}
+
+extension StartMFAEnrollmentRequest: WireRPC {
+    public typealias Response = StartMFAEnrollmentResponse
+    public static let method = RPCMethod.accountsV2("mfaEnrollment:start", WirePaths.mfaEnrollmentStart)
+}
+
+extension FinalizeMFAEnrollmentRequest: WireRPC {
+    public typealias Response = FinalizeMFAEnrollmentResponse
+    public static let method = RPCMethod.accountsV2("mfaEnrollment:finalize", WirePaths.mfaEnrollmentFinalize)
+}
+
+extension WithdrawMFARequest: WireRPC {
+    public typealias Response = WithdrawMFAResponse
+    public static let method = RPCMethod.accountsV2("mfaEnrollment:withdraw", WirePaths.mfaEnrollmentWithdraw)
+}
+
+extension StartMFASignInRequest: WireRPC {
+    public typealias Response = EmptyResponse
+    public static let method = RPCMethod.accountsV2("mfaSignIn:start", WirePaths.mfaSignInStart)
+}
+
+extension FinalizeMFASignInRequest: WireRPC {
+    public typealias Response = FinalizeMFASignInResponse
+    public static let method = RPCMethod.accountsV2("mfaSignIn:finalize", WirePaths.mfaSignInFinalize)
+}
+
+extension GenerateRecoveryCodesRequest: WireRPC {
+    public typealias Response = GenerateRecoveryCodesResponse
+    /// Hearth extension.
+    public static let method = RPCMethod.accountsV2("mfaRecoveryCodes:generate", WirePaths.mfaRecoveryCodesGenerate)
 }
 
 // MARK: The admin API

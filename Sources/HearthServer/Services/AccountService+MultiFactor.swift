@@ -1,0 +1,369 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Logging
+
+/// TOTP second factors (Firebase's v2 `mfaEnrollment:*` and `mfaSignIn:*`) and Hearth's recovery codes.
+///
+/// Factors live in the user's record (``UserRecord/mfa``), so enrolling, withdrawing, using a code's time step and
+/// using a recovery code are each one version-checked write of the user: of two replicas accepting the same code,
+/// one write wins and the other re-reads and refuses. Enrollments and sign-ins waiting for a code are
+/// ``MFASession``s stored by the hash of the opaque string the client holds, deleted by the step that completes them.
+extension AccountService {
+    /// How long an enrollment started with `mfaEnrollment:start` may be finalized.
+    static let mfaEnrollmentLifetime: TimeInterval = 600
+    /// How long a first factor waits for its second (`mfaPendingCredential`).
+    static let mfaPendingLifetime: TimeInterval = 300
+    /// The longest opaque session string accepted (ours are ~50 characters).
+    static let maxMFASessionLength = 256
+
+    /// Wrong second-factor codes per user (and per client address) in the password throttle's window.
+    var mfaThrottle: LoginThrottle {
+        LoginThrottle(configuration: ThrottleConfiguration(maxFailuresPerAccount: 5, maxFailuresPerAddress: configuration.throttle.maxFailuresPerAddress,
+                                                           window: configuration.throttle.window),
+                      clock: configuration.clock, store: store, scope: "mfa")
+    }
+
+    // MARK: Enrollment
+
+    /// `accounts/mfaEnrollment:start` with `totpEnrollmentInfo`: a new secret for the signed-in user.
+    public func startMFAEnrollment(_ request: StartMFAEnrollmentRequest) async throws -> StartMFAEnrollmentResponse {
+        try AdminService.checkNoTenant(request.tenantId)
+        if request.phoneEnrollmentInfo != nil {
+            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; enroll a TOTP factor (totpEnrollmentInfo)")
+        }
+        guard request.totpEnrollmentInfo != nil else {
+            throw HearthAPIError(.invalidArgument, "totpEnrollmentInfo is required: Hearth enrolls TOTP second factors")
+        }
+        let (claims, user) = try await authenticate(idToken: request.idToken)
+        let project = try await projectConfig()
+        guard project.totpEnabled else {
+            throw HearthAPIError(.operationNotAllowed, "TOTP second factors are not enabled for this project (mfa.providerConfigs in the project config)")
+        }
+        try checkCanEnroll(user)
+        try requireRecentLogin(claims)
+        let moment = now
+        let secret = Base32.encode(TOTP.generateSecret())
+        let token = "hme1." + RandomID.token(byteCount: 32)
+        let expiresAt = moment.addingTimeInterval(Self.mfaEnrollmentLifetime)
+        try await store.insertMFASession(MFASession(
+            idHash: RefreshTokenRecord.hash(token), kind: .enrollment, localId: user.localId,
+            payload: .init(secret: try sealTOTPSecret(secret, context: Self.enrollmentSealingContext(localId: user.localId))),
+            createdAt: moment, expiresAt: expiresAt))
+        return StartMFAEnrollmentResponse(totpSessionInfo: TOTPSessionInfo(
+            sharedSecretKey: secret, verificationCodeLength: TOTP.defaultDigits, hashingAlgorithm: TOTP.Algorithm.sha1.rawValue,
+            periodSec: TOTP.defaultPeriod, sessionInfo: token, finalizeEnrollmentTime: expiresAt.formatted(.iso8601)))
+    }
+
+    /// `accounts/mfaEnrollment:finalize` with `totpVerificationInfo`: the first code from the app enrolls the factor.
+    public func finalizeMFAEnrollment(_ request: FinalizeMFAEnrollmentRequest, clientAddress: String) async throws -> FinalizeMFAEnrollmentResponse {
+        try AdminService.checkNoTenant(request.tenantId)
+        if request.phoneVerificationInfo != nil {
+            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; finalize with totpVerificationInfo")
+        }
+        guard let info = request.totpVerificationInfo else {
+            throw HearthAPIError(.invalidArgument, "totpVerificationInfo (sessionInfo and verificationCode) is required")
+        }
+        guard let sessionInfo = info.sessionInfo, !sessionInfo.isEmpty else { throw HearthAPIError(.missingSessionInfo) }
+        guard let code = info.verificationCode, !code.isEmpty else { throw HearthAPIError(.missingCode) }
+        if let name = request.displayName, name.count > 256 || !StoreError.storable(name) {
+            throw HearthAPIError(.invalidDisplayName, "a factor's display name is at most 256 characters")
+        }
+        let (claims, user) = try await authenticate(idToken: request.idToken)
+        try requireRecentLogin(claims)
+        guard sessionInfo.utf8.count <= Self.maxMFASessionLength,
+              let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(sessionInfo)),
+              session.kind == .enrollment, session.localId == user.localId, let sealed = session.payload.secret
+        else { throw HearthAPIError(.invalidSessionInfo, "unknown sessionInfo: start the enrollment again with mfaEnrollment:start") }
+        guard session.expiresAt > now else { throw HearthAPIError(.sessionExpired, "the enrollment expired; start it again with mfaEnrollment:start") }
+        let secret = try openTOTPSecret(sealed, context: Self.enrollmentSealingContext(localId: user.localId))
+        let project = try await projectConfig()
+        guard let generator = TOTP(secret: secret) else { throw HearthAPIError(.invalidSessionInfo) }
+        let step = try await checkCode(code, generator: generator, after: nil, adjacentIntervals: project.totpAdjacentIntervals,
+                                       localId: user.localId, clientAddress: clientAddress)
+        guard try await store.deleteMFASession(idHash: session.idHash) else {
+            throw HearthAPIError(.invalidSessionInfo, "this enrollment was finalized already")
+        }
+        let moment = now
+        let enrollmentId = RandomID.token(byteCount: 16)
+        let recoveryCodes = request.generateRecoveryCodes == true ? RecoveryCodes.generate() : nil
+        let updated = try await modifyUser(localId: user.localId) { user in
+            try checkCanEnroll(user)
+            user.mfa.factors.append(MFAFactor(
+                enrollmentId: enrollmentId, displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 }, enrolledAt: moment,
+                secret: try sealTOTPSecret(Base32.encode(secret), context: MFAFactor.sealingContext(enrollmentId: enrollmentId)),
+                lastUsedStep: step))
+            if let recoveryCodes {
+                user.mfa.recoveryCodeHashes = recoveryCodes.compactMap(RecoveryCodes.hash)
+                user.mfa.recoveryCodesUsed = 0
+            }
+        }
+        try await auditUser(updated.localId, "mfa.enroll", detail: "totp \(enrollmentId)\(recoveryCodes == nil ? "" : ", recovery codes")")
+        let tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
+                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
+                                            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.totp.rawValue, enrollmentId: enrollmentId))
+        return FinalizeMFAEnrollmentResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken, recoveryCodes: recoveryCodes)
+    }
+
+    /// Refuses an enrollment Firebase would: unverified email, the factor limit.
+    private func checkCanEnroll(_ user: UserRecord) throws {
+        guard user.email != nil, user.emailVerified else {
+            throw HearthAPIError(.unverifiedEmail, "verify the account's email address before enrolling a second factor")
+        }
+        guard user.mfa.factors.count < UserMFA.maximumFactors else {
+            throw HearthAPIError(.secondFactorLimitExceeded, "a user may enroll at most \(UserMFA.maximumFactors) second factors")
+        }
+    }
+
+    /// `accounts/mfaEnrollment:withdraw`: removes a factor; the user's other sessions end, the caller gets new tokens.
+    public func withdrawMFA(_ request: WithdrawMFARequest) async throws -> WithdrawMFAResponse {
+        try AdminService.checkNoTenant(request.tenantId)
+        let (claims, user) = try await authenticate(idToken: request.idToken)
+        guard let enrollmentId = request.mfaEnrollmentId, !enrollmentId.isEmpty else { throw HearthAPIError(.missingMfaEnrollmentId) }
+        guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
+        try requireRecentLogin(claims)
+        let updated = try await modifyUser(localId: user.localId) { user in
+            guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
+            Self.removeFactors(Set([enrollmentId]), from: &user)
+            // Sessions begun before the caller's sign-in end; the caller's own goes on (with the tokens answered).
+            user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
+        }
+        try await store.deleteMFASessions(localId: updated.localId)
+        try await auditUser(updated.localId, "mfa.withdraw", detail: "totp \(enrollmentId)")
+        // The caller's session goes on without the withdrawn factor (its claims would name a factor that is gone).
+        var sessionClaims: [String: JSONValue] = [:]
+        if let remaining = updated.mfa.factors.first(where: { $0.enrollmentId == claims.firebase.secondFactorIdentifier }) {
+            sessionClaims = IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.totp.rawValue, enrollmentId: remaining.enrollmentId)
+        }
+        let tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
+                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)), sessionClaims: sessionClaims)
+        return WithdrawMFAResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    /// Removes factors (all when `ids` is nil); without factors left, the recovery codes go too.
+    static func removeFactors(_ ids: Set<String>?, from user: inout UserRecord) {
+        if let ids { user.mfa.factors.removeAll { ids.contains($0.enrollmentId) } } else { user.mfa.factors.removeAll() }
+        if user.mfa.factors.isEmpty { user.mfa = UserMFA() }
+    }
+
+    /// Hearth's `accounts/mfaRecoveryCodes:generate`: a new set of recovery codes; the old set stops working.
+    public func generateRecoveryCodes(_ request: GenerateRecoveryCodesRequest) async throws -> GenerateRecoveryCodesResponse {
+        try AdminService.checkNoTenant(request.tenantId)
+        let (claims, user) = try await authenticate(idToken: request.idToken)
+        guard !user.mfa.factors.isEmpty else {
+            throw HearthAPIError(.mfaEnrollmentNotFound, "recovery codes stand in for a second factor: enroll a TOTP factor first")
+        }
+        try requireRecentLogin(claims)
+        let codes = RecoveryCodes.generate()
+        let updated = try await modifyUser(localId: user.localId) { user in
+            guard !user.mfa.factors.isEmpty else { throw HearthAPIError(.mfaEnrollmentNotFound) }
+            user.mfa.recoveryCodeHashes = codes.compactMap(RecoveryCodes.hash)
+            user.mfa.recoveryCodesUsed = 0
+        }
+        try await auditUser(updated.localId, "mfa.recovery_codes", detail: "\(codes.count) new codes")
+        return GenerateRecoveryCodesResponse(recoveryCodes: codes)
+    }
+
+    // MARK: Sign-in
+
+    /// A first factor succeeded for `user`: when it has a second factor, the pending sign-in that
+    /// `mfaSignIn:finalize` completes (nothing else is written); nil when the sign-in may go on.
+    func secondFactorChallenge(for user: UserRecord, signInProvider: String, identity: ProviderIdentity? = nil) async throws -> MFAPendingSignIn? {
+        guard !user.mfa.factors.isEmpty else { return nil }
+        let moment = now
+        let token = "hmp1." + RandomID.token(byteCount: 32)
+        try await store.insertMFASession(MFASession(
+            idHash: RefreshTokenRecord.hash(token), kind: .signIn, localId: user.localId,
+            payload: .init(signInProvider: signInProvider, identity: identity),
+            createdAt: moment, expiresAt: moment.addingTimeInterval(Self.mfaPendingLifetime)))
+        metrics.count(.signIns, [signInProvider, "second_factor_required"])
+        return MFAPendingSignIn(mfaPendingCredential: token, mfaInfo: user.mfa.enrollmentInfo)
+    }
+
+    /// `accounts/mfaSignIn:start`: phone factors only, which Hearth does not have; TOTP goes straight to finalize.
+    public func startMFASignIn(_ request: StartMFASignInRequest) throws -> EmptyResponse {
+        try AdminService.checkNoTenant(request.tenantId)
+        guard request.mfaPendingCredential?.isEmpty == false else { throw HearthAPIError(.missingMfaPendingCredential) }
+        guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
+        throw HearthAPIError(.invalidArgument, "mfaSignIn:start is for SMS factors, which Hearth does not support; complete a TOTP factor with mfaSignIn:finalize")
+    }
+
+    /// `accounts/mfaSignIn:finalize`: a TOTP code (or one of Hearth's recovery codes) completes the pending sign-in.
+    public func finalizeMFASignIn(_ request: FinalizeMFASignInRequest, clientAddress: String) async throws -> FinalizeMFASignInResponse {
+        try AdminService.checkNoTenant(request.tenantId)
+        guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
+        if request.phoneVerificationInfo != nil {
+            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; send totpVerificationInfo")
+        }
+        let recoveryCode = request.recoveryCodeVerificationInfo.map { $0.recoveryCode ?? "" }
+        if recoveryCode == nil {
+            guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
+            guard request.totpVerificationInfo?.verificationCode?.isEmpty == false else { throw HearthAPIError(.missingCode) }
+        } else if recoveryCode?.isEmpty == true {
+            throw HearthAPIError(.missingCode, "recoveryCodeVerificationInfo.recoveryCode is empty")
+        }
+        guard credential.utf8.count <= Self.maxMFASessionLength,
+              let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
+        else { throw HearthAPIError(.invalidMfaPendingCredential, "unknown or used mfaPendingCredential: sign in again") }
+        guard session.expiresAt > now else { throw HearthAPIError(.invalidMfaPendingCredential, "the pending sign-in expired: sign in again") }
+        guard let user = try await store.user(localId: session.localId) else { throw HearthAPIError(.userNotFound) }
+        if user.disabled { throw HearthAPIError(.userDisabled) }
+        // The account's sessions were revoked (a password change, an administrator) after the first factor.
+        guard Int64(session.createdAt.timeIntervalSince1970) >= Int64(user.validSince.timeIntervalSince1970) else {
+            throw HearthAPIError(.invalidMfaPendingCredential, "the account changed since the first factor: sign in again")
+        }
+        let factorId: String
+        if let recoveryCode {
+            factorId = try await useRecoveryCode(recoveryCode, user: user, session: session, clientAddress: clientAddress)
+        } else {
+            factorId = try await useTOTPCode(request.totpVerificationInfo?.verificationCode ?? "", enrollmentId: request.mfaEnrollmentId ?? "",
+                                             user: user, session: session, clientAddress: clientAddress)
+        }
+        let (_, tokens) = try await signInSession(
+            localId: user.localId, signInProvider: session.payload.signInProvider ?? "password", identity: session.payload.identity,
+            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.totp.rawValue, enrollmentId: factorId))
+        return FinalizeMFASignInResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    /// Checks a TOTP code of `enrollmentId`, then completes the pending sign-in once and records the code's step.
+    private func useTOTPCode(_ code: String, enrollmentId: String, user: UserRecord, session: MFASession, clientAddress: String) async throws -> String {
+        guard let factor = user.mfa.factors.first(where: { $0.enrollmentId == enrollmentId }) else {
+            throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(enrollmentId.prefix(64))")
+        }
+        let generator = try generator(for: factor)
+        let project = try await projectConfig()
+        let step = try await checkCode(code, generator: generator, after: factor.lastUsedStep, adjacentIntervals: project.totpAdjacentIntervals,
+                                       localId: user.localId, clientAddress: clientAddress)
+        guard try await store.deleteMFASession(idHash: session.idHash) else {
+            throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
+        }
+        try await modifyUser(localId: user.localId) { user in
+            guard let index = user.mfa.factors.firstIndex(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
+            // Another replica accepted a code of this step (or a later one) meanwhile: this one is a replay.
+            if let last = user.mfa.factors[index].lastUsedStep, last >= step { throw HearthAPIError(.invalidCode, Self.usedCodeMessage) }
+            user.mfa.factors[index].lastUsedStep = step
+        }
+        return enrollmentId
+    }
+
+    /// Checks a recovery code, then completes the pending sign-in once and spends the code.
+    private func useRecoveryCode(_ code: String, user: UserRecord, session: MFASession, clientAddress: String) async throws -> String {
+        guard let first = user.mfa.factors.first else { throw HearthAPIError(.mfaEnrollmentNotFound) }
+        guard let reservation = try await mfaThrottle.reserve(account: user.localId, address: clientAddress) else { throw Self.tooManyCodes }
+        guard RecoveryCodes.match(code, against: user.mfa.recoveryCodeHashes) != nil else {
+            metrics.count(.signIns, ["second_factor", "wrong_code"])
+            throw HearthAPIError(.invalidCode, "the recovery code is wrong or was used already")
+        }
+        guard try await store.deleteMFASession(idHash: session.idHash) else {
+            throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
+        }
+        let updated = try await modifyUser(localId: user.localId) { user in
+            // Matched again on the fresh record: a code spent meanwhile by another sign-in is gone from it.
+            guard let index = RecoveryCodes.match(code, against: user.mfa.recoveryCodeHashes) else {
+                throw HearthAPIError(.invalidCode, "the recovery code is wrong or was used already")
+            }
+            user.mfa.recoveryCodeHashes.remove(at: index)
+            user.mfa.recoveryCodesUsed += 1
+        }
+        try await mfaThrottle.succeeded(reservation)
+        try await auditUser(user.localId, "mfa.recovery_code_used", detail: "\(updated.mfa.recoveryCodeHashes.count) codes left")
+        logger.notice("recovery code used", metadata: ["uid": "\(user.localId)", "left": "\(updated.mfa.recoveryCodeHashes.count)"])
+        metrics.count(.signIns, ["second_factor", "recovery_code"])
+        return first.enrollmentId
+    }
+
+    static let usedCodeMessage = "this code was used already; wait for the app to show the next one"
+    static let tooManyCodes = HearthAPIError(.tooManyAttempts, "too many wrong second-factor codes; try again later")
+
+    /// Counts the attempt (atomically, before the check), checks the code: its step, or `INVALID_CODE`.
+    private func checkCode(_ code: String, generator: TOTP, after lastStep: Int64?, adjacentIntervals: Int,
+                           localId: String, clientAddress: String) async throws -> Int64 {
+        guard let reservation = try await mfaThrottle.reserve(account: localId, address: clientAddress) else {
+            logger.notice("second-factor attempts throttled", metadata: ["uid": "\(localId)"])
+            throw Self.tooManyCodes
+        }
+        let moment = now
+        guard let step = generator.verify(code, at: moment, adjacentIntervals: adjacentIntervals, after: lastStep) else {
+            metrics.count(.signIns, ["second_factor", "wrong_code"])
+            // A code that matches a step already used is a replay: say so (the person typed a code twice).
+            if lastStep != nil, generator.verify(code, at: moment, adjacentIntervals: adjacentIntervals, after: nil) != nil {
+                throw HearthAPIError(.invalidCode, Self.usedCodeMessage)
+            }
+            throw HearthAPIError(.invalidCode, "the code is wrong; check the authenticator app's clock, and type the code it shows now")
+        }
+        try await mfaThrottle.succeeded(reservation)
+        return step
+    }
+
+    // MARK: Secrets at rest
+
+    static func enrollmentSealingContext(localId: String) -> String { "hearth.totp-enrollment.v1\u{0}\(localId)" }
+
+    /// Seals a base32 secret with the vault keys when the server has them (else stores it as it is).
+    func sealTOTPSecret(_ base32: String, context: String) throws -> String {
+        guard let keys = configuration.providerTokenKeys else { return base32 }
+        return try keys.sealSecret(base32, context: context)
+    }
+
+    /// The secret's bytes; a secret sealed with a key this server lacks cannot be used.
+    func openTOTPSecret(_ stored: String, context: String) throws -> Data {
+        var base32 = stored
+        if ProviderTokenKeys.isSealedSecret(stored) {
+            guard let keys = configuration.providerTokenKeys, let opened = try? keys.openSecret(stored, context: context) else {
+                logger.error("a TOTP secret is sealed with a vault key this server does not have")
+                throw HearthAPIError(.internalError, "this second factor's secret is sealed with a vault key this server does not have (provider-token keys)",
+                                     httpStatus: 503)
+            }
+            base32 = opened
+        }
+        guard let secret = Base32.decode(base32), !secret.isEmpty else { throw HearthAPIError(.internalError, "a stored TOTP secret is damaged") }
+        return secret
+    }
+
+    func generator(for factor: MFAFactor) throws -> TOTP {
+        let secret = try openTOTPSecret(factor.secret, context: MFAFactor.sealingContext(enrollmentId: factor.enrollmentId))
+        guard let generator = TOTP(secret: secret, algorithm: factor.algorithm, digits: factor.digits, period: factor.period) else {
+            throw HearthAPIError(.internalError, "a stored TOTP factor has impossible settings")
+        }
+        return generator
+    }
+
+    /// An audit entry of the user's own account change.
+    func auditUser(_ localId: String, _ action: String, detail: String) async throws {
+        try await store.appendAuditEntry(AuditEntry(time: now, actor: "user:\(localId)", action: action, target: localId, detail: detail))
+    }
+}
+
+extension StartMFAEnrollmentRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFAEnrollmentResponse {
+        try await call.accounts.startMFAEnrollment(request)
+    }
+}
+
+extension FinalizeMFAEnrollmentRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> FinalizeMFAEnrollmentResponse {
+        try await call.accounts.finalizeMFAEnrollment(request, clientAddress: call.context.clientAddress)
+    }
+}
+
+extension WithdrawMFARequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> WithdrawMFAResponse { try await call.accounts.withdrawMFA(request) }
+}
+
+extension StartMFASignInRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> EmptyResponse { try call.accounts.startMFASignIn(request) }
+}
+
+extension FinalizeMFASignInRequest: ServedRPC {
+    static let signInKind: SignInKind? = .secondFactor
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> FinalizeMFASignInResponse {
+        try await call.accounts.finalizeMFASignIn(request, clientAddress: call.context.clientAddress)
+    }
+}
+
+extension GenerateRecoveryCodesRequest: ServedRPC {
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> GenerateRecoveryCodesResponse {
+        try await call.accounts.generateRecoveryCodes(request)
+    }
+}
