@@ -162,8 +162,12 @@ public struct UsersPage: ConsolePage {
         public let providers: [String]
         public let created: String
         public let lastSignIn: String
+        /// Whether the user has a second factor (the list's "2FA" tag).
+        public let secondFactor: Bool
 
-        public init(index: Int, uid: String, href: String, identifier: String, disabled: Bool, providers: [String], created: String, lastSignIn: String) {
+        public init(index: Int, uid: String, href: String, identifier: String, disabled: Bool, providers: [String], created: String, lastSignIn: String,
+                    secondFactor: Bool = false) {
+            self.secondFactor = secondFactor
             self.index = index
             self.uid = uid
             self.href = href
@@ -214,6 +218,24 @@ public struct UserPage: ConsolePage {
         }
     }
 
+    /// One enrolled second factor (never its secret).
+    public struct SecondFactor: Sendable {
+        /// The name the user gave it (or "Authenticator app").
+        public let displayName: String
+        /// Its kind as a word (`TOTP`).
+        public let kind: String
+        public let enrolledAt: String
+        /// Firebase's `mfaEnrollmentId` (what `hearth users mfa remove --factor` takes).
+        public let enrollmentId: String
+
+        public init(displayName: String, kind: String = "TOTP", enrolledAt: String, enrollmentId: String) {
+            self.displayName = displayName
+            self.kind = kind
+            self.enrolledAt = enrolledAt
+            self.enrollmentId = enrollmentId
+        }
+    }
+
     public let pageTitle: String?
     public let uid: String
     public let disabled: Bool
@@ -221,8 +243,15 @@ public struct UserPage: ConsolePage {
     public let facts: [Fact]
     public let providers: [LinkedProvider]
     public let claims: String
+    /// The user's second factors, oldest first (empty: none).
+    public let secondFactors: [SecondFactor]
+    /// "7 of 10 recovery codes left" and the like; nil when the user has none.
+    public let recoveryCodes: String?
 
-    public init(pageTitle: String? = nil, uid: String, disabled: Bool, deleteHref: String, facts: [Fact], providers: [LinkedProvider], claims: String) {
+    public init(pageTitle: String? = nil, uid: String, disabled: Bool, deleteHref: String, facts: [Fact], providers: [LinkedProvider], claims: String,
+                secondFactors: [SecondFactor] = [], recoveryCodes: String? = nil) {
+        self.secondFactors = secondFactors
+        self.recoveryCodes = recoveryCodes
         self.pageTitle = pageTitle
         self.uid = uid
         self.disabled = disabled
@@ -403,13 +432,69 @@ public struct SettingsPage: ConsolePage {
         }
     }
 
+    /// The "Two-step verification (TOTP)" card: the project's `mfa` setting and the clock check.
+    public struct SecondFactors: Sendable {
+        /// Whether users may enroll an authenticator app (`mfa.state` and the TOTP provider `ENABLED`).
+        public let enabled: Bool
+        /// `totpProviderConfig.adjacentIntervals`, 0…10.
+        public let adjacentIntervals: Int
+        /// What the intervals mean, in seconds.
+        public let window: String
+        /// The clock check: a throwaway key made for this page (never stored).
+        public let clock: ClockCheck
+
+        public init(enabled: Bool, adjacentIntervals: Int, window: String, clock: ClockCheck) {
+            self.enabled = enabled
+            self.adjacentIntervals = adjacentIntervals
+            self.window = window
+            self.clock = clock
+        }
+    }
+
+    /// "Check your authenticator app against this server's clock": the QR code of a throwaway key, its URI, the
+    /// form's nonce (the key is derived from it and the console session; neither the key nor the nonce is
+    /// stored), and the result of the last check.
+    public struct ClockCheck: Sendable {
+        /// The `<svg>` of the QR code (``QRCode/svg(label:moduleSize:)``; inserted as markup).
+        public let qrSVG: String
+        /// The `otpauth://` URI the QR code holds.
+        public let uri: String
+        /// The key in base32, for apps without a camera.
+        public let key: String
+        public let nonce: String
+        /// The answer to the code typed; nil before a check.
+        public let result: Result?
+
+        public struct Result: Sendable {
+            public let ok: Bool
+            public let message: String
+
+            public init(ok: Bool, message: String) {
+                self.ok = ok
+                self.message = message
+            }
+        }
+
+        public init(qrSVG: String, uri: String, key: String, nonce: String, result: Result? = nil) {
+            self.qrSVG = qrSVG
+            self.uri = uri
+            self.key = key
+            self.nonce = nonce
+            self.result = result
+        }
+    }
+
     public let onePerEmail: Bool
     public let enumeration: Bool
     public let signupAllowed: Bool
     public let deletionAllowed: Bool
     public let domains: [Domain]
+    /// The second-factor card; nil: not shown.
+    public let secondFactors: SecondFactors?
 
-    public init(onePerEmail: Bool, enumeration: Bool, signupAllowed: Bool, deletionAllowed: Bool, domains: [Domain]) {
+    public init(onePerEmail: Bool, enumeration: Bool, signupAllowed: Bool, deletionAllowed: Bool, domains: [Domain],
+                secondFactors: SecondFactors? = nil) {
+        self.secondFactors = secondFactors
         self.onePerEmail = onePerEmail
         self.enumeration = enumeration
         self.signupAllowed = signupAllowed

@@ -10,7 +10,8 @@ import HearthWire
 struct Project: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or change the project's sign-in settings.",
-        discussion: "Example: hearth project --email-enumeration-protection on --one-account-per-email on")
+        discussion: "Example: hearth project --email-enumeration-protection on --one-account-per-email on",
+        subcommands: [ProjectMFA.self])
 
     /// `on` / `off`.
     enum Switch: String, ExpressibleByArgument, CaseIterable {
@@ -19,8 +20,7 @@ struct Project: AsyncParsableCommand {
     }
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(name: .customLong("project-id"), help: "The project (default demo-hearth, env HEARTH_PROJECT_ID).")
-    var projectId: String?
+    @OptionGroup var project: ProjectOption
     @Option(name: .customLong("email-enumeration-protection"), help: "createAuthUri reveals nothing about emails (on/off).")
     var emailEnumerationProtection: Switch?
     @Option(name: .customLong("one-account-per-email"), help: "A provider sign-in with another account's email asks for confirmation (on/off).")
@@ -33,7 +33,7 @@ struct Project: AsyncParsableCommand {
     var acceptAnyApp: Switch?
 
     func run() async throws {
-        let config = try await storeOptions.withService(projectId: projectId) { service, store, settings in
+        let config = try await storeOptions.withService(projectId: project.projectId) { service, store, settings in
             _ = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
             // The admin API's project-config update (its audit entry config.update), with the paths these switches set.
             var body: [String: JSONValue] = [:]
@@ -78,4 +78,11 @@ struct Project: AsyncParsableCommand {
             authorized domains             \(config.authorizedDomains.joined(separator: ", "))
             """)
     }
+}
+
+/// `--project-id`, in a group so that `hearth project` and its subcommands (`hearth project mfa …`) all receive it
+/// (ArgumentParser gives a plain option of a parent command to the parent alone).
+struct ProjectOption: ParsableArguments {
+    @Option(name: .customLong("project-id"), help: "The project (default demo-hearth, env HEARTH_PROJECT_ID).")
+    var projectId: String?
 }

@@ -92,7 +92,7 @@ import Testing
             users: [.init(index: 0, uid: "u1", href: "/console/user?uid=u1", identifier: evil, disabled: true, providers: ["password", "google.com"],
                           created: "2025-01-01 10:00", lastSignIn: "—"),
                     .init(index: 1, uid: "u2", href: "/console/user?uid=u2", identifier: "b@example.com", disabled: false, providers: ["anonymous"],
-                          created: "2025-01-02 10:00", lastSignIn: "2025-01-03 10:00")],
+                          created: "2025-01-02 10:00", lastSignIn: "2025-01-03 10:00", secondFactor: true)],
             query: evil, previous: "/console/users?page=0", next: "/console/users?page=2&q=x"), flash: "User added.",
                marker: #"aria-label="Copy UID of \#(escaped)""#),
         Sample(name: "users2", page: UsersPage(caption: "No users yet.", users: [], query: nil, previous: nil, next: nil),
@@ -104,6 +104,16 @@ import Testing
                marker: "<dt>Display name</dt><dd>\(escaped)</dd>"),
         Sample(name: "user2", page: UserPage(pageTitle: nil, uid: "u2", disabled: false, deleteHref: "/d", facts: [.init(label: "UID", value: "u2")],
                                              providers: [], claims: ""), marker: "None (anonymous or custom-token user)."),
+        Sample(name: "user3", page: UserPage(
+            pageTitle: nil, uid: "u3", disabled: false, deleteHref: "/d", facts: [.init(label: "UID", value: "u3")], providers: [], claims: "",
+            secondFactors: [.init(displayName: evil, enrolledAt: "2026-11-24 06:00", enrollmentId: "enr-1"),
+                            .init(displayName: "Authenticator app", enrolledAt: "2026-11-24 07:00", enrollmentId: "enr-2")],
+            recoveryCodes: "7 recovery codes left (3 used)"),
+               marker: #"<input type="hidden" name="uid" value="u3"><input type="hidden" name="factor" value="enr-1">"#),
+        Sample(name: "user4", page: UserPage(
+            pageTitle: nil, uid: "u4", disabled: false, deleteHref: "/d", facts: [], providers: [], claims: "",
+            secondFactors: [.init(displayName: "Phone", enrolledAt: "2026-11-24 06:00", enrollmentId: "enr-9")]),
+               marker: #"aria-label="Remove Phone (enr-9)""#),
         Sample(name: "confirm-delete", page: ConfirmDeletePage(uid: "u1", identifier: evil, backHref: "/console/user?uid=u1"),
                marker: "Delete <strong>\(escaped)</strong>"),
         Sample(name: "providers", page: ProvidersPage(providers: [
@@ -134,6 +144,12 @@ import Testing
                marker: #"aria-label="Remove \#(escaped)""#),
         Sample(name: "settings2", page: SettingsPage(onePerEmail: false, enumeration: true, signupAllowed: false, deletionAllowed: true, domains: []),
                marker: #"name="linking" value="multiple" checked"#),
+        Sample(name: "settings3", page: SettingsPage(
+            onePerEmail: true, enumeration: false, signupAllowed: true, deletionAllowed: true, domains: [],
+            secondFactors: .init(enabled: true, adjacentIntervals: 3, window: "window " + evil, clock: .init(
+                qrSVG: try! QRCode(text: "otpauth://totp/x:clock-check?secret=AB").svg(label: evil), uri: "otpauth://" + evil, key: "KEY",
+                nonce: "n0nce", result: .init(ok: false, message: "result " + evil)))),
+               marker: #"<p class="clock-bad" role="status">result \#(escaped)</p>"#),
         Sample(name: "apps", page: AppsPage(caption: "2 app(s)", apps: [
             .init(id: "apple:com.x", name: evil, kind: "Apple app", redirect: "app-1-x://"),
             .init(id: "cli", name: "cli", kind: "Desktop / CLI", redirect: "http://127.0.0.1:<port>/… (loopback, RFC 8252)"),
@@ -183,6 +199,29 @@ import Testing
         if let error = sample.error {
             #expect(html.contains(#"<p class="card error" role="alert">\#(error.replacingOccurrences(of: Self.evil, with: Self.escaped))</p>"#))
         }
+    }
+
+    @Test func secondFactorsShowOnTheSettingsUserAndUsersPages() throws {
+        func html(_ name: String) throws -> String { Self.render(try #require(Self.samples.first { $0.name == name })) }
+        let settings = try html("settings3")
+        // The QR code is inline markup (no image request under `default-src 'none'`), its label escaped.
+        #expect(settings.contains(#"<div class="qr"><svg xmlns="http://www.w3.org/2000/svg""#))
+        #expect(settings.contains(#"role="img" aria-label="\#(Self.escaped)""#))
+        #expect(settings.contains(#"name="adjacentIntervals" min="0" max="10" step="1" required value="3""#))
+        #expect(settings.contains(#"<p class="note" id="mfa-window">window \#(Self.escaped)</p>"#))
+        #expect(settings.contains(#"<input type="hidden" name="nonce" value="n0nce">"#))
+        #expect(settings.contains(#"name="enabled" value="true" checked"#))
+        #expect(!(try html("settings1")).contains("Two-step verification"))
+        let user = try html("user3")
+        // One Remove per factor and Remove all, each a POST with the CSRF token behind a confirmation.
+        #expect(user.components(separatedBy: #"action="/console/user/mfa/remove""#).count - 1 == 3)
+        #expect(user.components(separatedBy: #"<input type="hidden" name="csrf" value="csrf-token"><input type="hidden" name="uid" value="u3"><input type="hidden" name="factor" value="enr-"#).count - 1 == 2)
+        #expect(user.contains(#"recovery code of this user? Their sessions end and they are told by email."><input type="hidden" name="csrf" value="csrf-token"><input type="hidden" name="uid" value="u3">"#))
+        #expect(user.contains("data-confirm=\"Remove \(Self.escaped) from this user?"))
+        #expect(user.contains("7 recovery codes left (3 used)"))
+        #expect(try html("user2").contains("None: this user signs in with one factor."))
+        let users = try html("users1")
+        #expect(users.components(separatedBy: ">2FA</span>").count - 1 == 1)
     }
 
     @Test func theAppleFormNeverFillsTheKeyAndSaysWhatIsOnFile() throws {

@@ -102,7 +102,7 @@ extension ConsoleController {
                 if providers.isEmpty { providers = [user.email != nil ? "email (no password)" : "anonymous"] }
                 return UsersPage.Row(index: index, uid: user.localId, href: userHref(user.localId), identifier: identifier(user),
                                      disabled: user.disabled, providers: providers, created: Self.display(milliseconds: user.createdAt),
-                                     lastSignIn: Self.display(milliseconds: user.lastLoginAt))
+                                     lastSignIn: Self.display(milliseconds: user.lastLoginAt), secondFactor: !(user.mfaInfo ?? []).isEmpty)
             },
             query: search.isEmpty ? nil : search,
             previous: pageIndex > 0 ? pageHref(pageIndex - 1) : nil,
@@ -119,6 +119,7 @@ extension ConsoleController {
         facts.append(("Created", Self.display(milliseconds: user.createdAt)))
         facts.append(("Last sign-in", Self.display(milliseconds: user.lastLoginAt)))
         facts.append(("Password", user.passwordUpdatedAt != nil ? "set" : "none"))
+        let (secondFactors, recoveryCodes) = try await secondFactors(of: user.localId)
         return UserPage(
             pageTitle: identifier(user),
             uid: user.localId, disabled: user.disabled,
@@ -130,7 +131,7 @@ extension ConsoleController {
                     providerId: info.providerId,
                     detail: ([info.email, info.displayName].compactMap { $0 } + (info.rawId == info.email ? [] : ["uid \(info.rawId)"])).joined(separator: " · "))
             },
-            claims: Self.prettyClaims(user.customAttributes))
+            claims: Self.prettyClaims(user.customAttributes), secondFactors: secondFactors, recoveryCodes: recoveryCodes)
     }
 
     static func prettyClaims(_ text: String?) -> String {
@@ -330,14 +331,16 @@ extension ConsoleController {
 
     // MARK: Settings, apps, service accounts, keys
 
-    func settings() async throws -> SettingsPage {
+    /// The Settings page; after a clock check, with the key that was checked (`clockNonce`) and the answer.
+    func settings(_ session: ConsoleSession, clockNonce: String? = nil, clockResult: SettingsPage.ClockCheck.Result? = nil) async throws -> SettingsPage {
         let project = try await service.projectConfigResource()
+        let card = try secondFactorsCard(try await service.accounts.projectConfig(), session: session, nonce: clockNonce, result: clockResult)
         return SettingsPage(
             onePerEmail: !(project.signIn?.allowDuplicateEmails ?? false),
             enumeration: project.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false,
             signupAllowed: !(project.client?.permissions?.disabledUserSignup ?? false),
             deletionAllowed: !(project.client?.permissions?.disabledUserDeletion ?? false),
-            domains: (project.authorizedDomains ?? []).map { SettingsPage.Domain(domain: $0) })
+            domains: (project.authorizedDomains ?? []).map { SettingsPage.Domain(domain: $0) }, secondFactors: card)
     }
 
     func apps() async throws -> AppsPage {

@@ -29,6 +29,9 @@ struct ConsoleController {
         "rotated": "A new signing key is published; it signs once the pre-publication period is over.",
         "template-saved": "Template saved.", "template-reset": "Template reset to the default.", "app-name": "App name saved.",
         "test-sent": "Test email sent, through the same outbox as real mail.",
+        "mfa": "Two-step verification saved.",
+        "mfa-removed": "Second factor removed. The user's sessions ended and they were told by email.",
+        "mfa-removed-all": "Every second factor removed. The user's sessions ended and they were told by email.",
     ]
 
     static let pageSize = 25
@@ -127,7 +130,8 @@ struct ConsoleController {
             }
         }
 
-        page(router, "/console/settings", title: "Settings") { _, _ in try await settings() }
+        page(router, "/console/settings", title: "Settings") { _, session in try await settings(session) }
+        registerSecondFactors(on: router)
         router.post("/console/settings") { request, _ in
             try await action(request) { session, form in
                 let body: JSONValue = .object([
