@@ -142,6 +142,19 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case missingSessionInfo = "MISSING_SESSION_INFO"
     /// The enrollment session's `finalizeEnrollmentTime` has passed.
     case sessionExpired = "SESSION_EXPIRED"
+    // Passkeys (Firebase's preview strings; iOS maps the last two to 17212 and 17211)
+    /// Passkeys are off for the project.
+    case passkeyNotEnabled = "PASSKEY_NOT_ENABLED"
+    /// The credential is registered already.
+    case passkeyExists = "PASSKEY_EXISTS"
+    /// The user has the most passkeys allowed.
+    case passkeyLimitExceeded = "PASSKEY_LIMIT_EXCEEDED"
+    /// The challenge is unknown, used or expired: start again.
+    case passkeyChallengeTimeout = "PASSKEY_CHALLENGE_TIMEOUT"
+    /// No such passkey (for this user).
+    case passkeyEnrollmentNotFound = "PASSKEY_ENROLLMENT_NOT_FOUND"
+    /// The authenticator's response does not verify (origin, rp id, flags, signature, counter, format).
+    case invalidAuthenticatorResponse = "INVALID_AUTHENTICATOR_RESPONSE"
     // Request shape and access
     case invalidArgument = "INVALID_ARGUMENT"
     case invalidJSONPayload = "INVALID_JSON_PAYLOAD"
