@@ -186,7 +186,7 @@ extension UserStore {
 
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
     AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore, RateLimitStore, SignInThrottleStore,
-    ClientSecretStore, EmailActionStore {
+    ClientSecretStore, EmailActionStore, PasskeyStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }

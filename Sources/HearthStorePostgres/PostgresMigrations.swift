@@ -29,6 +29,7 @@ enum PostgresMigrations {
             ] + schema.usedIDTokens),
             (7, schema.emailActions),
             (8, schema.multiFactor),
+            (9, schema.passkeys),
         ]
     }()
 }

@@ -172,3 +172,24 @@ extension MFASession {
                   createdAt: try row.time("created_at"), expiresAt: try row.time("expires_at"))
     }
 }
+
+extension PasskeyCredential {
+    /// A `passkeys` row.
+    package init(row: some SQLRow) throws {
+        self.init(credentialId: try row.text("credential_id"), localId: try row.text("local_id"), userHandle: try row.text("user_handle"),
+                  publicKey: try row.text("public_key"), algorithm: try row.int("algorithm") ?? 0,
+                  signCount: Int64(try row.int("sign_count") ?? 0), name: try row.string("name"),
+                  transports: (try row.string("transports"))?.split(separator: ",").map(String.init) ?? [],
+                  backupEligible: try row.bool("backup_eligible"), backedUp: try row.bool("backed_up"),
+                  createdAt: try row.time("created_at"), lastUsedAt: try row.date("last_used_at"))
+    }
+}
+
+extension PasskeyChallenge {
+    /// A `passkey_challenges` row.
+    package init(row: some SQLRow) throws {
+        guard let kind = Kind(rawValue: try row.string("kind") ?? "") else { throw StoreError.backend("unknown kind in passkey_challenges") }
+        self.init(challengeHash: try row.text("challenge_hash"), kind: kind, localId: try row.string("local_id"),
+                  userHandle: try row.string("user_handle"), createdAt: try row.time("created_at"), expiresAt: try row.time("expires_at"))
+    }
+}

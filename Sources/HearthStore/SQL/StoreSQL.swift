@@ -379,6 +379,7 @@ package enum StoreSQL {
             "DELETE FROM authorization_sessions WHERE expires_at < \(now.addingTimeInterval(-3600))",
             "DELETE FROM pending_credentials WHERE expires_at < \(now)",
             "DELETE FROM mfa_sessions WHERE expires_at < \(now)",
+            "DELETE FROM passkey_challenges WHERE expires_at < \(now)",
             "DELETE FROM used_id_tokens WHERE expires_at < \(now)",
             // Attempts of keys never seen again (the live ones are trimmed as they are recorded).
             "DELETE FROM \(unescaped: throttleTable) WHERE at < \(now.addingTimeInterval(-86_400))",

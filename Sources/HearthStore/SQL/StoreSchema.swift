@@ -278,3 +278,40 @@ extension StoreSchema {
         ]
     }
 }
+
+extension StoreSchema {
+    /// Passkeys (WebAuthn credentials; deleted with their user) and the challenges of ceremonies in progress.
+    package var passkeys: [String] {
+        [
+            """
+            CREATE TABLE passkeys (
+                credential_id TEXT\(d.bytewise) \(d.key),
+                local_id TEXT\(d.bytewise) NOT NULL REFERENCES users(local_id) ON DELETE CASCADE,
+                user_handle TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                algorithm \(d.integer) NOT NULL,
+                sign_count \(d.integer) NOT NULL,
+                name TEXT,
+                transports TEXT,
+                backup_eligible \(d.boolean),
+                backed_up \(d.boolean),
+                created_at \(d.time) NOT NULL,
+                last_used_at \(d.time)
+            )
+            """,
+            "CREATE INDEX passkeys_user ON passkeys(local_id)",
+            """
+            CREATE TABLE passkey_challenges (
+                challenge_hash TEXT\(d.bytewise) \(d.key),
+                kind TEXT NOT NULL,
+                local_id TEXT\(d.bytewise),
+                user_handle TEXT,
+                created_at \(d.time) NOT NULL,
+                expires_at \(d.time) NOT NULL
+            )
+            """,
+            "CREATE INDEX passkey_challenges_expiry ON passkey_challenges(expires_at)",
+        ]
+    }
+}
+

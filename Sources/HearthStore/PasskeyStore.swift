@@ -1,0 +1,20 @@
+import Foundation
+import HearthCore
+
+/// Passkeys and their ceremonies' challenges, shared by every replica on one database.
+public protocol PasskeyStore: Sendable {
+    /// Registers a credential: false when its id is registered already (to anyone).
+    func insertPasskey(_ passkey: PasskeyCredential) async throws -> Bool
+    /// The credential with this id (unpadded base64url).
+    func passkey(credentialId: String) async throws -> PasskeyCredential?
+    /// The user's passkeys, oldest first.
+    func passkeys(localId: String) async throws -> [PasskeyCredential]
+    /// Records a use: the counter moves from `expected` to `signCount` (compare-and-set: false when another use
+    /// got there first — the caller treats that as a replay or a clone) and `lastUsedAt` is set.
+    func recordPasskeyUse(credentialId: String, expected: Int64, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool
+    /// Removes the user's passkey: false when the user has no such passkey.
+    func deletePasskey(credentialId: String, localId: String) async throws -> Bool
+    func insertPasskeyChallenge(_ challenge: PasskeyChallenge) async throws
+    /// Takes the challenge once: the first caller gets it (expired or not — the caller checks), later ones nil.
+    func takePasskeyChallenge(hash: String) async throws -> PasskeyChallenge?
+}
