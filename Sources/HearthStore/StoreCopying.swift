@@ -13,4 +13,6 @@ public protocol StoreCopying: HearthStore {
     func oobCodes(after afterHash: String?, limit: Int) async throws -> [OobCodeRecord]
     /// Outbox messages ordered by id, strictly after `afterId` when given, at most `limit`.
     func outboxMail(after afterId: String?, limit: Int) async throws -> [OutboxMail]
+    /// Passkeys ordered by credential id, strictly after `afterId` when given, at most `limit`.
+    func passkeys(after afterId: String?, limit: Int) async throws -> [PasskeyCredential]
 }

@@ -165,6 +165,10 @@ extension PostgresStore: StoreCopying {
         try await single { db in try await db.rows(StoreSQL.refreshTokens(after: afterHash, limit: limit)).map(RefreshTokenRecord.init(row:)) }
     }
 
+    public func passkeys(after afterId: String?, limit: Int) async throws -> [PasskeyCredential] {
+        try await single { db in try await db.rows(StoreSQL.passkeys(after: afterId, limit: limit)).map(PasskeyCredential.init(row:)) }
+    }
+
     public func oobCodes(after afterHash: String?, limit: Int) async throws -> [OobCodeRecord] {
         try await single { db in try await db.rows(StoreSQL.oobCodes(after: afterHash, limit: limit)).map(OobCodeRecord.init(row:)) }
     }

@@ -12,6 +12,10 @@ extension SQLiteStore: StoreCopying {
         try await read { db in try db.rows(StoreSQL.refreshTokens(after: afterHash, limit: limit)).map(RefreshTokenRecord.init(row:)) }
     }
 
+    public func passkeys(after afterId: String?, limit: Int) async throws -> [PasskeyCredential] {
+        try await read { db in try db.rows(StoreSQL.passkeys(after: afterId, limit: limit)).map(PasskeyCredential.init(row:)) }
+    }
+
     public func oobCodes(after afterHash: String?, limit: Int) async throws -> [OobCodeRecord] {
         try await read { db in try db.rows(StoreSQL.oobCodes(after: afterHash, limit: limit)).map(OobCodeRecord.init(row:)) }
     }

@@ -205,6 +205,19 @@ struct Migrate: AsyncParsableCommand {
         }
         tallies.append(("provider tokens", vault))
 
+        // Passkeys (public keys and counters) with their users.
+        var passkeys = Tally()
+        var afterPasskey: String?
+        while true {
+            let page = try await source.passkeys(after: afterPasskey, limit: 1000)
+            guard let last = page.last else { break }
+            for passkey in page {
+                if try await target.insertPasskey(passkey) { passkeys.copied += 1 } else { passkeys.kept += 1 }
+            }
+            afterPasskey = last.credentialId
+        }
+        tallies.append(("passkeys", passkeys))
+
         // Email action codes (hashed) and the mail outbox: pending links keep working, queued mail is not lost.
         var codes = Tally()
         var afterCode: String?
@@ -312,7 +325,16 @@ struct Migrate: AsyncParsableCommand {
             codes += page.count
             afterCode = last.codeHash
         }
+        var passkeys = 0
+        var afterPasskey: String?
+        while true {
+            let page = try await store.passkeys(after: afterPasskey, limit: 5000)
+            guard let last = page.last else { break }
+            passkeys += page.count
+            afterPasskey = last.credentialId
+        }
         return [
+            "passkeys": passkeys,
             "email action codes": codes,
             "queued email": try await store.outboxCount(),
             "projects": try await store.projectConfigs().count,

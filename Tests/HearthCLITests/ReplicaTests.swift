@@ -293,6 +293,10 @@ struct ReplicaTests {
                                                         secret: "JBSWY3DPEHPK3PXP", lastUsedStep: 60_000_000)],
                                     recoveryCodeHashes: [String(repeating: "a", count: 64)], recoveryCodesUsed: 1)
             try await local.createUser(vaultUser)
+            let passkey = PasskeyCredential(credentialId: "Y3JlZC0x", localId: "vault-user", userHandle: "aGFuZGxl", publicKey: "pQECAyYgASFYIA",
+                                            algorithm: -7, signCount: 7, name: "Laptop", transports: ["internal"], backupEligible: true,
+                                            createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+            #expect(try await local.insertPasskey(passkey))
             #expect(try await local.saveProviderTokens(vaultRecord))
             try await local.close()
 
@@ -303,6 +307,7 @@ struct ReplicaTests {
             let copied = try await PostgresStore.open(configuration)
             #expect(try await copied.providerTokens(localId: "vault-user", providerId: "microsoft.com") == vaultRecord)
             #expect(try await copied.user(localId: "vault-user")?.mfa == vaultUser.mfa)
+            #expect(try await copied.passkey(credentialId: "Y3JlZC0x") == passkey)
             try await copied.close()
             #expect(!copy.output.contains(configuration.password ?? "-"))
             // A second copy into the now non-empty database is refused unless told.

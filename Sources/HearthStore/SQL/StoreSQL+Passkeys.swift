@@ -18,6 +18,11 @@ extension StoreSQL {
 
     package static func passkey(credentialId: String) -> SQLStatement { "SELECT * FROM passkeys WHERE credential_id = \(credentialId)" }
 
+    /// A page of every passkey (`hearth migrate`).
+    package static func passkeys(after afterId: String?, limit: Int) -> SQLStatement {
+        "SELECT * FROM passkeys WHERE credential_id > \(afterId ?? "") ORDER BY credential_id LIMIT \(max(0, limit))"
+    }
+
     package static func passkeys(localId: String) -> SQLStatement {
         "SELECT * FROM passkeys WHERE local_id = \(localId) ORDER BY created_at, credential_id"
     }
