@@ -9,7 +9,8 @@ public enum WebAuthnFuzz {
     /// reports more bytes than it was given. Nil when every invariant held, else what broke.
     public static func checkCBOR(_ input: [UInt8]) -> String? {
         let data = Data(input)
-        if let (value, length) = try? CBORDecoder.decodePrefix(data) {
+        if let decoded = try? CBORDecoder.decodePrefix(data) {
+            let (value, length) = decoded
             guard length > 0, length <= data.count else { return "decodePrefix used \(length) of \(data.count) bytes" }
             let whole = try? CBORDecoder.decode(data)
             if (whole != nil) != (length == data.count) { return "decode and decodePrefix disagree at \(length)/\(data.count)" }

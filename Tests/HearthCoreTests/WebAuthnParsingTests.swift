@@ -161,7 +161,7 @@ import Testing
         let clientDataHash = Data(SHA256.hash(data: Data("{}".utf8)))
         let none = try AttestationObject(bytes: Self.attestation("none", .map([]), authData))
         #expect(none.format == "none" && none.authData.bytes == authData)
-        #expect(try none.verify(clientDataHash: clientDataHash) == .none)
+        #expect(try none.verify(clientDataHash: clientDataHash) == .noStatement)
         #expect(throws: WebAuthnError.invalidAttestation("a none statement must be empty")) {
             try AttestationObject(bytes: Self.attestation("none", .map([(.text("x"), .null)]), authData)).verify(clientDataHash: clientDataHash)
         }

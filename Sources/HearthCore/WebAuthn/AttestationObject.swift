@@ -13,7 +13,7 @@ public struct AttestationObject: Sendable {
     /// What ``verify(clientDataHash:)`` could establish about the statement.
     public enum Verification: Equatable, Sendable {
         /// `none`: no statement (the usual case for passkeys).
-        case none
+        case noStatement
         /// `packed` self attestation: signed with the credential's own key (verified).
         case selfAttestation
         /// A format or variant Hearth does not verify (`packed` with a certificate chain, `tpm`, `apple`, …):
@@ -45,7 +45,7 @@ public struct AttestationObject: Sendable {
         switch format {
         case "none":
             guard members.isEmpty else { throw .invalidAttestation("a none statement must be empty") }
-            return .none
+            return .noStatement
         case "packed":
             if statement["x5c"] != nil || statement["ecdaaKeyId"] != nil { return .unverified(format: format) }
             guard let alg = statement["alg"]?.int64 else { throw .invalidAttestation("packed: alg is missing") }

@@ -138,7 +138,10 @@ public enum CBORDecoder {
                 let size = 1 << Int(info - 24)
                 guard remaining >= size else { throw .truncated(offset: bytes.count) }
                 var value: UInt64 = 0
-                for _ in 0..<size { value = value << 8 | UInt64(try byte()) }
+                for _ in 0..<size {
+                    let next = try byte()
+                    value = value << 8 | UInt64(next)
+                }
                 return value
             case 31: throw .indefiniteLength(offset: start)
             default: throw .reservedAdditionalInfo(offset: start)
@@ -167,7 +170,7 @@ public enum CBORDecoder {
                 }
             }
             if major == 6 { throw .tagNotSupported(offset: start) }
-            let argument = try argument(info, at: start)
+            let argument = try self.argument(info, at: start)
             switch major {
             case 0:
                 return .unsigned(argument)
@@ -204,7 +207,8 @@ public enum CBORDecoder {
                     default: throw .unsupportedMapKey(offset: keyStart)
                     }
                     if pairs.contains(where: { $0.0 == key }) { throw .duplicateMapKey(offset: keyStart) }
-                    pairs.append((key, try item(depth: depth + 1)))
+                    let value = try item(depth: depth + 1)
+                    pairs.append((key, value))
                 }
                 return .map(pairs)
             }

@@ -66,7 +66,8 @@ public struct COSEKey: Sendable {
         switch alg {
         case .es256:
             guard kty == 2, cbor[-1]?.int64 == 1 else { throw .unsupportedAlgorithm(alg.rawValue) }
-            let point = Data([0x04]) + (try bytes(-2, count: 32)) + (try bytes(-3, count: 32))
+            let x = try bytes(-2, count: 32), y = try bytes(-3, count: 32)
+            let point = Data([0x04]) + x + y
             guard let key = try? P256.Signing.PublicKey(x963Representation: point) else { throw .invalidKey("not a P-256 point") }
             self.key = .p256(key)
         case .rs256:
@@ -76,7 +77,8 @@ public struct COSEKey: Sendable {
             self.key = .rsa(key)
         case .edDSA:
             guard kty == 1, cbor[-1]?.int64 == 6 else { throw .unsupportedAlgorithm(alg.rawValue) }
-            guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: try bytes(-2, count: 32)) else {
+            let x = try bytes(-2, count: 32)
+            guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else {
                 throw .invalidKey("not an Ed25519 key")
             }
             self.key = .ed25519(key)
