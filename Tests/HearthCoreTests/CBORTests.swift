@@ -116,6 +116,19 @@ import Testing
         }
     }
 
+    /// Keys are compared by their bytes (canonically equivalent text is two keys), and the duplicate check is not
+    /// quadratic: a map of 40 000 keys decodes at once.
+    @Test func mapKeys() throws {
+        let accents = try CBORDecoder.decode(CBOREncoder.encode(.map([(.text("\u{e9}"), .unsigned(1)), (.text("e\u{301}"), .unsigned(2))])))
+        guard case .map(let pairs) = accents else { Issue.record("not a map"); return }
+        #expect(pairs.count == 2 && accents["e\u{301}"] == .unsigned(2) && accents["\u{e9}"] == .unsigned(1))
+        let big = CBORValue.map((0..<40_000).map { (.unsigned(UInt64($0) * 100_003), .null) })
+        let started = ContinuousClock.now
+        guard case .map(let decoded) = try CBORDecoder.decode(CBOREncoder.encode(big)) else { Issue.record("not a map"); return }
+        #expect(decoded.count == 40_000)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
     @Test func prefixDecodingReportsTheLengthUsed() throws {
         let (value, length) = try CBORDecoder.decodePrefix(Self.hex("a201020304ffee"))
         #expect(value[1] == .unsigned(2) && value[3] == .unsigned(4) && length == 5)

@@ -51,7 +51,7 @@ public indirect enum CBORValue: Sendable, Equatable {
         switch (lhs, rhs) {
         case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): a == b
         case (.bytes(let a), .bytes(let b)): a == b
-        case (.text(let a), .text(let b)): a == b
+        case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8) // bytes, not Unicode equivalence
         case (.array(let a), .array(let b)): a == b
         case (.map(let a), .map(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         case (.bool(let a), .bool(let b)): a == b
@@ -96,7 +96,8 @@ public enum CBORDecoder {
     /// The largest input accepted (attestation objects with certificate chains stay well below this).
     public static let maxInputSize = 256 * 1024
 
-    /// Decodes exactly one item that spans all of `bytes`.
+    /// Decodes exactly one item that spans all of `bytes`. `maxDepth` (at most 64) bounds nesting: 0 allows only
+    /// a scalar at the top, 1 a COSE key, 2 an attestation object.
     public static func decode(_ bytes: Data, maxDepth: Int = 8) throws(CBORError) -> CBORValue {
         let (value, used) = try decodePrefix(bytes, maxDepth: maxDepth)
         guard used == bytes.count else { throw .trailingBytes(offset: used) }
@@ -107,9 +108,13 @@ public enum CBORDecoder {
     /// e.g. the extensions after a COSE key in authenticator data).
     public static func decodePrefix(_ bytes: Data, maxDepth: Int = 8) throws(CBORError) -> (value: CBORValue, length: Int) {
         guard bytes.count <= maxInputSize else { throw .tooLarge(size: bytes.count) }
-        var reader = Reader(bytes: Array(bytes), maxDepth: maxDepth)
+        var reader = Reader(bytes: Array(bytes), maxDepth: min(maxDepth, 64)) // recursion stays shallow whatever the caller asks
         let value = try reader.item(depth: 0)
         return (value, reader.offset)
+    }
+
+    private enum MapKey: Hashable {
+        case unsigned(UInt64), negative(UInt64), text([UInt8]) // text by its bytes, as CBOR compares keys
     }
 
     private struct Reader {
@@ -199,14 +204,18 @@ public enum CBORDecoder {
                 guard count <= remaining / 2 else { throw .truncated(offset: bytes.count) }
                 var pairs: [(CBORValue, CBORValue)] = []
                 pairs.reserveCapacity(count)
+                var seen = Set<MapKey>() // a set, so a map of many keys costs linear time, not quadratic
                 for _ in 0..<count {
                     let keyStart = offset
                     let key = try item(depth: depth + 1)
+                    let id: MapKey
                     switch key {
-                    case .unsigned, .negative, .text: break
+                    case .unsigned(let n): id = .unsigned(n)
+                    case .negative(let n): id = .negative(n)
+                    case .text(let text): id = .text(Array(text.utf8))
                     default: throw .unsupportedMapKey(offset: keyStart)
                     }
-                    if pairs.contains(where: { $0.0 == key }) { throw .duplicateMapKey(offset: keyStart) }
+                    guard seen.insert(id).inserted else { throw .duplicateMapKey(offset: keyStart) }
                     let value = try item(depth: depth + 1)
                     pairs.append((key, value))
                 }
