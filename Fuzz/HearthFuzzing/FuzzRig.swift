@@ -28,6 +28,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A mail server's reply bytes (HearthMail's SMTP reply parser) and the same bytes as an email address, rendered
     /// into a message when accepted (``MailFuzz``). No server involved.
     case smtp
+    /// Bytes as CBOR (HearthCore's decoder and deterministic encoder, ``WebAuthnFuzz/checkCBOR(_:)``). No server.
+    case cbor
+    /// Bytes as a passkey's attestation object, authenticator data, COSE key and clientDataJSON
+    /// (``WebAuthnFuzz/checkWebAuthn(_:)``). No server.
+    case webauthn
 }
 
 /// An input that broke an invariant: a 5xx, an error outside the Google envelope, or an unexpected error type.
@@ -251,6 +256,10 @@ public final class FuzzRig: Sendable {
             return try await provider(input, documents: documents, base: base, logger: logger)
         case .smtp:
             return MailFuzz.check(input).map(finding) ?? FuzzResult(finding: nil, detail: "smtp parsers ok")
+        case .cbor:
+            return WebAuthnFuzz.checkCBOR(input).map(finding) ?? FuzzResult(finding: nil, detail: "cbor ok")
+        case .webauthn:
+            return WebAuthnFuzz.checkWebAuthn(input).map(finding) ?? FuzzResult(finding: nil, detail: "webauthn parsers ok")
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
     static let seed = ProcessInfo.processInfo.environment["HEARTH_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_122
 
     /// Iterations per target in the short run (the HTTP targets are cheap; a provider input is four fetches).
-    static let defaultIterations: [FuzzTarget: Int] = [.jwt: 600, .json: 3000, .form: 1500, .query: 1500, .provider: 1500, .smtp: 20000]
+    static let defaultIterations: [FuzzTarget: Int] = [.jwt: 600, .json: 3000, .form: 1500, .query: 1500, .provider: 1500, .smtp: 20000, .cbor: 20000, .webauthn: 20000]
 
     @Test(arguments: FuzzTarget.allCases)
     func shortRun(_ target: FuzzTarget) async throws {
