@@ -124,6 +124,10 @@ import Testing
             #expect(finalized.json?["totpAuthInfo"] as? [String: Any] != nil)
             let claims = try #require(Self.secondFactorClaims(enrolled.idToken))
             #expect(claims["sign_in_second_factor"] as? String == "totp")
+            // The user is told a factor was added (someone with the password alone could have done it).
+            let added = try #require(h.server.emailActions.mailer.devMailbox?.messages.first?.mail)
+            #expect(added.to == "ada@example.com" && added.subject.contains("Two-step verification was turned on"))
+            #expect(added.text.contains("Phone") && !added.text.contains(info.sharedSecretKey))
             let factorId = try #require(claims["second_factor_identifier"] as? String)
             // The session is used once.
             let again = try await h.post(WirePaths.mfaEnrollmentFinalize, FinalizeMFAEnrollmentRequest(

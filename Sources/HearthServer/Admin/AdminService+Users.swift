@@ -326,29 +326,16 @@ extension AdminService {
 
     /// Tells the user their second factors were removed (best effort: the removal stands when no mail can go).
     private func sendSecondFactorsRemovedNotice(_ removed: [MFAFactor], to user: UserRecord) async {
-        guard let mailer, mailer.canSend, let email = user.email else { return }
-        do {
-            let config = try await accounts.projectConfig()
-            let app = config.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? config.projectId
-            let names = removed.map { $0.displayName ?? "an authenticator app" }
-            let left = user.mfa.factors.isEmpty
-                ? "Your account no longer asks for a second factor when you sign in."
-                : "Your other second factors still work."
-            let text = """
-                Hello,
-
-                An administrator of \(app) removed two-step verification (\(names.joined(separator: ", "))) from your account \(email). \(left)
-
-                You have been signed out everywhere. If you did not ask for this, contact the administrators of \(app).
-                """
-            let html = "<p>Hello,</p><p>" + EmailTemplates.htmlEscape("An administrator of \(app) removed two-step verification (\(names.joined(separator: ", "))) from your account \(email). \(left)")
-                + "</p><p>" + EmailTemplates.htmlEscape("You have been signed out everywhere. If you did not ask for this, contact the administrators of \(app).") + "</p>"
-            let mail = OutgoingMail(from: configuration.mail.from, to: email, toName: user.displayName,
-                                    subject: "Two-step verification was removed from your \(app) account", text: text, html: html)
-            try await mailer.send(mail, kind: "mfaRemoved", code: nil, expiresAt: now.addingTimeInterval(86_400))
-        } catch {
-            logger.error("could not send the second-factor removal notice", metadata: ["uid": "\(user.localId)", "error.type": "\(type(of: error))"])
-        }
+        guard let mailer, let email = user.email, let config = try? await accounts.projectConfig() else { return }
+        let app = Mailer.appName(config)
+        let names = removed.map { $0.displayName ?? "an authenticator app" }.joined(separator: ", ")
+        let left = user.mfa.factors.isEmpty
+            ? "Your account no longer asks for a second factor when you sign in."
+            : "Your other second factors still work."
+        await mailer.sendNotice(to: user, subject: "Two-step verification was removed from your \(app) account", paragraphs: [
+            "An administrator of \(app) removed two-step verification (\(names)) from your account \(email). \(left)",
+            "You have been signed out everywhere. If you did not ask for this, contact the administrators of \(app).",
+        ], kind: "mfaRemoved")
     }
 
     // MARK: Delete

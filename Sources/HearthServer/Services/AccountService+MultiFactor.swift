@@ -57,7 +57,9 @@ extension AccountService {
     }
 
     /// `accounts/mfaEnrollment:finalize` with `totpVerificationInfo`: the first code from the app enrolls the factor.
-    public func finalizeMFAEnrollment(_ request: FinalizeMFAEnrollmentRequest, clientAddress: String) async throws -> FinalizeMFAEnrollmentResponse {
+    /// `mailer`: tells the user a factor was added (best effort; nil: no notice).
+    public func finalizeMFAEnrollment(_ request: FinalizeMFAEnrollmentRequest, clientAddress: String,
+                                      mailer: Mailer? = nil) async throws -> FinalizeMFAEnrollmentResponse {
         try AdminService.checkNoTenant(request.tenantId)
         if request.phoneVerificationInfo != nil {
             throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; finalize with totpVerificationInfo")
@@ -100,6 +102,14 @@ extension AccountService {
             }
         }
         try await auditUser(updated.localId, "mfa.enroll", detail: "totp \(enrollmentId)\(recoveryCodes == nil ? "" : ", recovery codes")")
+        if let mailer, let email = updated.email {
+            let app = Mailer.appName(try await projectConfig())
+            let name = request.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "an authenticator app"
+            await mailer.sendNotice(to: updated, subject: "Two-step verification was turned on for your \(app) account", paragraphs: [
+                "A second factor (\(name)) was added to your account \(email) on \(moment.formatted(.iso8601)). From now on, signing in asks for its code.",
+                "If this was not you, reset your password and contact the administrators of \(app): someone else may control your account.",
+            ], kind: "mfaAdded")
+        }
         let tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
                                             authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
                                             sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.totp.rawValue, enrollmentId: enrollmentId))
@@ -345,7 +355,7 @@ extension StartMFAEnrollmentRequest: ServedRPC {
 
 extension FinalizeMFAEnrollmentRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> FinalizeMFAEnrollmentResponse {
-        try await call.accounts.finalizeMFAEnrollment(request, clientAddress: call.context.clientAddress)
+        try await call.accounts.finalizeMFAEnrollment(request, clientAddress: call.context.clientAddress, mailer: call.emailActions.mailer)
     }
 }
 

@@ -191,9 +191,7 @@ public struct EmailActionService: Sendable {
         try await mailer.send(mail, kind: kind.rawValue, code: listed, expiresAt: issued.record.expiresAt)
     }
 
-    func appName(_ config: ProjectConfig) -> String {
-        config.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? config.projectId
-    }
+    func appName(_ config: ProjectConfig) -> String { Mailer.appName(config) }
 
     /// After an email change: the old address gets a notice with a link that changes it back (best effort: the
     /// change itself stands when no mail can be sent).

@@ -110,6 +110,26 @@ public struct Mailer: Sendable {
         wake?.yield()
     }
 
+    /// A plain notice about the user's account (no link), best effort: a failure is logged, never thrown, and a
+    /// user without an email or a server that cannot send gets none.
+    func sendNotice(to user: UserRecord, subject: String, paragraphs: [String], kind: String) async {
+        guard canSend, let email = user.email else { return }
+        let all = ["Hello,"] + paragraphs
+        let mail = OutgoingMail(from: configuration.from, to: email, toName: user.displayName, subject: subject,
+                                text: all.joined(separator: "\n\n") + "\n",
+                                html: all.map { "<p>\(EmailTemplates.htmlEscape($0))</p>" }.joined())
+        do {
+            try await send(mail, kind: kind, code: nil, expiresAt: clock.now().addingTimeInterval(86_400))
+        } catch {
+            logger.error("could not send an account notice", metadata: ["uid": "\(user.localId)", "kind": "\(kind)", "error.type": "\(type(of: error))"])
+        }
+    }
+
+    /// The project's name in mail: `notification.sendEmail.appName`, else the project id.
+    static func appName(_ config: ProjectConfig) -> String {
+        config.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? config.projectId
+    }
+
     static let notConfiguredMessage = "this server has no SMTP relay to send email with: set smtp.url (--smtp-url or HEARTH_SMTP_URL) and mail.from (docs/email.md)"
 }
 
