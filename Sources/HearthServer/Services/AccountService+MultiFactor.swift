@@ -136,7 +136,8 @@ extension AccountService {
         let updated = try await modifyUser(localId: user.localId, revokingSessions: true) { user in
             guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
             Self.removeFactors(Set([enrollmentId]), from: &user)
-            // Sessions begun before the caller's sign-in end; the caller's own goes on (with the tokens answered).
+            // Every refresh token is revoked (revokingSessions) and ID tokens of sessions begun before the caller's
+            // sign-in stop verifying; the caller goes on with the tokens answered below.
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
         try await store.deleteMFASessions(localId: updated.localId)
