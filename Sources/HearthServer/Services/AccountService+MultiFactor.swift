@@ -152,10 +152,14 @@ extension AccountService {
         return WithdrawMFAResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
     }
 
-    /// Removes factors (all when `ids` is nil); without factors left, the recovery codes go too.
-    static func removeFactors(_ ids: Set<String>?, from user: inout UserRecord) {
-        if let ids { user.mfa.factors.removeAll { ids.contains($0.enrollmentId) } } else { user.mfa.factors.removeAll() }
+    /// Removes factors (all when `ids` is nil); without factors left, the recovery codes go too. Returns the
+    /// factors removed.
+    @discardableResult
+    static func removeFactors(_ ids: Set<String>?, from user: inout UserRecord) -> [MFAFactor] {
+        let removed = user.mfa.factors.filter { ids?.contains($0.enrollmentId) ?? true }
+        user.mfa.factors.removeAll { ids?.contains($0.enrollmentId) ?? true }
         if user.mfa.factors.isEmpty { user.mfa = UserMFA() }
+        return removed
     }
 
     /// Hearth's `accounts/mfaRecoveryCodes:generate`: a new set of recovery codes; the old set stops working.
