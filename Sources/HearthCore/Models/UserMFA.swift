@@ -24,6 +24,11 @@ public struct UserMFA: Sendable, Equatable, Codable {
     /// The most factors a user may enroll (`SECOND_FACTOR_LIMIT_EXCEEDED` beyond).
     public static let maximumFactors = 5
 
+    /// Of `ids`, the first (in sorted order) that names none of the factors.
+    public func firstUnknown(_ ids: some Collection<String>) -> String? {
+        ids.sorted().first { id in !factors.contains { $0.enrollmentId == id } }
+    }
+
     /// The `mfaInfo` entries of lookups, admin records and sign-in answers: never the secret.
     public var enrollmentInfo: [MFAEnrollmentInfo] { factors.map(\.enrollmentInfo) }
 }

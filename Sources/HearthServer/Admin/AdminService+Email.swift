@@ -50,7 +50,7 @@ extension EmailActionService {
         let template = EmailTemplates.template(kind, in: config.sendEmail)
         let sample = configuration.publicURL.url + WirePaths.actionHandler + "?mode=test&oobCode=TEST"
         let rendered = EmailTemplates.render(template, .init(link: sample, email: address, newEmail: "new-" + address,
-                                                              displayName: "Test User", appName: appName(config)))
+                                                              displayName: "Test User", appName: Mailer.appName(config)))
         let mail = OutgoingMail(from: EmailTemplates.sender(base: configuration.mail.from, template: template), to: address,
                                 replyTo: template.replyTo, subject: "[test] " + rendered.subject, text: rendered.text, html: rendered.html)
         try await mailer.send(mail, kind: "test", code: nil, expiresAt: now.addingTimeInterval(3600))

@@ -219,9 +219,7 @@ extension AdminService {
         let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes) { user in
             removedFactors = []
             if let keptFactors {
-                let before = user.mfa.factors
-                try Self.keepFactors(keptFactors, of: &user)
-                removedFactors = before.filter { old in !user.mfa.factors.contains { $0.enrollmentId == old.enrollmentId } }
+                removedFactors = try Self.keepFactors(keptFactors, of: &user)
                 // The user's sessions end (refresh refuses sessions older than validSince); the token vault stays.
                 if !removedFactors.isEmpty { user.validSince = nowSeconds }
             }
@@ -282,17 +280,18 @@ extension AdminService {
         return kept
     }
 
-    /// Keeps the listed factors (renamed when a name is given) and removes the others.
-    static func keepFactors(_ kept: [String: String?], of user: inout UserRecord) throws {
-        if let unknown = kept.keys.sorted().first(where: { id in !user.mfa.factors.contains { $0.enrollmentId == id } }) {
+    /// Keeps the listed factors (renamed when a name is given) and removes the others; returns those removed.
+    static func keepFactors(_ kept: [String: String?], of user: inout UserRecord) throws -> [MFAFactor] {
+        if let unknown = user.mfa.firstUnknown(kept.keys) {
             throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64)); new factors are enrolled by the user (mfaEnrollment:start)")
         }
-        AccountService.removeFactors(Set(user.mfa.factors.map(\.enrollmentId)).subtracting(kept.keys), from: &user)
+        let removed = AccountService.removeFactors(Set(user.mfa.factors.map(\.enrollmentId)).subtracting(kept.keys), from: &user)
         for index in user.mfa.factors.indices {
             if case .some(.some(let name)) = kept[user.mfa.factors[index].enrollmentId] {
                 user.mfa.factors[index].displayName = name.isEmpty ? nil : name
             }
         }
+        return removed
     }
 
     /// Removes second factors of a user (all when `enrollmentIds` is nil): the user's sessions end, the user is
@@ -303,12 +302,10 @@ extension AdminService {
         var removed: [MFAFactor] = []
         let moment = now
         let updated = try await accounts.modifyUser(localId: localId) { user in
-            if let enrollmentIds, let unknown = enrollmentIds.sorted().first(where: { id in !user.mfa.factors.contains { $0.enrollmentId == id } }) {
+            if let enrollmentIds, let unknown = user.mfa.firstUnknown(enrollmentIds) {
                 throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64))")
             }
-            let before = user.mfa.factors
-            AccountService.removeFactors(enrollmentIds, from: &user)
-            removed = before.filter { old in !user.mfa.factors.contains { $0.enrollmentId == old.enrollmentId } }
+            removed = AccountService.removeFactors(enrollmentIds, from: &user)
             if !removed.isEmpty { user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)) }
         }
         if !removed.isEmpty { try await secondFactorsRemoved(removed, of: updated, by: principal) }

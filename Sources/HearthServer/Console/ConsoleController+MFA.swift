@@ -59,7 +59,7 @@ extension ConsoleController {
         let intervals = project.totpAdjacentIntervals
         let nonce = nonce ?? RandomID.token(byteCount: 16)
         let generator = Self.clockCheckGenerator(session: session, nonce: nonce)
-        let issuer = project.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? project.projectId
+        let issuer = Mailer.appName(project)
         let uri = OTPAuthURI.totp(generator, accountName: "clock-check", issuer: issuer)
         let qr = try QRCode(text: uri, errorCorrection: .medium)
         return SettingsPage.SecondFactors(

@@ -136,7 +136,8 @@ extension AccountService {
         let updated = try await modifyUser(localId: user.localId, revokingSessions: true) { user in
             guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
             Self.removeFactors(Set([enrollmentId]), from: &user)
-            // Sessions begun before the caller's sign-in end; the caller's own goes on (with the tokens answered).
+            // Every refresh token is revoked (revokingSessions) and ID tokens of sessions begun before the caller's
+            // sign-in stop verifying; the caller goes on with the tokens answered below.
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
         try await store.deleteMFASessions(localId: updated.localId)
@@ -151,10 +152,14 @@ extension AccountService {
         return WithdrawMFAResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
     }
 
-    /// Removes factors (all when `ids` is nil); without factors left, the recovery codes go too.
-    static func removeFactors(_ ids: Set<String>?, from user: inout UserRecord) {
-        if let ids { user.mfa.factors.removeAll { ids.contains($0.enrollmentId) } } else { user.mfa.factors.removeAll() }
+    /// Removes factors (all when `ids` is nil); without factors left, the recovery codes go too. Returns the
+    /// factors removed.
+    @discardableResult
+    static func removeFactors(_ ids: Set<String>?, from user: inout UserRecord) -> [MFAFactor] {
+        let removed = user.mfa.factors.filter { ids?.contains($0.enrollmentId) ?? true }
+        user.mfa.factors.removeAll { ids?.contains($0.enrollmentId) ?? true }
         if user.mfa.factors.isEmpty { user.mfa = UserMFA() }
+        return removed
     }
 
     /// Hearth's `accounts/mfaRecoveryCodes:generate`: a new set of recovery codes; the old set stops working.

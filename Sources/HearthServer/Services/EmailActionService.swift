@@ -183,15 +183,13 @@ public struct EmailActionService: Sendable {
         let kind = EmailTemplates.Kind(issued.record.requestType)
         let template = EmailTemplates.template(kind, in: config.sendEmail)
         let values = EmailTemplates.Values(link: issued.link, email: issued.record.email, newEmail: issued.record.newEmail,
-                                           displayName: displayName, appName: appName(config))
+                                           displayName: displayName, appName: Mailer.appName(config))
         let rendered = EmailTemplates.render(template, values)
         let mail = OutgoingMail(from: EmailTemplates.sender(base: configuration.mail.from, template: template), to: recipient,
                                 toName: displayName, replyTo: template.replyTo, subject: rendered.subject, text: rendered.text, html: rendered.html)
         let listed = EmulatorOobCode(email: recipient, oobCode: issued.code, oobLink: issued.link, requestType: issued.record.requestType)
         try await mailer.send(mail, kind: kind.rawValue, code: listed, expiresAt: issued.record.expiresAt)
     }
-
-    func appName(_ config: ProjectConfig) -> String { Mailer.appName(config) }
 
     /// After an email change: the old address gets a notice with a link that changes it back (best effort: the
     /// change itself stands when no mail can be sent).
@@ -372,7 +370,7 @@ public struct EmailActionService: Sendable {
         return try await consume(request.oobCode ?? "") { _ in
             if let target = linking ?? existing {
                 let takeover = !target.emailVerified && (target.passwordHash != nil || !target.identities.isEmpty) && linking == nil
-                try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover) { user in
+                let updated = try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover) { user in
                     if linking != nil {
                         if let holder = user.email, holder != email, !user.identities.isEmpty || user.passwordHash != nil {
                             // Linking replaces no existing sign-in address.
@@ -389,9 +387,8 @@ public struct EmailActionService: Sendable {
                     user.emailVerified = true
                     user.emailLinkSignIn = true
                 }
-                if linking == nil, let user = try await store.user(localId: target.localId),
-                   let pending = try await accounts.secondFactorChallenge(for: user, signInProvider: "password") {
-                    var answer = SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: nil)
+                if linking == nil, let pending = try await accounts.secondFactorChallenge(for: updated, signInProvider: "password") {
+                    var answer = SignInWithEmailLinkResponse(localId: updated.localId, email: email, isNewUser: false, tokens: nil)
                     answer.mfaPendingCredential = pending.mfaPendingCredential
                     answer.mfaInfo = pending.mfaInfo
                     return answer

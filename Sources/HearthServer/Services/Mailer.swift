@@ -125,7 +125,7 @@ public struct Mailer: Sendable {
         }
     }
 
-    /// The project's name in mail: `notification.sendEmail.appName`, else the project id.
+    /// The project's name in mail and authenticator apps: `notification.sendEmail.appName`, else the project id.
     static func appName(_ config: ProjectConfig) -> String {
         config.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? config.projectId
     }
