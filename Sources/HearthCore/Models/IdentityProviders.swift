@@ -138,9 +138,14 @@ public struct AppRegistration: Codable, Sendable, Equatable {
     /// OAuth client id (`1234-abc.apps.googleusercontent.com`), giving the reversed scheme.
     public var clientId: String?
     public var name: String?
+    /// Apple apps: the developer team id (10 characters), which with the bundle id names the app in
+    /// `/.well-known/apple-app-site-association` (`webcredentials`, for passkeys).
+    public var teamId: String?
 
-    public init(id: String, kind: Kind, bundleId: String? = nil, appId: String? = nil, clientId: String? = nil, name: String? = nil) {
+    public init(id: String, kind: Kind, bundleId: String? = nil, appId: String? = nil, clientId: String? = nil, name: String? = nil,
+                teamId: String? = nil) {
         self.id = id
+        self.teamId = teamId
         self.kind = kind
         self.bundleId = bundleId
         self.appId = appId

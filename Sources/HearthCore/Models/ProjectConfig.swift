@@ -45,6 +45,8 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var sendEmail: AdminProjectConfig.SendEmailConfig?
     /// Second factors (Firebase's `mfa`): nil until set, which is off.
     public var mfa: MultiFactorAuthConfig?
+    /// Passkeys (Hearth's `passkeys` config object): nil until set, which is off.
+    public var passkeys: PasskeyConfig?
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
@@ -76,7 +78,11 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         emailLinkSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .emailLinkSignInEnabled) ?? projectId.hasPrefix("demo-")
         sendEmail = try c.decodeIfPresent(AdminProjectConfig.SendEmailConfig.self, forKey: .sendEmail)
         mfa = try c.decodeIfPresent(MultiFactorAuthConfig.self, forKey: .mfa)
+        passkeys = try c.decodeIfPresent(PasskeyConfig.self, forKey: .passkeys)
     }
+
+    /// Passkeys may be enrolled and used.
+    public var passkeysEnabled: Bool { passkeys?.enabled ?? false }
 
     /// TOTP second factors may be enrolled (and are asked for at sign-in whatever this says: an enrolled factor
     /// is always required).

@@ -197,7 +197,7 @@ extension AccountService {
     }
 
     /// `accounts/mfaSignIn:start`: phone factors only, which Hearth does not have; TOTP goes straight to finalize.
-    public func startMFASignIn(_ request: StartMFASignInRequest) throws -> EmptyResponse {
+    public func startMFASignIn(_ request: StartMFASignInRequest) async throws -> StartMFASignInResponse {
         try AdminService.checkNoTenant(request.tenantId)
         guard request.mfaPendingCredential?.isEmpty == false else { throw HearthAPIError(.missingMfaPendingCredential) }
         guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
@@ -369,7 +369,7 @@ extension WithdrawMFARequest: ServedRPC {
 }
 
 extension StartMFASignInRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> EmptyResponse { try call.accounts.startMFASignIn(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFASignInResponse { try await call.accounts.startMFASignIn(request) }
 }
 
 extension FinalizeMFASignInRequest: ServedRPC {

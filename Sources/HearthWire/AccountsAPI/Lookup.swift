@@ -37,13 +37,16 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var customAuth: Bool?
     /// The user's second factors (never their secrets); absent when there are none.
     public var mfaInfo: [MFAEnrollmentInfo]?
+    /// The user's passkeys (name and credential id only); absent when there are none.
+    public var passkeyInfo: [PasskeyInfo]?
 
     public init(localId: String, email: String?, emailVerified: Bool, displayName: String?, photoUrl: String?,
                 passwordUpdatedAt: Double?, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool,
                 lastLoginAt: String?, createdAt: String, lastRefreshAt: String?, customAttributes: String?, customAuth: Bool?,
-                phoneNumber: String? = nil, mfaInfo: [MFAEnrollmentInfo]? = nil) {
+                phoneNumber: String? = nil, mfaInfo: [MFAEnrollmentInfo]? = nil, passkeyInfo: [PasskeyInfo]? = nil) {
         self.localId = localId
         self.mfaInfo = mfaInfo
+        self.passkeyInfo = passkeyInfo
         self.phoneNumber = phoneNumber
         self.email = email
         self.emailVerified = emailVerified

@@ -28,6 +28,8 @@ extension WirePaths {
 public enum SecondFactorKind: String, Codable, Sendable, CaseIterable {
     /// A time-based one-time password (RFC 6238).
     case totp
+    /// A passkey (Hearth: a WebAuthn assertion in place of a code).
+    case passkey
     /// An SMS code (Firebase's; Hearth does not offer it).
     case phone
 }
@@ -268,6 +270,8 @@ public struct StartMFASignInRequest: Codable, Sendable, Equatable {
     public var mfaEnrollmentId: String?
     /// A phone challenge's parameters (read only to refuse it).
     public var phoneSignInInfo: JSONValue?
+    /// Hearth: `{}` to ask for a passkey challenge (a passkey as the second factor; no `mfaEnrollmentId`).
+    public var passkeySignInInfo: EmptyWireObject?
     /// The tenant.
     public var tenantId: String?
 
@@ -276,6 +280,35 @@ public struct StartMFASignInRequest: Codable, Sendable, Equatable {
         self.mfaPendingCredential = mfaPendingCredential
         self.mfaEnrollmentId = mfaEnrollmentId
         self.tenantId = tenantId
+    }
+}
+
+/// The answer to `accounts/mfaSignIn:start`: Hearth's passkey challenge (the only factor that has a start step).
+public struct StartMFASignInResponse: Codable, Sendable, Equatable {
+    /// The passkey challenge for the pending user's passkeys.
+    public var passkeyResponseInfo: PasskeyMFAChallenge?
+
+    /// An answer with this challenge.
+    public init(passkeyResponseInfo: PasskeyMFAChallenge?) { self.passkeyResponseInfo = passkeyResponseInfo }
+}
+
+/// Hearth: the passkey challenge a second-factor sign-in answers (`credentialRequestOptions` lists the user's passkeys).
+public struct PasskeyMFAChallenge: Codable, Sendable, Equatable {
+    /// Options for `navigator.credentials.get` / an assertion request.
+    public var credentialRequestOptions: PasskeyRequestOptions
+
+    /// A challenge with these options.
+    public init(credentialRequestOptions: PasskeyRequestOptions) { self.credentialRequestOptions = credentialRequestOptions }
+}
+
+/// Hearth: `passkeyVerificationInfo` of `mfaSignIn:finalize`, the authenticator's answer to the passkey challenge.
+public struct PasskeyMFAVerificationInfo: Codable, Sendable, Equatable {
+    /// The assertion.
+    public var authenticatorAuthenticationResponse: PasskeyAuthenticationResponse?
+
+    /// This assertion.
+    public init(authenticatorAuthenticationResponse: PasskeyAuthenticationResponse?) {
+        self.authenticatorAuthenticationResponse = authenticatorAuthenticationResponse
     }
 }
 
@@ -309,10 +342,19 @@ public struct FinalizeMFASignInRequest: Codable, Sendable, Equatable {
     public var totpVerificationInfo: TOTPSignInVerificationInfo?
     /// Hearth: a recovery code instead of a TOTP code (never sent by Firebase's SDKs).
     public var recoveryCodeVerificationInfo: RecoveryCodeVerificationInfo?
+    /// Hearth: a passkey assertion answering `mfaSignIn:start`'s `passkeyResponseInfo`.
+    public var passkeyVerificationInfo: PasskeyMFAVerificationInfo?
     /// A phone code (read only to refuse it).
     public var phoneVerificationInfo: JSONValue?
     /// The tenant.
     public var tenantId: String?
+
+    /// A passkey finalization (Hearth).
+    public init(mfaPendingCredential: String?, passkeyAssertion: PasskeyAuthenticationResponse?, tenantId: String? = nil) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.passkeyVerificationInfo = PasskeyMFAVerificationInfo(authenticatorAuthenticationResponse: passkeyAssertion)
+        self.tenantId = tenantId
+    }
 
     /// A TOTP finalization.
     public init(mfaPendingCredential: String?, mfaEnrollmentId: String?, verificationCode: String?, tenantId: String? = nil) {

@@ -15,6 +15,12 @@ extension WirePaths {
     public static let passkeySignInStart = "\(identityToolkitV2)/accounts/passkeySignIn:start"
     /// `POST …/v2/accounts/passkeySignIn:finalize`: the authenticator's assertion signs in.
     public static let passkeySignInFinalize = "\(identityToolkitV2)/accounts/passkeySignIn:finalize"
+    /// `GET /__/auth/passkey`: Hearth's passkey page on its own origin (register or sign in, then return to the app).
+    public static let passkeyPage = "/__/auth/passkey"
+    /// `GET /__/auth/passkey.js`: the page's script (served from Hearth's origin: CSP `script-src 'self'`).
+    public static let passkeyScript = "/__/auth/passkey.js"
+    /// `GET /.well-known/apple-app-site-association`: `webcredentials` for the registered Apple apps.
+    public static let appleAppSiteAssociation = "/.well-known/apple-app-site-association"
 }
 
 /// Base64 as passkey clients send it: standard or URL-safe alphabet, padded or not.

@@ -9,6 +9,8 @@ public struct UpdateRequest: Codable, Sendable, Equatable {
     public var deleteAttribute: [String]?
     /// Provider ids to unlink (`password`, `microsoft.com`, ...).
     public var deleteProvider: [String]?
+    /// Credential ids of the user's passkeys to remove (either base64 alphabet; needs a recent login).
+    public var deletePasskey: [String]?
     public var returnSecureToken: Bool?
     /// An email action code to apply instead (`VERIFY_EMAIL`, `RECOVER_EMAIL`, `VERIFY_AND_CHANGE_EMAIL`): no
     /// `idToken` then; the code names the user.

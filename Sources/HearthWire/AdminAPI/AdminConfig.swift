@@ -12,12 +12,15 @@ public struct AdminProjectConfig: Codable, Sendable, Equatable {
     public var notification: NotificationConfig?
     /// `mfa`: second factors (TOTP).
     public var mfa: MultiFactorAuthConfig?
+    /// Hearth: `passkeys`, the WebAuthn relying party (Google's field for its preview is not public).
+    public var passkeys: PasskeyConfig?
 
     public init(name: String? = nil, signIn: SignInConfig? = nil, authorizedDomains: [String]? = nil,
                 emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil, notification: NotificationConfig? = nil,
-                mfa: MultiFactorAuthConfig? = nil) {
+                mfa: MultiFactorAuthConfig? = nil, passkeys: PasskeyConfig? = nil) {
         self.name = name
         self.mfa = mfa
+        self.passkeys = passkeys
         self.signIn = signIn
         self.authorizedDomains = authorizedDomains
         self.emailPrivacyConfig = emailPrivacyConfig
@@ -328,4 +331,26 @@ public struct DefaultSupportedIdpList: Codable, Sendable, Equatable {
     }
 
     public init(defaultSupportedIdps: [Entry]) { self.defaultSupportedIdps = defaultSupportedIdps }
+}
+
+/// Hearth's `passkeys` project setting: whether users may enroll and sign in with passkeys, and the relying party.
+public struct PasskeyConfig: Codable, Sendable, Equatable {
+    /// Passkeys may be enrolled and used (off: `PASSKEY_NOT_ENABLED`). Off by default.
+    public var enabled: Bool?
+    /// The relying party id (a domain): nil means the host of the server's public URL. Credentials are bound to it:
+    /// changing it strands every registered passkey.
+    public var rpId: String?
+    /// Extra origins allowed in `clientDataJSON` beside the server's own (`https://app.example.com`, Android's
+    /// `android:apk-key-hash:…`). Each must be the rp id or a subdomain of it, or an app origin.
+    public var allowedOrigins: [String]?
+    /// `REQUIRED` (default: the authenticator must verify the user, e.g. Face ID or a PIN) or `PREFERRED`.
+    public var userVerification: String?
+
+    /// A passkey setting.
+    public init(enabled: Bool? = nil, rpId: String? = nil, allowedOrigins: [String]? = nil, userVerification: String? = nil) {
+        self.enabled = enabled
+        self.rpId = rpId
+        self.allowedOrigins = allowedOrigins
+        self.userVerification = userVerification
+    }
 }

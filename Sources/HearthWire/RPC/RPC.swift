@@ -86,6 +86,8 @@ public enum RPCCatalog {
         SendOobCodeRequest.self, ResetPasswordRequest.self, SignInWithEmailLinkRequest.self, RevokeTokenRequest.self,
         StartMFAEnrollmentRequest.self, FinalizeMFAEnrollmentRequest.self, WithdrawMFARequest.self, StartMFASignInRequest.self,
         FinalizeMFASignInRequest.self, GenerateRecoveryCodesRequest.self,
+        StartPasskeyEnrollmentRequest.self, FinalizePasskeyEnrollmentRequest.self, StartPasskeySignInRequest.self,
+        FinalizePasskeySignInRequest.self,
     ]
 
     /// The admin API's methods on users, sessions and the audit log.
@@ -214,7 +216,7 @@ extension WithdrawMFARequest: WireRPC {
 }
 
 extension StartMFASignInRequest: WireRPC {
-    public typealias Response = EmptyResponse
+    public typealias Response = StartMFASignInResponse
     public static let method = RPCMethod.accountsV2("mfaSignIn:start", WirePaths.mfaSignInStart)
 }
 
@@ -227,6 +229,26 @@ extension GenerateRecoveryCodesRequest: WireRPC {
     public typealias Response = GenerateRecoveryCodesResponse
     /// Hearth extension.
     public static let method = RPCMethod.accountsV2("mfaRecoveryCodes:generate", WirePaths.mfaRecoveryCodesGenerate)
+}
+
+extension StartPasskeyEnrollmentRequest: WireRPC {
+    public typealias Response = StartPasskeyEnrollmentResponse
+    public static let method = RPCMethod.accountsV2("passkeyEnrollment:start", WirePaths.passkeyEnrollmentStart)
+}
+
+extension FinalizePasskeyEnrollmentRequest: WireRPC {
+    public typealias Response = PasskeySessionResponse
+    public static let method = RPCMethod.accountsV2("passkeyEnrollment:finalize", WirePaths.passkeyEnrollmentFinalize)
+}
+
+extension StartPasskeySignInRequest: WireRPC {
+    public typealias Response = StartPasskeySignInResponse
+    public static let method = RPCMethod.accountsV2("passkeySignIn:start", WirePaths.passkeySignInStart)
+}
+
+extension FinalizePasskeySignInRequest: WireRPC {
+    public typealias Response = PasskeySessionResponse
+    public static let method = RPCMethod.accountsV2("passkeySignIn:finalize", WirePaths.passkeySignInFinalize)
 }
 
 // MARK: The admin API
