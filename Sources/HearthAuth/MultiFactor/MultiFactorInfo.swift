@@ -34,7 +34,7 @@ public class MultiFactorInfo: @unchecked Sendable {
             case .phone?:
                 return PhoneMultiFactorInfo(uid: entry.mfaEnrollmentId, displayName: entry.displayName, enrollmentDate: date,
                                             phoneNumber: entry.phoneInfo ?? "")
-            case nil:
+            case .passkey?, nil:
                 return nil
             }
         }
