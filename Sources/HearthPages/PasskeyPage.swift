@@ -30,12 +30,13 @@ extension Pages {
     public static func passkey(enroll: Bool, options: String, returnURL: String, state: String, appName: String, site: String,
                                script: String) -> String {
         let title = enroll ? "Create a passkey for \(site)" : "Sign in to \(site) with a passkey"
+        let who = appName.prefix(1).uppercased() + appName.dropFirst()
         let message = enroll
-            ? "\(appName) asks you to create a passkey: your device keeps it, and your fingerprint, face or screen lock unlocks it."
-            : "\(appName) asks you to sign in with your passkey. Your fingerprint, face or screen lock unlocks it."
+            ? "\(who) asks you to create a passkey: your device keeps it, and your fingerprint, face or screen lock unlocks it."
+            : "\(who) asks you to sign in with your passkey. Your fingerprint, face or screen lock unlocks it."
         return Templates.render(PasskeyModel(
             title: title, paragraphs: [message],
-            facts: [MessageModel.Fact(label: "Requested by", value: appName), MessageModel.Fact(label: "Passkey for", value: site)],
+            facts: [MessageModel.Fact(label: "Requested by", value: who), MessageModel.Fact(label: "Passkey for", value: site)],
             mode: enroll ? "enroll" : "signin", options: options, returnURL: returnURL, state: state, appName: appName,
             button: enroll ? "Create passkey" : "Use passkey",
             note: "After the passkey, you return to \(appName). Only continue if you started this there.", script: script),

@@ -208,7 +208,7 @@ import Testing
         #expect(allowed("APP-1-1-IOS-1://cb")?.appName == "com.example.app", "schemes compare without case")
         #expect(allowed("http://127.0.0.1:5000/cb", appId: "desk")?.appName == "Desk")
         #expect(allowed("http://127.0.0.1:5000/cb", appId: "ios") == nil, "an Apple app is no desktop app")
-        #expect(allowed("http://127.0.0.1:5000/cb", any: true)?.appName == "A program on this computer (127.0.0.1:5000)")
+        #expect(allowed("http://127.0.0.1:5000/cb", any: true)?.appName == "a program on this computer (127.0.0.1:5000)")
         #expect(allowed("app-2-2-ios-2://cb", any: true) != nil)
         #expect(allowed("app-2-2-ios-2://cb") == nil)
         for url in ["https://127.0.0.1:5000/cb", "javascript:alert(1)", "JAVASCRIPT://x", "data:,x", "1app://x", "ap p://x", "app-1-1-ios-1://u:p@cb"] {

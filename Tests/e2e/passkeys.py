@@ -300,7 +300,8 @@ class Listener:
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802 - the library's name
-                listener.received.append(parse_qs(urlparse(self.path).query))
+                if urlparse(self.path).path == "/passkey-callback":  # not the browser's /favicon.ico
+                    listener.received.append(parse_qs(urlparse(self.path).query))
                 body = b"<!doctype html><title>app</title><p>back in the app</p>"
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html")

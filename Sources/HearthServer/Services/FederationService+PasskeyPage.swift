@@ -40,7 +40,7 @@ extension FederationService {
                 return refuse(sentence.prefix(1).uppercased() + sentence.dropFirst() + " (the page's appId names it).")
             }
             let host = URLComponents(string: redirectUrl).map { "\($0.host ?? "127.0.0.1"):\($0.port ?? 0)" } ?? redirectUrl
-            return .success(PasskeyPageReturn(url: redirectUrl, appName: registered.map { $0.name ?? $0.id } ?? "A program on this computer (\(host))"))
+            return .success(PasskeyPageReturn(url: redirectUrl, appName: registered.map { $0.name ?? $0.id } ?? "a program on this computer (\(host))"))
         }
         guard let components = URLComponents(string: redirectUrl), let scheme = components.scheme?.lowercased(),
               Self.isAppScheme(scheme), components.user == nil, components.password == nil, components.fragment == nil else {
