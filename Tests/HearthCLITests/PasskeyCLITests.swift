@@ -40,7 +40,7 @@ import Testing
     @Test func opensThePasskeyPageAndWaitsForItsAnswer() async throws {
         let server = try RunningServer.start(["--dev"])
         defer { server.stop() }
-        _ = try await MultiFactorCLITests.call(server.url, WirePaths.identityToolkitV2 + "/projects/demo-hearth/config?updateMask=passkeys",
+        _ = try await MultiFactorCLITests.call(server.url, WirePaths.identityToolkitV2 + "/projects/demo-hearth/config?updateMask=passkeys.enabled,passkeys.rpId",
                                                ["passkeys": PasskeyConfig(enabled: true, rpId: "localhost")], method: "PATCH", admin: true,
                                                as: JSONValue.self)
         let started = Date()
