@@ -392,6 +392,7 @@ extension FinalizePasskeyEnrollmentRequest: ServedRPC {
 }
 
 extension StartPasskeySignInRequest: ServedRPC {
+    static let rateLimit: RateLimitedEndpoint? = .passkeySignIn
     static func serve(_ request: Self, _ call: RPCCall) async throws -> StartPasskeySignInResponse {
         try await call.accounts.startPasskeySignIn(request)
     }
