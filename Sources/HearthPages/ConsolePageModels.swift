@@ -526,9 +526,12 @@ public struct SettingsPage: ConsolePage {
         public let builtInOrigins: [String]
         /// `userVerification` is `REQUIRED` (else `PREFERRED`).
         public let verificationRequired: Bool
+        /// Why passkeys cannot work with the rp id in force (an IP address); nil when they can.
+        public let rpIdProblem: String?
 
         public init(enabled: Bool, rpId: String, defaultRpId: String, effectiveRpId: String, allowedOrigins: String,
-                    builtInOrigins: [String], verificationRequired: Bool) {
+                    builtInOrigins: [String], verificationRequired: Bool, rpIdProblem: String? = nil) {
+            self.rpIdProblem = rpIdProblem
             self.enabled = enabled
             self.rpId = rpId
             self.defaultRpId = defaultRpId

@@ -19,6 +19,8 @@ extension ConsoleTests {
     @Test func thePasskeysCardSavesThroughTheAdminAPI() async throws {
         try await HearthHarness.run { h in
             let session = try await signIn(h)
+            let onIP = try await h.send(.get, "/console/settings", headers: session.headers)
+            #expect(onIP.text.contains("127.0.0.1 is an IP address, and browsers refuse passkeys whose rp id is one"))
             // A public URL on a domain, so that a parent domain may be the rp id (an IP address never is).
             h.server.configuration.publicURL.set("https://login.example.com")
             let page = try await h.send(.get, "/console/settings", headers: session.headers)
@@ -27,7 +29,8 @@ extension ConsoleTests {
             #expect(page.text.contains("In force: <code>login.example.com</code>"))
             #expect(page.text.contains(#"name="rpId" value="" placeholder="login.example.com""#))
             #expect(page.text.contains("changing it strands every registered passkey"))
-            #expect(page.text.contains("Always allowed: <code>https://login.example.com</code>"))
+            #expect(page.text.contains("Always allowed: <code>https://login.example.com</code>. Add"))
+            #expect(!page.text.contains("is an IP address"))
             #expect(page.text.contains(#"value="REQUIRED" checked"#), "user verification required by default")
 
             let saved = try await post(h, "/console/settings/passkeys", session, [
@@ -45,6 +48,7 @@ extension ConsoleTests {
             #expect(shown.text.contains("The rp id changed: passkeys registered for the old one no longer sign in."))
             #expect(shown.text.contains(#"name="enabled" value="true" checked> Allow users to register"#))
             #expect(shown.text.contains("In force: <code>example.com</code>"))
+            #expect(shown.text.contains("Always allowed: <code>https://login.example.com</code>, <code>https://example.com</code>. Add"))
             #expect(shown.text.contains("https://app.example.com\nhttps://www.example.com:8443</textarea>"))
             #expect(shown.text.contains(#"value="PREFERRED" checked"#))
             // The admin API answers the same setting.
@@ -58,7 +62,7 @@ extension ConsoleTests {
             project = try #require(try await h.store.projectConfig(projectId: h.projectId))
             #expect(project.passkeys?.allowedOrigins == nil, "an empty list removes the added origins")
             // The server's checks reach the admin (INVALID_CONFIG), and nothing changes.
-            for (field, value, message) in [("rpId", "other.org", "must be this server's host (login.example.com) or a parent domain of it"),
+            for (field, value, message) in [("rpId", "other.org", "host (login.example.com) or a parent domain of it"),
                                             ("rpId", "10.0.0.1", "an IP address cannot be an rp id"),
                                             ("allowedOrigins", "https://evil.org", "is not on the rp id example.com"),
                                             ("allowedOrigins", "https://app.example.com/path", "is not an origin"),
