@@ -526,12 +526,12 @@ public struct SettingsPage: ConsolePage {
         public let builtInOrigins: [String]
         /// `userVerification` is `REQUIRED` (else `PREFERRED`).
         public let verificationRequired: Bool
-        /// Why passkeys cannot work with the rp id in force (an IP address); nil when they can.
-        public let rpIdProblem: String?
+        /// The rp id in force is an IP address: browsers refuse passkeys there (the card says so).
+        public let rpIdIsIPAddress: Bool
 
         public init(enabled: Bool, rpId: String, defaultRpId: String, effectiveRpId: String, allowedOrigins: String,
-                    builtInOrigins: [String], verificationRequired: Bool, rpIdProblem: String? = nil) {
-            self.rpIdProblem = rpIdProblem
+                    builtInOrigins: [String], verificationRequired: Bool, rpIdIsIPAddress: Bool = false) {
+            self.rpIdIsIPAddress = rpIdIsIPAddress
             self.enabled = enabled
             self.rpId = rpId
             self.defaultRpId = defaultRpId

@@ -63,6 +63,9 @@ struct ProjectPasskeys: AsyncParsableCommand {
         let rpId = setting.storedRpId == nil
             ? "\(setting.rpId) (default: the host of the server's public URL)"
             : "\(setting.rpId) (set; the server's host is \(setting.publicHost))"
+        let ipNote = setting.rpIdIsIPAddress
+            ? "\n                      an IP address: browsers refuse passkeys here; reach the server by a domain name (--public-url, e.g. http://localhost:PORT)"
+            : ""
         let added = setting.allowedOrigins.isEmpty ? "none added" : setting.allowedOrigins.joined(separator: ", ")
         let verification = setting.userVerification == "PREFERRED"
             ? "preferred (a passkey without biometrics or a PIN is accepted)"
@@ -70,7 +73,7 @@ struct ProjectPasskeys: AsyncParsableCommand {
         return """
             project               \(projectId)
             passkeys              \(setting.enabled ? "on" : "off")
-            rp id                 \(rpId)
+            rp id                 \(rpId)\(ipNote)
             origins (always)      \(setting.builtInOrigins.joined(separator: ", "))
             origins (added)       \(added)
             user verification     \(verification)

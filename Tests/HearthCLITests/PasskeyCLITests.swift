@@ -18,6 +18,7 @@ import Testing
         #expect(shown.stdout.contains("origins (always)      https://login.example.com"))
         #expect(shown.stdout.contains("origins (added)       none added"))
         #expect(shown.stdout.contains("user verification     required"))
+        #expect(!shown.stdout.contains("an IP address"))
 
         let enabled = try CLI.run(["project", "passkeys", "--enable", "--rp-id", "example.com", "--allowed-origin", "https://app.example.com",
                                    "--allowed-origin", "https://www.example.com", "--user-verification", "preferred", "--data-dir", data])
@@ -99,6 +100,10 @@ import Testing
 
         let list = try CLI.run(["users", "passkeys", "list", "grace@example.com", "--data-dir", data])
         #expect(list.status == 0, "\(list.output)")
+        // This server was reached by address: the default rp id is one, which the setting says.
+        let onIP = try CLI.run(["project", "passkeys", "--data-dir", data])
+        #expect(onIP.stdout.contains("rp id                 127.0.0.1 (default") && onIP.stdout.contains("an IP address: browsers refuse passkeys here"),
+                "\(onIP.stdout)")
         #expect(list.stdout.contains("\(laptop)\tMacBook\t2026-09-21T"), "\(list.stdout)")
         #expect(list.stdout.contains("\tlast used 2026-09-21T") && list.stdout.contains("\tsynced"))
         #expect(list.stdout.contains("\(key)\t-\t") && list.stdout.contains("\tnever used\tdevice-bound"))

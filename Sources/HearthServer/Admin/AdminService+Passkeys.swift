@@ -21,6 +21,12 @@ public struct PasskeySetting: Sendable, Equatable {
     /// `REQUIRED` or `PREFERRED`.
     public var userVerification: String
 
+    /// The rp id in force is an IPv4 or IPv6 address (the default on a server reached by address): browsers refuse
+    /// passkeys there.
+    public var rpIdIsIPAddress: Bool {
+        rpId.contains(":") || (!rpId.isEmpty && rpId.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+    }
+
     /// A setting as shown.
     public init(enabled: Bool, rpId: String, storedRpId: String?, publicHost: String, allowedOrigins: [String],
                 builtInOrigins: [String], userVerification: String) {

@@ -41,14 +41,7 @@ extension ConsoleController {
         return SettingsPage.Passkeys(enabled: setting.enabled, rpId: setting.storedRpId ?? "", defaultRpId: setting.publicHost,
                                      effectiveRpId: setting.rpId, allowedOrigins: setting.allowedOrigins.joined(separator: "\n"),
                                      builtInOrigins: setting.builtInOrigins, verificationRequired: setting.userVerification != "PREFERRED",
-                                     rpIdProblem: Self.isIPAddress(setting.rpId)
-                                         ? "\(setting.rpId) is an IP address, and browsers refuse passkeys whose rp id is one: reach Hearth by a domain name "
-                                             + "(its --public-url; http://localhost:PORT for local tests)." : nil)
-    }
-
-    /// An IPv4 or IPv6 address rather than a domain name.
-    static func isIPAddress(_ host: String) -> Bool {
-        host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+                                     rpIdIsIPAddress: setting.rpIdIsIPAddress)
     }
 
     /// The user's passkeys for the user page (from the store: created and last used are not in `passkeyInfo`).
