@@ -134,6 +134,24 @@ def press(control, text):
     wait_text(text)
 
 
+def press_confirmed(control, text):
+    """Clicks a control whose form asks for a confirmation (console.js's data-confirm), accepts it, and waits for the
+    next page to show `text`."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    control.click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
+    driver.switch_to.alert.accept()
+    WebDriverWait(driver, 20).until(replaced(old))
+    wait_text(text)
+
+
+def find_user(email):
+    """The Users page searched for `email` (one match)."""
+    go("Users")
+    field("Search by email, UID or phone number").send_keys(email)
+    press(button("Search"), "Users 1–1 of 1")
+
+
 def shoot(name):
     """Screenshots for docs/console.md at desktop and phone widths. A window resize that headless Chromium refuses
     is retried once, then reported; it never fails the functional check around it."""
@@ -494,10 +512,7 @@ def user_with_second_factor():
     assert finalized.status_code == 200, finalized.text
     pending = sign_in(email, "correct horse battery").json()
     assert "mfaPendingCredential" in pending and "idToken" not in pending, pending
-    go("Users")
-    search = field("Search by email, UID or phone number")
-    search.send_keys(email)
-    press(button("Search"), "Users 1–1 of 1")
+    find_user(email)
     assert "2FA" in driver.find_element(By.TAG_NAME, "table").text
     press(driver.find_element(By.LINK_TEXT, email), "Second factors")
     wait_text("Pixel 8")
@@ -506,13 +521,7 @@ def user_with_second_factor():
                                timeout=10).json()["users"][0]["mfaInfo"][0]["mfaEnrollmentId"]
     assert enrollment in driver.page_source, enrollment
     shoot("user-mfa")
-    remove = button(f"Remove Pixel 8 ({enrollment})")
-    old = driver.find_element(By.TAG_NAME, "html")
-    remove.click()
-    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
-    driver.switch_to.alert.accept()
-    WebDriverWait(driver, 20).until(replaced(old))
-    wait_text("Second factor removed.")
+    press_confirmed(button(f"Remove Pixel 8 ({enrollment})"), "Second factor removed.")
     wait_text("None: this user signs in with one factor.")
     signed_in = sign_in(email, "correct horse battery").json()
     assert "idToken" in signed_in and "mfaPendingCredential" not in signed_in, signed_in
@@ -576,23 +585,14 @@ def user_passkeys():
                             json={"email": email, "password": "correct horse battery", "emailVerified": True}, timeout=10)
     assert created.status_code == 200, created.text
     credential_id = register_passkey(sign_in(email, "correct horse battery").json()["idToken"], "Work laptop")
-    go("Users")
-    search = field("Search by email, UID or phone number")
-    search.send_keys(email)
-    press(button("Search"), "Users 1–1 of 1")
+    find_user(email)
     press(driver.find_element(By.LINK_TEXT, email), "Passkeys")
     wait_text("Work laptop")
     short = credential_id if len(credential_id) <= 20 else f"{credential_id[:10]}…{credential_id[-6:]}"
     assert short in driver.find_element(By.TAG_NAME, "body").text, short
     assert credential_id in driver.page_source, "the whole id in the row"
     shoot("user-passkeys")
-    remove = button(f"Remove passkey Work laptop ({short})")
-    old = driver.find_element(By.TAG_NAME, "html")
-    remove.click()
-    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
-    driver.switch_to.alert.accept()
-    WebDriverWait(driver, 20).until(replaced(old))
-    wait_text("Passkey removed")
+    press_confirmed(button(f"Remove passkey Work laptop ({short})"), "Passkey removed")
     wait_text("None: this user has not registered a passkey.")
     lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=OWNER, json={"email": [email]}, timeout=10).json()
     assert not lookup["users"][0].get("passkeyInfo"), lookup
