@@ -21,7 +21,8 @@ struct ProjectPasskeys: AsyncParsableCommand {
 
             Examples:
               hearth project passkeys --enable
-              hearth project passkeys --rp-id example.com --allowed-origin https://app.example.com
+              hearth project passkeys --rp-id example.com
+              hearth project passkeys --allowed-origin https://app.example.com
               hearth project passkeys --user-verification preferred
               hearth project passkeys --clear-origins --rp-id ''      (back to the defaults)
             """)
