@@ -236,6 +236,30 @@ public struct UserPage: ConsolePage {
         }
     }
 
+    /// One registered passkey (never its public key).
+    public struct Passkey: Sendable {
+        /// The name the user gave it (or "Passkey").
+        public let name: String
+        /// Unpadded base64url, what `hearth users passkeys remove` takes.
+        public let credentialId: String
+        /// The credential id shortened for the table (the whole id is in the row's form and its `title`).
+        public let shortId: String
+        public let registered: String
+        /// When it last signed in, or "never".
+        public let lastUsed: String
+        /// "synced" (backup eligible: a passkey manager keeps it) or "device-bound".
+        public let storage: String
+
+        public init(name: String, credentialId: String, shortId: String, registered: String, lastUsed: String, storage: String) {
+            self.name = name
+            self.credentialId = credentialId
+            self.shortId = shortId
+            self.registered = registered
+            self.lastUsed = lastUsed
+            self.storage = storage
+        }
+    }
+
     public let pageTitle: String?
     public let uid: String
     public let disabled: Bool
@@ -247,9 +271,12 @@ public struct UserPage: ConsolePage {
     public let secondFactors: [SecondFactor]
     /// "7 of 10 recovery codes left" and the like; nil when the user has none.
     public let recoveryCodes: String?
+    /// The user's passkeys, oldest first (empty: none).
+    public let passkeys: [Passkey]
 
     public init(pageTitle: String? = nil, uid: String, disabled: Bool, deleteHref: String, facts: [Fact], providers: [LinkedProvider], claims: String,
-                secondFactors: [SecondFactor] = [], recoveryCodes: String? = nil) {
+                secondFactors: [SecondFactor] = [], recoveryCodes: String? = nil, passkeys: [Passkey] = []) {
+        self.passkeys = passkeys
         self.secondFactors = secondFactors
         self.recoveryCodes = recoveryCodes
         self.pageTitle = pageTitle
@@ -484,6 +511,37 @@ public struct SettingsPage: ConsolePage {
         }
     }
 
+    /// The "Passkeys" card: the project's `passkeys` setting.
+    public struct Passkeys: Sendable {
+        public let enabled: Bool
+        /// The stored rp id ("" for the default), what the field holds.
+        public let rpId: String
+        /// The default rp id: the host of the server's public URL.
+        public let defaultRpId: String
+        /// The rp id in force.
+        public let effectiveRpId: String
+        /// The added origins, one per line (the textarea's text).
+        public let allowedOrigins: String
+        /// The origins always accepted (the server's own, `https://<rp id>`).
+        public let builtInOrigins: [String]
+        /// `userVerification` is `REQUIRED` (else `PREFERRED`).
+        public let verificationRequired: Bool
+        /// The rp id in force is an IP address: browsers refuse passkeys there (the card says so).
+        public let rpIdIsIPAddress: Bool
+
+        public init(enabled: Bool, rpId: String, defaultRpId: String, effectiveRpId: String, allowedOrigins: String,
+                    builtInOrigins: [String], verificationRequired: Bool, rpIdIsIPAddress: Bool = false) {
+            self.rpIdIsIPAddress = rpIdIsIPAddress
+            self.enabled = enabled
+            self.rpId = rpId
+            self.defaultRpId = defaultRpId
+            self.effectiveRpId = effectiveRpId
+            self.allowedOrigins = allowedOrigins
+            self.builtInOrigins = builtInOrigins
+            self.verificationRequired = verificationRequired
+        }
+    }
+
     public let onePerEmail: Bool
     public let enumeration: Bool
     public let signupAllowed: Bool
@@ -491,9 +549,12 @@ public struct SettingsPage: ConsolePage {
     public let domains: [Domain]
     /// The second-factor card; nil: not shown.
     public let secondFactors: SecondFactors?
+    /// The passkeys card; nil: not shown.
+    public let passkeys: Passkeys?
 
     public init(onePerEmail: Bool, enumeration: Bool, signupAllowed: Bool, deletionAllowed: Bool, domains: [Domain],
-                secondFactors: SecondFactors? = nil) {
+                secondFactors: SecondFactors? = nil, passkeys: Passkeys? = nil) {
+        self.passkeys = passkeys
         self.secondFactors = secondFactors
         self.onePerEmail = onePerEmail
         self.enumeration = enumeration

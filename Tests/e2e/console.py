@@ -1,7 +1,8 @@
 """The web console (/console) driven end to end in a real browser (Debian's Chromium through Selenium), the way an
 operator does the seeds' set-up: log in with the start-up link, enable Microsoft with a client ID and secret, read
 the redirect URI, add an oidc.* provider, add a user, find it, disable it (its password sign-in refused over REST),
-edit its claims (seen in a fresh ID token), delete it, change the authorized domains, create a service-account key,
+edit its claims (seen in a fresh ID token), delete it, change the authorized domains, turn two-step verification and
+passkeys on (a passkey registered over the RPCs listed on its user's page and removed), create a service-account key,
 read the audit log, log out; plus a form posted without its CSRF token and an idle session sent back to log in.
 Controls are found by their visible label or accessible name, as a person finds them.
 
@@ -10,6 +11,7 @@ Prints one line per check and 'console: N passed, N failed'; exits non-zero on a
 """
 import base64
 import glob
+import hashlib
 import json
 import os
 import re
@@ -130,6 +132,24 @@ def press(control, text):
         print(f"note: the click on {text!r} reported {error!r}; waiting for the next page")
     WebDriverWait(driver, 20).until(replaced(old))
     wait_text(text)
+
+
+def press_confirmed(control, text):
+    """Clicks a control whose form asks for a confirmation (console.js's data-confirm), accepts it, and waits for the
+    next page to show `text`."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    control.click()
+    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
+    driver.switch_to.alert.accept()
+    WebDriverWait(driver, 20).until(replaced(old))
+    wait_text(text)
+
+
+def find_user(email):
+    """The Users page searched for `email` (one match)."""
+    go("Users")
+    field("Search by email, UID or phone number").send_keys(email)
+    press(button("Search"), "Users 1–1 of 1")
 
 
 def shoot(name):
@@ -492,10 +512,7 @@ def user_with_second_factor():
     assert finalized.status_code == 200, finalized.text
     pending = sign_in(email, "correct horse battery").json()
     assert "mfaPendingCredential" in pending and "idToken" not in pending, pending
-    go("Users")
-    search = field("Search by email, UID or phone number")
-    search.send_keys(email)
-    press(button("Search"), "Users 1–1 of 1")
+    find_user(email)
     assert "2FA" in driver.find_element(By.TAG_NAME, "table").text
     press(driver.find_element(By.LINK_TEXT, email), "Second factors")
     wait_text("Pixel 8")
@@ -504,18 +521,81 @@ def user_with_second_factor():
                                timeout=10).json()["users"][0]["mfaInfo"][0]["mfaEnrollmentId"]
     assert enrollment in driver.page_source, enrollment
     shoot("user-mfa")
-    remove = button(f"Remove Pixel 8 ({enrollment})")
-    old = driver.find_element(By.TAG_NAME, "html")
-    remove.click()
-    WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert)
-    driver.switch_to.alert.accept()
-    WebDriverWait(driver, 20).until(replaced(old))
-    wait_text("Second factor removed.")
+    press_confirmed(button(f"Remove Pixel 8 ({enrollment})"), "Second factor removed.")
     wait_text("None: this user signs in with one factor.")
     signed_in = sign_in(email, "correct horse battery").json()
     assert "idToken" in signed_in and "mfaPendingCredential" not in signed_in, signed_in
     lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=OWNER, json={"email": [email]}, timeout=10).json()
     assert not lookup["users"][0].get("mfaInfo"), lookup
+
+
+def passkeys_card():
+    go("Settings")
+    wait_text("Passkeys")
+    text = driver.find_element(By.TAG_NAME, "body").text
+    assert "changing it strands every registered passkey" in text, "the rp id warning"
+    assert f"Always allowed: {BASE}" in text, text[text.find("Always allowed"):][:200]
+    enabled = field("Allow users to register and sign in with passkeys")
+    if not enabled.is_selected():
+        enabled.click()
+    field("Preferred: a passkey that only checks presence is accepted").click()
+    press(button("Save passkeys"), "Passkey setting saved.")
+    passkeys = requests.get(f"{V2}/projects/demo-hearth/config", headers=OWNER, timeout=10).json()["passkeys"]
+    assert passkeys["enabled"] is True and passkeys["userVerification"] == "PREFERRED", passkeys
+    assert passkeys["rpId"] == "127.0.0.1", "the default rp id: the host of the public URL"
+    # A bad rp id: the admin API's INVALID_CONFIG on the console's error page, nothing saved.
+    rp_id = field("Relying party ID (rp id)")
+    rp_id.send_keys("example.org")
+    press(button("Save passkeys"), "INVALID_CONFIG")
+    assert requests.get(f"{V2}/projects/demo-hearth/config", headers=OWNER, timeout=10).json()["passkeys"]["rpId"] == "127.0.0.1"
+    go("Settings")
+    wait_text("Passkeys")
+    shoot("settings-passkeys")
+
+
+def register_passkey(id_token, name):
+    """A passkey registered over the RPCs by a software authenticator made here: a P-256 key, fido2's CBOR and COSE,
+    `none` attestation, the server's origin and rp id."""
+    from fido2 import cbor
+    from fido2.cose import ES256
+    from fido2.utils import websafe_encode
+    started = requests.post(f"{V2}/accounts/passkeyEnrollment:start?key=any", json={"idToken": id_token}, timeout=10)
+    assert started.status_code == 200, started.text
+    options = started.json()["credentialCreationOptions"]
+    key = ec.generate_private_key(ec.SECP256R1())
+    credential_id = os.urandom(32)
+    client_data = json.dumps({"type": "webauthn.create", "challenge": websafe_encode(base64.b64decode(options["challenge"])),
+                              "origin": BASE, "crossOrigin": False}).encode()
+    # rp id hash, flags UP|UV|AT, counter 0, AAGUID 0, the credential id and its COSE key.
+    auth_data = (hashlib.sha256(options["rp"]["id"].encode()).digest() + bytes([0x45]) + struct.pack(">I", 0) + bytes(16)
+                 + struct.pack(">H", len(credential_id)) + credential_id + cbor.encode(ES256.from_cryptography_key(key.public_key())))
+    attestation = cbor.encode({"fmt": "none", "attStmt": {}, "authData": auth_data})
+    finalized = requests.post(f"{V2}/accounts/passkeyEnrollment:finalize?key=any", timeout=10, json={
+        "idToken": id_token, "name": name, "authenticatorRegistrationResponse": {
+            "id": websafe_encode(credential_id), "rawId": websafe_encode(credential_id), "type": "public-key",
+            "response": {"clientDataJSON": websafe_encode(client_data), "attestationObject": websafe_encode(attestation)}}})
+    assert finalized.status_code == 200, finalized.text
+    return websafe_encode(credential_id)
+
+
+def user_passkeys():
+    """A user with a passkey registered over the RPCs; the console lists it (shortened id) and removes it."""
+    email = "passkey-user@example.com"
+    created = requests.post(f"{API}/projects/demo-hearth/accounts", headers=OWNER,
+                            json={"email": email, "password": "correct horse battery", "emailVerified": True}, timeout=10)
+    assert created.status_code == 200, created.text
+    credential_id = register_passkey(sign_in(email, "correct horse battery").json()["idToken"], "Work laptop")
+    find_user(email)
+    press(driver.find_element(By.LINK_TEXT, email), "Passkeys")
+    wait_text("Work laptop")
+    short = credential_id if len(credential_id) <= 20 else f"{credential_id[:10]}…{credential_id[-6:]}"
+    assert short in driver.find_element(By.TAG_NAME, "body").text, short
+    assert credential_id in driver.page_source, "the whole id in the row"
+    shoot("user-passkeys")
+    press_confirmed(button(f"Remove passkey Work laptop ({short})"), "Passkey removed")
+    wait_text("None: this user has not registered a passkey.")
+    lookup = requests.post(f"{API}/projects/demo-hearth/accounts:lookup", headers=OWNER, json={"email": [email]}, timeout=10).json()
+    assert not lookup["users"][0].get("passkeyInfo"), lookup
 
 
 def service_account_key():
@@ -655,6 +735,8 @@ try:
     check("Settings: two-step verification (TOTP) on with 1 adjacent interval, read back from the admin API", two_step_verification)
     check("Settings: the clock check's QR code decodes to its otpauth URI; a current code matches, one 60 s old is refused", clock_check)
     check("Users: a user enrolled over REST with TOTP codes shows its factor; Remove (confirmed) ends the second step", user_with_second_factor)
+    check("Settings: passkeys on with user verification preferred, read back from the admin API; a foreign rp id refused", passkeys_card)
+    check("Users: a passkey registered over the RPCs (fido2's CBOR/COSE) is listed; Remove (confirmed) deletes it", user_passkeys)
     check("Service accounts: create downloads the JSON key once (google-auth gets admin tokens with it); remove ends it", service_account_key)
     check("Apps: add an Apple app (its URL scheme shown) and a desktop app, bad input refused, remove", apps)
     check("Overview and the audit log (changes recorded as console:owner)", other_pages)

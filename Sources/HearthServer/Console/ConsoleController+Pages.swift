@@ -131,7 +131,8 @@ extension ConsoleController {
                     providerId: info.providerId,
                     detail: ([info.email, info.displayName].compactMap { $0 } + (info.rawId == info.email ? [] : ["uid \(info.rawId)"])).joined(separator: " · "))
             },
-            claims: Self.prettyClaims(user.customAttributes), secondFactors: secondFactors, recoveryCodes: recoveryCodes)
+            claims: Self.prettyClaims(user.customAttributes), secondFactors: secondFactors, recoveryCodes: recoveryCodes,
+            passkeys: try await passkeys(of: user.localId))
     }
 
     static func prettyClaims(_ text: String?) -> String {
@@ -340,7 +341,8 @@ extension ConsoleController {
             enumeration: project.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false,
             signupAllowed: !(project.client?.permissions?.disabledUserSignup ?? false),
             deletionAllowed: !(project.client?.permissions?.disabledUserDeletion ?? false),
-            domains: (project.authorizedDomains ?? []).map { SettingsPage.Domain(domain: $0) }, secondFactors: card)
+            domains: (project.authorizedDomains ?? []).map { SettingsPage.Domain(domain: $0) }, secondFactors: card,
+            passkeys: try await passkeysCard())
     }
 
     func apps() async throws -> AppsPage {

@@ -32,6 +32,9 @@ struct ConsoleController {
         "mfa": "Two-step verification saved.",
         "mfa-removed": "Second factor removed. The user's sessions ended and they were told by email.",
         "mfa-removed-all": "Every second factor removed. The user's sessions ended and they were told by email.",
+        "passkeys": "Passkey setting saved.",
+        "passkeys-rp-id": "Passkey setting saved. The rp id changed: passkeys registered for the old one no longer sign in.",
+        "passkey-removed": "Passkey removed: it no longer signs in to this account. The user's current sessions continue (Revoke sessions ends them).",
     ]
 
     static let pageSize = 25
@@ -132,6 +135,7 @@ struct ConsoleController {
 
         page(router, "/console/settings", title: "Settings") { _, session in try await settings(session) }
         registerSecondFactors(on: router)
+        registerPasskeys(on: router)
         router.post("/console/settings") { request, _ in
             try await action(request) { session, form in
                 let body: JSONValue = .object([

@@ -1,0 +1,93 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+
+/// The project's passkey setting as the relying party applies it, for `hearth project passkeys` and the console's
+/// Settings card (the admin API's `GET …/config` answers the same values as `passkeys`).
+public struct PasskeySetting: Sendable, Equatable {
+    /// Users may enroll and sign in with passkeys.
+    public var enabled: Bool
+    /// The rp id in force: the stored one, else the host of the server's public URL.
+    public var rpId: String
+    /// The stored rp id; nil: the default (``publicHost``).
+    public var storedRpId: String?
+    /// The host of the server's public URL (the default rp id; a stored rp id is it or a parent domain of it).
+    public var publicHost: String
+    /// The origins added by the setting (`passkeys.allowedOrigins`).
+    public var allowedOrigins: [String]
+    /// The origins always accepted: the server's own and `https://<rp id>` (Apple's apps with an associated domain).
+    public var builtInOrigins: [String]
+    /// `REQUIRED` or `PREFERRED`.
+    public var userVerification: String
+
+    /// The rp id in force is an IPv4 or IPv6 address (the default on a server reached by address): browsers refuse
+    /// passkeys there.
+    public var rpIdIsIPAddress: Bool {
+        rpId.contains(":") || (!rpId.isEmpty && rpId.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+    }
+
+    /// A setting as shown.
+    public init(enabled: Bool, rpId: String, storedRpId: String?, publicHost: String, allowedOrigins: [String],
+                builtInOrigins: [String], userVerification: String) {
+        self.enabled = enabled
+        self.rpId = rpId
+        self.storedRpId = storedRpId
+        self.publicHost = publicHost
+        self.allowedOrigins = allowedOrigins
+        self.builtInOrigins = builtInOrigins
+        self.userVerification = userVerification
+    }
+}
+
+extension AdminService {
+    /// The project's passkey setting with its effective values.
+    public func passkeySetting() async throws -> PasskeySetting {
+        let config = try await accounts.projectConfig()
+        let publicURL = configuration.publicURL.url
+        let rpId = AccountService.passkeyRPId(config, publicURL: publicURL)
+        var builtIn: [String] = []
+        if let own = AccountService.origin(of: publicURL) { builtIn.append(own) }
+        if !builtIn.contains("https://\(rpId)") { builtIn.append("https://\(rpId)") }
+        let stored = config.passkeys?.rpId.flatMap { $0.isEmpty ? nil : $0 }
+        return PasskeySetting(enabled: config.passkeysEnabled, rpId: rpId, storedRpId: stored,
+                              publicHost: URLComponents(string: publicURL)?.host?.lowercased() ?? "localhost",
+                              allowedOrigins: config.passkeys?.allowedOrigins ?? [], builtInOrigins: builtIn,
+                              userVerification: config.passkeys?.userVerification?.uppercased() ?? "REQUIRED")
+    }
+
+    /// Changes the given parts of the `passkeys` setting through the admin API's project-config update
+    /// (`PATCH …/config?updateMask=passkeys.<leaf>,…`: validated there, audited as `config.update`); nil leaves a part
+    /// as it is. `rpId` "" returns to the default; `allowedOrigins` [] removes them all.
+    public func updatePasskeySetting(enabled: Bool? = nil, rpId: String? = nil, allowedOrigins: [String]? = nil,
+                                     userVerification: String? = nil, by principal: AdminPrincipal) async throws -> PasskeySetting {
+        var fields: [String: JSONValue] = [:]
+        if let enabled { fields["enabled"] = .bool(enabled) }
+        if let rpId { fields["rpId"] = .string(rpId) }
+        if let allowedOrigins { fields["allowedOrigins"] = .array(allowedOrigins.map { .string($0) }) }
+        if let userVerification { fields["userVerification"] = .string(userVerification) }
+        if !fields.isEmpty {
+            // The rp id before the origins: the update checks each origin against the rp id it has set by then.
+            let mask = ["enabled", "rpId", "allowedOrigins", "userVerification"].filter { fields[$0] != nil }
+                .map { "passkeys.\($0)" }.joined(separator: ",")
+            _ = try await updateProjectConfig(body: .object(["passkeys": .object(fields)]), updateMask: mask, by: principal)
+        }
+        return try await passkeySetting()
+    }
+
+    /// A user's passkeys, oldest first, as stored (name, credential id, created and last used; never the key).
+    public func passkeys(localId: String) async throws -> [PasskeyCredential] {
+        let localId = try Self.checkLocalId(localId)
+        guard try await store.user(localId: localId) != nil else { throw HearthAPIError(.userNotFound, "no user has the UID \(localId)") }
+        return try await store.passkeys(localId: localId)
+    }
+
+    /// Removes passkeys of a user by credential id through the admin API's `accounts:update` `deletePasskey`
+    /// (`PASSKEY_ENROLLMENT_NOT_FOUND` when one is not the user's, and then nothing is removed; audited as
+    /// `passkey.remove` and `accounts.update`).
+    public func removePasskeys(localId: String, credentialIds: [String], by principal: AdminPrincipal) async throws {
+        var update = AdminUpdateRequest(localId: localId)
+        update.deletePasskey = credentialIds
+        _ = try await self.update(update, by: principal)
+    }
+}
