@@ -270,6 +270,7 @@ public final class SQLiteStore: HearthStore {
             try db.execute(StoreSQL.deleteRefreshTokens(localId: localId))
             try db.execute(StoreSQL.deleteProviderTokens(localId: localId, providerId: nil))
             try db.execute(StoreSQL.deleteIdentities(localId: localId))
+            try db.execute(StoreSQL.deletePasskeys(localId: localId))
             return try db.execute(StoreSQL.deleteUser(localId: localId)) > 0
         }
     }

@@ -163,6 +163,14 @@ import Testing
             #expect(statuses.prefix(5).allSatisfy { $0 != 429 } && statuses.last == 429, "\(statuses)")
             #expect(last?.text.contains("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
             #expect(last?.headers[.retryAfter] != nil)
+            // Each passkey sign-in start stores a challenge.
+            let passkeys = try await h.send(.patch, WirePaths.identityToolkitV2 + "/projects/\(h.projectId)/config?updateMask=passkeys",
+                                            body: #"{"passkeys":{"enabled":true}}"#, headers: [.authorization: "Bearer owner"])
+            #expect(passkeys.status == 200, "\(passkeys.text)")
+            for index in 0..<6 {
+                let reply = try await h.post(WirePaths.passkeySignInStart, raw: "{}")
+                #expect(reply.status == (index < 5 ? 200 : 429), "\(index): \(reply.text)")
+            }
             // Refresh tokens and lookups are not limited.
             let session = try await h.signUp(email: "bob@example.com")
             for _ in 0..<8 { #expect(try await h.refresh(try #require(session.refreshToken)).status == 200) }

@@ -1,72 +1,105 @@
 import Crypto
 import Foundation
 import HearthCore
-import Synchronization
+import HearthWire
 
-/// A software passkey authenticator for tests: one ES256 credential (swift-crypto), `none` attestation, the flags
-/// asked for (UP + UV + AT by default), a signature counter that grows with each assertion, and the user handle the
-/// registration stored. The client data is written as a browser or Apple's platform would (`type`, base64url
-/// `challenge`, `origin`).
-public final class SoftwarePasskey: Sendable {
-    /// The credential id (16 random bytes unless given).
+/// A software authenticator holding one ES256 or EdDSA passkey, answering the RPCs' options with the RPCs' response
+/// shapes — the client side of a passkey ceremony for tests, with a knob for each attack (origin, rp id, flags,
+/// counter, type, signature).
+public struct SoftwarePasskey: Sendable {
+    /// The key kinds the authenticator can hold.
+    public enum Algorithm: Sendable { case es256, edDSA }
+
+    public let algorithm: Algorithm
+    private let p256: P256.Signing.PrivateKey
+    private let ed25519: Curve25519.Signing.PrivateKey
+    /// The credential id (16 random bytes).
     public let credentialId: Data
-    private let keyBytes: Data
-    private let state: Mutex<(userHandle: Data?, counter: UInt32)>
+    /// The signature counter of the next assertion minus one (an authenticator that counts).
+    public var counter: UInt32
+    /// The user handle the registration's options named.
+    public private(set) var userHandle: Data?
+    /// The rp id the registration's options named.
+    public private(set) var rpId: String = ""
 
-    /// A new credential.
-    public init(credentialId: Data = Data((0..<16).map { _ in UInt8.random(in: 0...255) })) {
-        self.credentialId = credentialId
-        self.keyBytes = P256.Signing.PrivateKey().rawRepresentation
-        self.state = Mutex((nil, 0))
+    /// A new passkey; `counter` 0 with `counts: false` is a synced passkey that keeps no counter.
+    public init(_ algorithm: Algorithm = .es256, counter: UInt32 = 0) {
+        self.algorithm = algorithm
+        p256 = P256.Signing.PrivateKey()
+        ed25519 = Curve25519.Signing.PrivateKey()
+        credentialId = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+        self.counter = counter
     }
 
-    private var key: P256.Signing.PrivateKey { try! P256.Signing.PrivateKey(rawRepresentation: keyBytes) }
+    /// The credential id as Hearth names it (unpadded base64url).
+    public var id: String { credentialId.base64URLEncodedString() }
 
-    /// The user handle stored at registration.
-    public var userHandle: Data? { state.withLock { $0.userHandle } }
-
-    /// `clientDataJSON` as a browser writes it.
-    public static func clientData(_ type: String, challenge: Data, origin: String) -> Data {
-        Data(#"{"type":"\#(type)","challenge":"\#(challenge.base64URLEncodedString())","origin":"\#(origin)","crossOrigin":false}"#.utf8)
+    /// The COSE_Key of the public key.
+    public var coseKey: CBORValue {
+        switch algorithm {
+        case .es256:
+            let point = p256.publicKey.x963Representation
+            return .map([(.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+                         (.int(-2), .bytes(point.subdata(in: 1..<33))), (.int(-3), .bytes(point.subdata(in: 33..<65)))])
+        case .edDSA:
+            return .map([(.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)), (.int(-2), .bytes(ed25519.publicKey.rawRepresentation))])
+        }
     }
 
-    /// The COSE form of the credential's public key.
-    public var publicKeyCOSE: CBORValue {
-        let point = key.publicKey.x963Representation
-        return .map([(.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
-                     (.int(-2), .bytes(point.subdata(in: 1..<33))), (.int(-3), .bytes(point.subdata(in: 33..<65)))])
+    /// clientDataJSON as a browser writes it.
+    public static func clientData(_ type: String, challenge: Data, origin: String, crossOrigin: Bool = false) -> Data {
+        Data(#"{"type":"\#(type)","challenge":"\#(challenge.base64URLEncodedString())","origin":"\#(origin)","crossOrigin":\#(crossOrigin)}"#.utf8)
     }
 
-    private func authenticatorData(rpId: String, flags: UInt8, counter: UInt32, attested: Bool) -> Data {
+    func authenticatorData(rpId: String, flags: UInt8, counter: UInt32, attested: Bool) -> Data {
         var data = Data(SHA256.hash(data: Data(rpId.utf8))) + [flags] + withUnsafeBytes(of: counter.bigEndian) { Data($0) }
         if attested {
             data += Data(count: 16) + [UInt8(credentialId.count >> 8), UInt8(credentialId.count & 0xff)] + credentialId
-            data += CBOREncoder.encode(publicKeyCOSE)
+            data += CBOREncoder.encode(coseKey)
         }
         return data
     }
 
-    /// Creates the credential for `rpId` and `userHandle` answering `challenge` (`navigator.credentials.create`):
-    /// flags `0x45` (UP, UV, AT) unless told.
-    public func register(rpId: String, challenge: Data, userHandle: Data, origin: String, flags: UInt8 = 0x45)
-        -> (credentialId: Data, clientDataJSON: Data, attestationObject: Data) {
-        state.withLock { $0.userHandle = userHandle }
-        let authData = authenticatorData(rpId: rpId, flags: flags, counter: 0, attested: true)
-        let attestation = CBOREncoder.encode(.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))]))
-        return (credentialId, Self.clientData("webauthn.create", challenge: challenge, origin: origin), attestation)
+    func sign(_ message: Data) throws -> Data {
+        switch algorithm {
+        case .es256: try p256.signature(for: message).derRepresentation
+        case .edDSA: try ed25519.signature(for: message)
+        }
     }
 
-    /// Signs `challenge` for `rpId` (`navigator.credentials.get`): the counter grows by one; flags `0x05` (UP, UV)
-    /// unless told.
-    public func assert(rpId: String, challenge: Data, origin: String, flags: UInt8 = 0x05) throws
-        -> (credentialId: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?) {
-        let (counter, handle) = state.withLock { state -> (UInt32, Data?) in
-            state.counter += 1
-            return (state.counter, state.userHandle)
+    /// Answers `passkeyEnrollment:start`'s options: a `none` attestation of this passkey (flags UP|UV|AT by
+    /// default). `rpId`/`origin`/`type` override what a faithful authenticator would write.
+    public mutating func register(_ options: PasskeyCreationOptions, origin: String, rpId: String? = nil, flags: UInt8 = 0x45,
+                                  type: String = "webauthn.create") throws -> PasskeyRegistrationResponse {
+        guard let challenge = PasskeyBytes.decode(options.challenge), let handle = PasskeyBytes.decode(options.user.id) else {
+            throw WebAuthnError.invalidAuthenticatorData("options with a challenge that is not base64")
         }
-        let clientData = Self.clientData("webauthn.get", challenge: challenge, origin: origin)
-        let authData = authenticatorData(rpId: rpId, flags: flags, counter: counter, attested: false)
-        let signature = try key.signature(for: authData + Data(SHA256.hash(data: clientData))).derRepresentation
-        return (credentialId, clientData, authData, signature, handle)
+        userHandle = Data(handle)
+        self.rpId = options.rp.id
+        let clientData = Self.clientData(type, challenge: Data(challenge), origin: origin)
+        let authData = authenticatorData(rpId: rpId ?? options.rp.id, flags: flags, counter: counter, attested: true)
+        let attestation = CBOREncoder.encode(.map([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))]))
+        return PasskeyRegistrationResponse(id: id, rawId: id, response: .init(
+            clientDataJSON: clientData.base64URLEncodedString(), attestationObject: attestation.base64URLEncodedString(), transports: ["internal"]))
     }
+
+    /// Answers request options (`passkeySignIn:start`, `mfaSignIn:start`'s passkey challenge): an assertion whose
+    /// counter is one more than the last (or `counter` when given), flags UP|UV by default. `tamper` flips a bit
+    /// of the signature.
+    public mutating func assert(_ options: PasskeyRequestOptions, origin: String, rpId: String? = nil, flags: UInt8 = 0x05,
+                                counter: UInt32? = nil, userHandle: Data? = nil, crossOrigin: Bool = false, tamper: Bool = false,
+                                type: String = "webauthn.get") throws -> PasskeyAuthenticationResponse {
+        guard let challenge = PasskeyBytes.decode(options.challenge) else { throw WebAuthnError.invalidAuthenticatorData("options with a challenge that is not base64") }
+        if let counter { self.counter = counter } else if counterCounts { self.counter += 1 }
+        let clientData = Self.clientData(type, challenge: Data(challenge), origin: origin, crossOrigin: crossOrigin)
+        let authData = authenticatorData(rpId: rpId ?? options.rpId, flags: flags, counter: self.counter, attested: false)
+        var signature = try sign(authData + Data(SHA256.hash(data: clientData)))
+        if tamper { signature[signature.count / 2] ^= 0x01 }
+        return PasskeyAuthenticationResponse(id: id, rawId: id, response: .init(
+            clientDataJSON: clientData.base64URLEncodedString(), authenticatorData: authData.base64URLEncodedString(),
+            signature: signature.base64URLEncodedString(), userHandle: (userHandle ?? self.userHandle)?.base64URLEncodedString()))
+    }
+
+    /// Whether the authenticator counts signatures (a passkey made with counter 0 and never told otherwise: yes).
+    public var counterCounts = true
 }

@@ -13,6 +13,8 @@ public enum RateLimitedEndpoint: String, CaseIterable, Sendable {
     case authHandler
     /// `accounts:sendOobCode` (v3 `getOobConfirmationCode`): an email sent.
     case sendOobCode
+    /// `v2/accounts/passkeySignIn:start`: a stored challenge (and its finalize: a signature check).
+    case passkeySignIn
 }
 
 /// How many requests one client address, and the whole project, may make to each limited endpoint.
@@ -71,6 +73,7 @@ public struct RateLimitConfiguration: Sendable, Equatable {
             .createAuthUri: Rule(perAddress: address, perProject: project),
             .authHandler: Rule(perAddress: address, perProject: project),
             .sendOobCode: Rule(perAddress: Limit(emailsPerAddressPerHour, per: 3600), perProject: project),
+            .passkeySignIn: Rule(perAddress: address, perProject: project),
         ]
     }
 

@@ -14,6 +14,7 @@ extension AdminService {
         "client.permissions.disabledUserSignup", "client.permissions.disabledUserDeletion",
         "notification.sendEmail.appName", "notification.sendEmail.callbackUri",
         "mfa.state", "mfa.enabledProviders", "mfa.providerConfigs",
+        "passkeys.enabled", "passkeys.rpId", "passkeys.allowedOrigins", "passkeys.userVerification",
     ] + EmailTemplates.Kind.allCases.map { "notification.sendEmail.\($0.configField)" }
 
     /// `GET /v2/projects/{p}/config`.
@@ -32,7 +33,11 @@ extension AdminService {
             client: .init(permissions: .init(disabledUserSignup: config.userSignupDisabled,
                                              disabledUserDeletion: config.userDeletionDisabled)),
             notification: .init(sendEmail: sendEmailResource(config), defaultLocale: "en"),
-            mfa: config.mfa ?? MultiFactorAuthConfig(state: .disabled))
+            mfa: config.mfa ?? MultiFactorAuthConfig(state: .disabled),
+            passkeys: PasskeyConfig(enabled: config.passkeysEnabled,
+                                    rpId: AccountService.passkeyRPId(config, publicURL: configuration.publicURL.url),
+                                    allowedOrigins: config.passkeys?.allowedOrigins ?? [],
+                                    userVerification: config.passkeys?.userVerification ?? "REQUIRED"))
     }
 
     /// `notification.sendEmail` with every template filled in (defaults included, `customized` set).
@@ -95,6 +100,8 @@ extension AdminService {
                 config.sendEmail = sendEmail
             case "mfa.state", "mfa.enabledProviders", "mfa.providerConfigs":
                 config.mfa = try Self.updatedMFA(config.mfa, leaf: leaf, value: value)
+            case "passkeys.enabled", "passkeys.rpId", "passkeys.allowedOrigins", "passkeys.userVerification":
+                config.passkeys = try updatedPasskeys(config.passkeys, leaf: leaf, value: value)
             case "signIn.anonymous.enabled": config.anonymousSignInEnabled = try bool(false)
             case "signIn.allowDuplicateEmails": config.allowDuplicateEmails = try bool(false)
             case "emailPrivacyConfig.enableImprovedEmailPrivacy": config.emailEnumerationProtection = try bool(false)
@@ -174,6 +181,67 @@ extension AdminService {
             mfa.providerConfigs = configs.isEmpty ? nil : configs
         }
         return mfa
+    }
+
+    /// `passkeys` with one leaf set from the body (absent: its default), checked: the rp id is the server's host
+    /// or a parent domain of it (the passkey page runs on the server's origin), origins are the rp id's.
+    func updatedPasskeys(_ current: PasskeyConfig?, leaf: String, value: JSONValue?) throws -> PasskeyConfig {
+        var passkeys = current ?? PasskeyConfig()
+        let publicHost = URLComponents(string: configuration.publicURL.url)?.host?.lowercased() ?? "localhost"
+        switch leaf {
+        case "passkeys.enabled":
+            switch value {
+            case nil, .null?: passkeys.enabled = nil
+            case .bool(let flag)?: passkeys.enabled = flag
+            default: throw HearthAPIError(.invalidConfig, "'passkeys.enabled' must be a boolean")
+            }
+        case "passkeys.rpId":
+            switch value {
+            case nil, .null?: passkeys.rpId = nil
+            case .string(let text)?:
+                let rpId = text.lowercased()
+                if rpId.isEmpty { passkeys.rpId = nil; break }
+                guard Self.isDomain(rpId), !rpId.contains(":"), !rpId.hasPrefix("."), !rpId.hasSuffix("."), Int(rpId.filter { $0 != "." }) == nil else {
+                    throw HearthAPIError(.invalidConfig, "passkeys.rpId must be a domain name (an IP address cannot be an rp id)")
+                }
+                guard publicHost == rpId || publicHost.hasSuffix("." + rpId) else {
+                    throw HearthAPIError(.invalidConfig, "passkeys.rpId \(rpId) must be this server's host (\(publicHost)) or a parent domain of it: the passkey page runs on the server's origin")
+                }
+                passkeys.rpId = rpId
+            default: throw HearthAPIError(.invalidConfig, "'passkeys.rpId' must be a string")
+            }
+        case "passkeys.allowedOrigins":
+            switch value {
+            case nil, .null?: passkeys.allowedOrigins = nil
+            case .array(let items)?:
+                let origins = items.compactMap(\.stringValue)
+                guard origins.count == items.count, origins.count <= 50 else {
+                    throw HearthAPIError(.invalidConfig, "passkeys.allowedOrigins must be an array of at most 50 origins")
+                }
+                let rpId = passkeys.rpId ?? publicHost
+                for origin in origins {
+                    if origin.hasPrefix("android:apk-key-hash:"), origin.count < 200, !origin.contains(where: \.isWhitespace) { continue }
+                    guard let components = URLComponents(string: origin), let scheme = components.scheme, let host = components.host?.lowercased(),
+                          AccountService.origin(of: origin) == origin, components.path.isEmpty, components.query == nil,
+                          scheme == "https" || (scheme == "http" && host == "localhost")
+                    else {
+                        throw HearthAPIError(.invalidConfig, "passkeys.allowedOrigins: \(origin.prefix(100)) is not an origin (https://host[:port], lowercase, no path; http only for localhost)")
+                    }
+                    guard host == rpId || host.hasSuffix("." + rpId) else {
+                        throw HearthAPIError(.invalidConfig, "passkeys.allowedOrigins: \(origin.prefix(100)) is not on the rp id \(rpId) or a subdomain of it: browsers refuse such ceremonies")
+                    }
+                }
+                passkeys.allowedOrigins = origins.isEmpty ? nil : origins
+            default: throw HearthAPIError(.invalidConfig, "'passkeys.allowedOrigins' must be an array of origins")
+            }
+        default:
+            switch value {
+            case nil, .null?: passkeys.userVerification = nil
+            case .string(let text)? where ["REQUIRED", "PREFERRED"].contains(text.uppercased()): passkeys.userVerification = text.uppercased()
+            default: throw HearthAPIError(.invalidConfig, "passkeys.userVerification is REQUIRED (biometrics or a PIN each time) or PREFERRED")
+            }
+        }
+        return passkeys
     }
 
     static func isDomain(_ text: String) -> Bool {

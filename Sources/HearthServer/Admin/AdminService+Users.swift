@@ -97,7 +97,7 @@ extension AdminService {
             + (request.federatedUserId?.count ?? 0)
         if count == 0, let idToken = request.idToken {
             let (_, user) = try await accounts.authenticate(idToken: idToken)
-            return AdminLookupResponse(users: [user.userInfo])
+            return AdminLookupResponse(users: [try await accounts.userInfoWithPasskeys(user)])
         }
         guard count <= Self.maxLookupIdentifiers else {
             throw HearthAPIError(.invalidArgument, "at most \(Self.maxLookupIdentifiers) identifiers per lookup")
@@ -120,7 +120,9 @@ extension AdminService {
             }
             add(try await store.user(providerId: providerId, federatedId: rawId))
         }
-        return AdminLookupResponse(users: found.map(\.userInfo))
+        var users: [UserInfo] = []
+        for user in found { users.append(try await accounts.userInfoWithPasskeys(user)) }
+        return AdminLookupResponse(users: users)
     }
 
     /// `GET /v1/projects/{p}/accounts:batchGet`: a page of users ordered by uid.
@@ -215,6 +217,10 @@ extension AdminService {
         let nowSeconds = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
         var revokes = false
         let keptFactors = try request.mfa.map(Self.keptFactorIds)
+        if let ids = request.deletePasskey, !ids.isEmpty {
+            guard try await store.user(localId: localId) != nil else { throw HearthAPIError(.userNotFound) }
+            try await accounts.removePasskeys(ids, localId: localId, actor: principal.actor)
+        }
         var removedFactors: [MFAFactor] = []
         let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes) { user in
             removedFactors = []
@@ -262,7 +268,7 @@ extension AdminService {
         }
         try await audit(principal, "accounts.update", target: localId, detail: Self.fieldNames(of: request))
         if !removedFactors.isEmpty { try await secondFactorsRemoved(removedFactors, of: updated, by: principal) }
-        return AdminUpdateResponse(user: updated.userInfo)
+        return AdminUpdateResponse(user: try await accounts.userInfoWithPasskeys(updated))
     }
 
     // MARK: Second factors

@@ -8,7 +8,7 @@ extension AccountService {
     /// `accounts:lookup` by ID token.
     public func lookup(_ request: LookupRequest) async throws -> LookupResponse {
         let (_, user) = try await authenticate(idToken: request.idToken)
-        return LookupResponse(users: [user.userInfo])
+        return LookupResponse(users: [try await userInfoWithPasskeys(user)])
     }
 
     /// `accounts:update`: profile fields, email, password, attribute and provider deletion. Email and password
@@ -33,6 +33,12 @@ extension AccountService {
         }
         if newPassword != nil, newEmail == nil, current.email == nil {
             throw HearthAPIError(.missingEmail, "set an email together with the first password")
+        }
+        let deletePasskeys = request.deletePasskey ?? []
+        if !deletePasskeys.isEmpty {
+            try requireRecentLogin(claims)
+            // Every id is checked before anything is removed; the passkeys go first (the checks above passed).
+            try await removePasskeys(deletePasskeys, localId: current.localId, actor: "user")
         }
         var hash: String?
         if let newPassword { hash = try await hashPassword(newPassword) }
@@ -62,6 +68,11 @@ extension AccountService {
         if revokes {
             logger.info("credentials changed; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
             tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider)
+        } else if !deletePasskeys.isEmpty {
+            // Firebase's Apple SDK signs in again with the answer's tokens after removing a passkey.
+            tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
+                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
+                                            sessionClaims: Self.carriedSecondFactor(claims))
         }
         let response = UpdateResponse(localId: updated.localId, email: updated.email, emailVerified: updated.emailVerified,
                                       displayName: updated.displayName, photoUrl: updated.photoUrl,

@@ -196,28 +196,22 @@ extension AccountService {
         return MFAPendingSignIn(mfaPendingCredential: token, mfaInfo: user.mfa.enrollmentInfo)
     }
 
-    /// `accounts/mfaSignIn:start`: phone factors only, which Hearth does not have; TOTP goes straight to finalize.
+    /// `accounts/mfaSignIn:start`: Hearth's passkey challenge (`passkeySignInInfo`); phone factors, which Hearth
+    /// does not have, are refused; TOTP goes straight to finalize.
     public func startMFASignIn(_ request: StartMFASignInRequest) async throws -> StartMFASignInResponse {
         try AdminService.checkNoTenant(request.tenantId)
-        guard request.mfaPendingCredential?.isEmpty == false else { throw HearthAPIError(.missingMfaPendingCredential) }
+        guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
+        if request.passkeySignInInfo != nil {
+            let (_, session) = try await pendingSignIn(credential)
+            return try await startPasskeySecondFactor(session)
+        }
         guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
-        throw HearthAPIError(.invalidArgument, "mfaSignIn:start is for SMS factors, which Hearth does not support; complete a TOTP factor with mfaSignIn:finalize")
+        throw HearthAPIError(.invalidArgument, "mfaSignIn:start is for SMS factors, which Hearth does not support; complete a TOTP factor with mfaSignIn:finalize (or ask for a passkey challenge with passkeySignInInfo)")
     }
 
-    /// `accounts/mfaSignIn:finalize`: a TOTP code (or one of Hearth's recovery codes) completes the pending sign-in.
-    public func finalizeMFASignIn(_ request: FinalizeMFASignInRequest, clientAddress: String) async throws -> FinalizeMFASignInResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
-        if request.phoneVerificationInfo != nil {
-            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; send totpVerificationInfo")
-        }
-        let recoveryCode = request.recoveryCodeVerificationInfo.map { $0.recoveryCode ?? "" }
-        if recoveryCode == nil {
-            guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
-            guard request.totpVerificationInfo?.verificationCode?.isEmpty == false else { throw HearthAPIError(.missingCode) }
-        } else if recoveryCode?.isEmpty == true {
-            throw HearthAPIError(.missingCode, "recoveryCodeVerificationInfo.recoveryCode is empty")
-        }
+    /// The user and session of a pending sign-in: `INVALID_MFA_PENDING_CREDENTIAL` when unknown, used, expired or
+    /// overtaken by a change of the account (`validSince` moved).
+    private func pendingSignIn(_ credential: String) async throws -> (UserRecord, MFASession) {
         guard credential.utf8.count <= Self.maxMFASessionLength,
               let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
         else { throw HearthAPIError(.invalidMfaPendingCredential, "unknown or used mfaPendingCredential: sign in again") }
@@ -228,6 +222,32 @@ extension AccountService {
         guard Int64(session.createdAt.timeIntervalSince1970) >= Int64(user.validSince.timeIntervalSince1970) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "the account changed since the first factor: sign in again")
         }
+        return (user, session)
+    }
+
+    /// `accounts/mfaSignIn:finalize`: a TOTP code (or one of Hearth's recovery codes) completes the pending sign-in.
+    public func finalizeMFASignIn(_ request: FinalizeMFASignInRequest, clientAddress: String) async throws -> FinalizeMFASignInResponse {
+        try AdminService.checkNoTenant(request.tenantId)
+        guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
+        if request.phoneVerificationInfo != nil {
+            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; send totpVerificationInfo")
+        }
+        let recoveryCode = request.recoveryCodeVerificationInfo.map { $0.recoveryCode ?? "" }
+        if let passkey = request.passkeyVerificationInfo {
+            let (user, session) = try await pendingSignIn(credential)
+            let credentialId = try await usePasskeySecondFactor(passkey, user: user, session: session)
+            let (_, tokens) = try await signInSession(
+                localId: user.localId, signInProvider: session.payload.signInProvider ?? "password", identity: session.payload.identity,
+                sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.passkey.rawValue, enrollmentId: credentialId))
+            return FinalizeMFASignInResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+        }
+        if recoveryCode == nil {
+            guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
+            guard request.totpVerificationInfo?.verificationCode?.isEmpty == false else { throw HearthAPIError(.missingCode) }
+        } else if recoveryCode?.isEmpty == true {
+            throw HearthAPIError(.missingCode, "recoveryCodeVerificationInfo.recoveryCode is empty")
+        }
+        let (user, session) = try await pendingSignIn(credential)
         let factorId: String
         if let recoveryCode {
             factorId = try await useRecoveryCode(recoveryCode, user: user, session: session, clientAddress: clientAddress)

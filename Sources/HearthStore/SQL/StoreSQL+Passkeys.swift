@@ -39,6 +39,9 @@ extension StoreSQL {
         "DELETE FROM passkeys WHERE credential_id = \(credentialId) AND local_id = \(localId)"
     }
 
+    /// Every passkey of a user (the user is being deleted; PostgreSQL's foreign key cascades too).
+    package static func deletePasskeys(localId: String) -> SQLStatement { "DELETE FROM passkeys WHERE local_id = \(localId)" }
+
     package static func insertPasskeyChallenge(_ c: PasskeyChallenge) -> SQLStatement {
         """
         INSERT INTO passkey_challenges (challenge_hash, kind, local_id, user_handle, created_at, expires_at)

@@ -118,6 +118,8 @@ public struct AdminUpdateRequest: Codable, Sendable, Equatable {
     /// factors whose `mfaEnrollmentId` is listed stay (their `displayName` may change) and the others are removed.
     /// What the Node Admin SDK sends for `updateUser(uid, {multiFactor: {enrolledFactors}})`.
     public var mfa: MFAUpdate?
+    /// Hearth: credential ids of the user's passkeys to remove.
+    public var deletePasskey: [String]?
     public var tenantId: String?
 
     public init(localId: String?) { self.localId = localId }
