@@ -247,9 +247,32 @@ public struct UserPage: ConsolePage {
     public let secondFactors: [SecondFactor]
     /// "7 of 10 recovery codes left" and the like; nil when the user has none.
     public let recoveryCodes: String?
+    /// The user's passkeys, oldest first (empty: none).
+    public let passkeys: [Passkey]
+
+    /// One passkey of the user.
+    public struct Passkey: Sendable {
+        /// The name given at enrollment.
+        public let name: String
+        /// `synced` (backed up by a password manager) or `device-bound`.
+        public let kind: String
+        public let created: String
+        public let lastUsed: String
+        /// Unpadded base64url.
+        public let credentialId: String
+
+        public init(name: String, kind: String, created: String, lastUsed: String, credentialId: String) {
+            self.name = name
+            self.kind = kind
+            self.created = created
+            self.lastUsed = lastUsed
+            self.credentialId = credentialId
+        }
+    }
 
     public init(pageTitle: String? = nil, uid: String, disabled: Bool, deleteHref: String, facts: [Fact], providers: [LinkedProvider], claims: String,
-                secondFactors: [SecondFactor] = [], recoveryCodes: String? = nil) {
+                secondFactors: [SecondFactor] = [], recoveryCodes: String? = nil, passkeys: [Passkey] = []) {
+        self.passkeys = passkeys
         self.secondFactors = secondFactors
         self.recoveryCodes = recoveryCodes
         self.pageTitle = pageTitle

@@ -91,3 +91,45 @@ import Testing
         }
     }
 }
+
+/// Issue 23.2: an administrator sees a user's passkeys on the console's user page and removes them (through the
+/// admin API's `deletePasskey`, audited).
+@Suite struct ConsolePasskeysTests {
+    static func passkey(_ id: String, _ localId: String, name: String?, backedUp: Bool, at seconds: TimeInterval) -> PasskeyCredential {
+        PasskeyCredential(credentialId: id, localId: localId, userHandle: "aGFuZGxl", publicKey: "pA", algorithm: -7, signCount: 0, name: name,
+                          backupEligible: backedUp, backedUp: backedUp, createdAt: Date(timeIntervalSince1970: seconds))
+    }
+
+    @Test func theUserPageListsAndRemovesPasskeys() async throws {
+        try await HearthHarness.run { h in
+            let console = ConsoleTests()
+            let session = try await console.signIn(h)
+            let ada = try await h.signUp(email: "ada@example.com")
+            let page = { try await h.send(.get, "/console/user?uid=\(ada.localId)", headers: session.headers) }
+            #expect(try await page().text.contains(#"<h2 id="passkeys">Passkeys</h2>"#))
+            #expect(try await page().text.contains(#"<p class="note">None.</p>"#))
+            #expect(try await h.store.insertPasskey(Self.passkey("-_-_AQ", ada.localId, name: "MacBook", backedUp: true, at: 1_790_000_000)))
+            #expect(try await h.store.insertPasskey(Self.passkey("AQID", ada.localId, name: nil, backedUp: false, at: 1_790_000_100)))
+            #expect(try await h.store.insertPasskey(Self.passkey("BBBB", ada.localId, name: "Key", backedUp: false, at: 1_790_000_200)))
+            let listed = try await page().text
+            #expect(listed.contains("<td data-label=\"Name\">MacBook</td><td data-label=\"Kind\">synced</td>"), "\(listed)")
+            #expect(listed.contains("<td data-label=\"Name\">Unnamed passkey</td><td data-label=\"Kind\">device-bound</td>"))
+            #expect(listed.contains(#"<input type="hidden" name="passkey" value="AQID">"#))
+            #expect(!listed.contains("aGFuZGxl"), "never the user handle")
+
+            let noCSRF = try await console.post(h, "/console/user/passkeys/remove", session, [("uid", ada.localId), ("passkey", "AQID")])
+            #expect(noCSRF.status == 403)
+            let unknown = try await console.post(h, "/console/user/passkeys/remove", session, [("csrf", session.csrf), ("uid", ada.localId), ("passkey", "CCCC")])
+            #expect(unknown.status == 400 && unknown.text.contains("PASSKEY_ENROLLMENT_NOT_FOUND"), "\(unknown.status) \(unknown.text)")
+            let one = try await console.post(h, "/console/user/passkeys/remove", session, [("csrf", session.csrf), ("uid", ada.localId), ("passkey", "AQID")])
+            #expect(one.status == 303)
+            #expect(one.headers[.location]?.hasSuffix("&ok=passkey-removed#passkeys") == true, "\(one.headers)")
+            #expect(try await h.store.passkeys(localId: ada.localId).map(\.credentialId).sorted() == ["-_-_AQ", "BBBB"])
+            let all = try await console.post(h, "/console/user/passkeys/remove", session, [("csrf", session.csrf), ("uid", ada.localId)])
+            #expect(all.status == 303 && all.headers[.location]?.contains("ok=passkeys-removed-all") == true)
+            #expect(try await h.store.passkeys(localId: ada.localId).isEmpty)
+            let removals = try await h.store.auditEntries(before: nil, limit: 20).filter { $0.action == "passkey.remove" }
+            #expect(removals.count == 2 && removals.allSatisfy { ($0.detail ?? "").hasPrefix("console:") }, "\(removals)")
+        }
+    }
+}

@@ -120,6 +120,7 @@ extension ConsoleController {
         facts.append(("Last sign-in", Self.display(milliseconds: user.lastLoginAt)))
         facts.append(("Password", user.passwordUpdatedAt != nil ? "set" : "none"))
         let (secondFactors, recoveryCodes) = try await secondFactors(of: user.localId)
+        let passkeys = try await passkeys(of: user.localId)
         return UserPage(
             pageTitle: identifier(user),
             uid: user.localId, disabled: user.disabled,
@@ -131,7 +132,7 @@ extension ConsoleController {
                     providerId: info.providerId,
                     detail: ([info.email, info.displayName].compactMap { $0 } + (info.rawId == info.email ? [] : ["uid \(info.rawId)"])).joined(separator: " · "))
             },
-            claims: Self.prettyClaims(user.customAttributes), secondFactors: secondFactors, recoveryCodes: recoveryCodes)
+            claims: Self.prettyClaims(user.customAttributes), secondFactors: secondFactors, recoveryCodes: recoveryCodes, passkeys: passkeys)
     }
 
     static func prettyClaims(_ text: String?) -> String {

@@ -32,6 +32,8 @@ struct ConsoleController {
         "mfa": "Two-step verification saved.",
         "mfa-removed": "Second factor removed. The user's sessions ended and they were told by email.",
         "mfa-removed-all": "Every second factor removed. The user's sessions ended and they were told by email.",
+        "passkey-removed": "Passkey removed: it no longer signs in.",
+        "passkeys-removed-all": "Every passkey of the user removed: they no longer sign in.",
     ]
 
     static let pageSize = 25
@@ -132,6 +134,7 @@ struct ConsoleController {
 
         page(router, "/console/settings", title: "Settings") { _, session in try await settings(session) }
         registerSecondFactors(on: router)
+        registerPasskeys(on: router)
         router.post("/console/settings") { request, _ in
             try await action(request) { session, form in
                 let body: JSONValue = .object([
