@@ -58,6 +58,8 @@ enum PageTemplate: String, CaseIterable {
     case devMail = "dev-mail"
     /// The console's frame: navigation, flash and error, and the page body.
     case consoleLayout = "console-layout"
+    /// The passkey page, ``Pages/passkey(enroll:options:returnURL:state:appName:site:script:)``.
+    case passkey
     /// The overview's chart, an SVG (a partial).
     case consoleChart = "console-chart"
 
@@ -69,6 +71,7 @@ enum PageTemplate: String, CaseIterable {
         case .action: PackageResources.action_mustache
         case .devMail: PackageResources.dev_mail_mustache
         case .consoleLayout: PackageResources.console_layout_mustache
+        case .passkey: PackageResources.passkey_mustache
         case .consoleChart: PackageResources.console_chart_mustache
         }
     }
@@ -116,4 +119,6 @@ enum Templates {
     static let consoleStylesheet = text(PackageResources.console_css)
     /// The console's script.
     static let consoleScript = text(PackageResources.console_js)
+    /// The passkey page's script.
+    static let passkeyScript = text(PackageResources.passkey_js)
 }

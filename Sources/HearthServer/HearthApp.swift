@@ -166,6 +166,7 @@ public final class HearthApp: Sendable {
             DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
         }
         ActionHandlerController(emailActions: emailActions).register(on: router)
+        PasskeyPageController(federation: federation).register(on: router)
         if let mailbox = emailActions.mailer.devMailbox {
             DevMailController(mailbox: mailbox, publicURL: configuration.publicURL, summary: emailActions.deliverySummary).register(on: router)
         }

@@ -8,6 +8,9 @@ public enum WireDigest {
 
     /// The raw SHA-256 of the UTF-8 bytes.
     public static func sha256(_ text: String) -> Data { Data(SHA256.hash(data: Data(text.utf8))) }
+
+    /// Lower-case hex SHA-256 of bytes (passkey challenges are stored by it).
+    public static func sha256Hex(bytes: some Sequence<UInt8>) -> String { Data(SHA256.hash(data: Data(bytes))).hexString }
 }
 
 extension Data {

@@ -138,9 +138,9 @@ func showWaiting(for providerId: String, seconds: Int) -> Task<Void, Never> {
     }
 }
 
-/// The providers `signin` (`allowEmail`: also password and email-link) and `link` accept.
+/// The providers `signin` (`allowEmail`: also password, email-link and passkey) and `link` accept.
 func checkProviderId(_ providerId: String, allowEmail: Bool) throws {
-    let known = ["microsoft.com", "yahoo.com", "apple.com", "google.com"] + (allowEmail ? ["password", "email-link"] : [])
+    let known = ["microsoft.com", "yahoo.com", "apple.com", "google.com"] + (allowEmail ? ["password", "email-link", "passkey"] : [])
     let oidc = providerId.hasPrefix("oidc.") && providerId.count > 5
         && providerId.dropFirst(5).allSatisfy { ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
     guard known.contains(providerId) || oidc else {
@@ -251,11 +251,11 @@ func explain(_ error: any Error, providerId: String? = nil, server: String? = ni
 struct SignIn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
-        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, or email-link).")
+        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, email-link, or passkey).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var wait: BrowserWaitOptions
-    @Argument(help: "microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, or email-link.")
+    @Argument(help: "microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, email-link, or passkey.")
     var providerId: String
     @Option(help: "An extra OAuth scope (repeatable).")
     var scope: [String] = []
@@ -271,11 +271,20 @@ struct SignIn: AsyncParsableCommand {
     var recoveryCode: String?
     @Option(name: .customLong("factor"), help: "Which second factor --totp-code is for (its name or id), when the account has several.")
     var factor: String?
+    @Flag(name: .customLong("enroll"), help: "passkey: create a passkey for the account (signed in with --email and its password, else the signed-in user), instead of signing in with one.")
+    var enroll = false
+    @Option(name: .customLong("passkey-name"), help: "passkey --enroll: the passkey's name (default: hearth CLI).")
+    var passkeyName: String?
     @Flag(name: .customLong("show-tokens"), help: "Print the ID and refresh tokens.")
     var showTokens = false
 
     func validate() throws {
         try checkProviderId(providerId, allowEmail: true)
+        if enroll || passkeyName != nil, providerId != "passkey" { throw ValidationError("--enroll and --passkey-name belong to hearth signin passkey") }
+        if providerId == "passkey", email != nil, !enroll { throw ValidationError("passkey sign-in needs no --email (the passkey names the account); --email goes with --enroll") }
+        if let passkeyName, passkeyName.trimmingCharacters(in: .whitespaces).isEmpty || passkeyName.count > 100 {
+            throw ValidationError("--passkey-name takes 1 to 100 characters")
+        }
         if totpCode != nil, recoveryCode != nil { throw ValidationError("pass either --totp-code or --recovery-code, not both") }
         if let totpCode, !SecondFactorPrompt.isTOTPCode(totpCode) {
             throw ValidationError("--totp-code takes the 6 to 8 digits your authenticator app shows, got \(totpCode)")
@@ -303,7 +312,7 @@ struct SignIn: AsyncParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            progress(explain(error, providerId: providerId, server: target.server, email: email))
+            progress(explain(error, providerId: providerId == "passkey" && enroll ? "password" : providerId, server: target.server, email: email))
             throw ExitCode(1)
         }
     }
@@ -316,6 +325,9 @@ struct SignIn: AsyncParsableCommand {
         if providerId == "email-link" {
             return try await signInWithEmailLink(auth, target: target)
         }
+        if providerId == "passkey" {
+            return try await passkey(auth, target: target)
+        }
         try await Preflight.check(target, providerId: providerId)
         let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
         progress("Opening the browser for \(providerId) at \(target.server)…")
@@ -323,6 +335,31 @@ struct SignIn: AsyncParsableCommand {
         defer { waiting.cancel() }
         // One call: the browser's page then says how it ended (signed in, account exists, refused).
         return try await auth.signIn(with: provider, uiDelegate: nil)
+    }
+}
+
+extension SignIn {
+    /// `hearth signin passkey`: sign in with a passkey, or (`--enroll`) create one for the account.
+    func passkey(_ auth: Auth, target: RememberedServer) async throws -> AuthDataResult {
+        let flow = PasskeyCLIFlow(target: target, auth: auth, timeout: wait.timeout ?? 300)
+        guard enroll else { return try await flow.signIn() }
+        let user: User
+        if let email {
+            do {
+                user = try await auth.signIn(withEmail: email, password: readPassword()).user
+            } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.secondFactorRequired.rawValue {
+                guard let resolver = error.userInfo[AuthErrorUserInfoMultiFactorResolverKey] as? MultiFactorResolver else { throw error }
+                user = try await SecondFactorPrompt(totpCode: totpCode, recoveryCode: recoveryCode, factor: factor).resolve(resolver).user
+            }
+        } else {
+            guard let current = auth.currentUser else {
+                throw CLIError("nobody is signed in to create a passkey for: pass --email (and the password), or sign in first")
+            }
+            user = current
+        }
+        let result = try await flow.enroll(user, name: passkeyName ?? "hearth CLI")
+        progress("Passkey \"\(passkeyName ?? "hearth CLI")\" created.")
+        return result
     }
 }
 

@@ -113,7 +113,7 @@ public final class Auth: Sendable {
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "", isNewUser: answer.isNewUser)
     }
 
-    func sessionResult(_ idToken: String?, _ refreshToken: String?, _ expiresIn: String?, provider: String, isNewUser: Bool) async throws -> AuthDataResult {
+    package func sessionResult(_ idToken: String?, _ refreshToken: String?, _ expiresIn: String?, provider: String, isNewUser: Bool) async throws -> AuthDataResult {
         guard let idToken, let refreshToken else { throw AuthErrorUtils.error(.internalError, message: "The server returned no tokens.") }
         let user = try await core.signedIn(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
         return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: provider, profile: nil, username: nil, isNewUser: isNewUser),

@@ -12,7 +12,7 @@ import Darwin
 /// A one-shot HTTP listener on 127.0.0.1 and an ephemeral port (RFC 8252 loopback redirect): waits for the
 /// browser's request to `path`, answers a short page and returns the full URL. Other paths get a 404; the wait
 /// ends at the timeout or on task cancellation.
-final class LoopbackReceiver: Sendable {
+package final class LoopbackReceiver: Sendable {
     let port: Int
     let path: String
     let providerID: String
@@ -22,7 +22,7 @@ final class LoopbackReceiver: Sendable {
     /// The browser's connection for the callback, held open until `finish(_:)` answers it with the outcome.
     private let pendingClient = LockedValue<Int32?>(nil)
 
-    init(path: String, providerID: String, page: (@Sendable (LoopbackOutcome) -> String)? = nil) throws {
+    package init(path: String, providerID: String, page: (@Sendable (LoopbackOutcome) -> String)? = nil) throws {
         self.path = path
         self.providerID = providerID
         self.page = page
@@ -55,9 +55,9 @@ final class LoopbackReceiver: Sendable {
     deinit { shutdown() }
 
     /// `http://127.0.0.1:<port><path>`.
-    var url: String { "http://127.0.0.1:\(port)\(path)" }
+    package var url: String { "http://127.0.0.1:\(port)\(path)" }
 
-    func shutdown() {
+    package func shutdown() {
         let wasClosed = closed.withLock { value -> Bool in
             defer { value = true }
             return value
@@ -68,7 +68,7 @@ final class LoopbackReceiver: Sendable {
     }
 
     /// Answers the browser's callback request with the page for `outcome` (once; later calls do nothing).
-    func finish(_ outcome: LoopbackOutcome) {
+    package func finish(_ outcome: LoopbackOutcome) {
         guard let client = pendingClient.withLock({ value -> Int32? in
             defer { value = nil }
             return value
@@ -78,7 +78,7 @@ final class LoopbackReceiver: Sendable {
     }
 
     /// Waits for the callback request; `webContextCancelled` on timeout or cancellation.
-    func waitForCallback(timeout: TimeInterval) async throws -> URL {
+    package func waitForCallback(timeout: TimeInterval) async throws -> URL {
         let cancelled = LockedValue(false)
         let deadline = Date().addingTimeInterval(timeout)
         return try await withTaskCancellationHandler {

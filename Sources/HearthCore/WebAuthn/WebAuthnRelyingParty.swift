@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthWire
 
 /// The relying party's checks of a WebAuthn ceremony (W3C WebAuthn §7.1 registration, §7.2 authentication), pure:
 /// the caller supplies the challenge it issued, and the stored key and counter; the store and the RPCs are the
@@ -111,7 +112,7 @@ public struct WebAuthnRelyingParty: Sendable {
     }
 
     private func checkAuthenticatorData(_ authData: AuthenticatorData) throws(Refusal) {
-        guard authData.rpIdHash == Data(SHA256.hash(data: Data(rpId.utf8))) else { throw .rpIdMismatch }
+        guard authData.rpIdHash == WireDigest.sha256(rpId) else { throw .rpIdMismatch }
         guard authData.flags.contains(.up) else { throw .userNotPresent }
         if requireUserVerification, !authData.flags.contains(.uv) { throw .userVerificationMissing }
         if authData.flags.contains(.bs), !authData.flags.contains(.be) { throw .backupStateInvalid }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HearthCore
 import HearthStore
@@ -74,7 +73,7 @@ extension AccountService {
         return bytes
     }
 
-    static func challengeHash(_ bytes: some Sequence<UInt8>) -> String { Data(SHA256.hash(data: Data(bytes))).hexString }
+    static func challengeHash(_ bytes: some Sequence<UInt8>) -> String { WireDigest.sha256Hex(bytes: bytes) }
 
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
