@@ -573,12 +573,15 @@ public struct AppsPage: ConsolePage {
         public let name: String
         public let kind: String
         public let redirect: String
+        /// `TEAMID.bundle.id` as listed in `/.well-known/apple-app-site-association` (passkeys), or "—".
+        public let webCredentials: String
 
-        public init(id: String, name: String, kind: String, redirect: String) {
+        public init(id: String, name: String, kind: String, redirect: String, webCredentials: String = "—") {
             self.id = id
             self.name = name
             self.kind = kind
             self.redirect = redirect
+            self.webCredentials = webCredentials
         }
     }
 

@@ -159,6 +159,7 @@ public final class HearthApp: Sendable {
         }
         OperationsController(store: store, keyRing: keyRing, configuration: configuration).register(on: router)
         PublicKeysController(keyRing: keyRing).register(on: router)
+        AppleAppSiteAssociationController(store: store).register(on: router)
         AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize, limiter: limiter).register(on: router)
         if let devProviders {
             devProviders.register(on: router)

@@ -321,6 +321,9 @@ struct Apps: AsyncParsableCommand {
         var appId: String?
         @Option(name: .customLong("client-id"), help: "The OAuth client id, e.g. 1234-abcd.apps.googleusercontent.com.")
         var clientId: String?
+        @Option(name: .customLong("team-id"),
+                help: "The Apple developer team id, e.g. ABCDE12345: lists the app in /.well-known/apple-app-site-association (webcredentials, for passkeys).")
+        var teamId: String?
         @Flag(help: "Replace an existing registration of the same bundle id.")
         var replace = false
 
@@ -339,14 +342,17 @@ struct Apps: AsyncParsableCommand {
             if let clientId, !Self.isClientId(clientId) {
                 throw ValidationError("--client-id \(clientId) is not an OAuth client id (e.g. 1234-abcd.apps.googleusercontent.com)")
             }
+            if let teamId, !AppRegistration.isTeamId(teamId) {
+                throw ValidationError("--team-id \(teamId) is not a team id: \(AppRegistration.teamIdProblem)")
+            }
         }
 
         func run() async throws {
-            let app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: appId, clientId: clientId)
+            let app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: appId, clientId: clientId, teamId: teamId)
             let replaced = try await storeOptions.withService { service, store, _ in
                 let existing = try await store.apps().first { $0.id == app.id }
                 if let existing, existing != app, !replace {
-                    throw CLIError("\(bundleId) is already registered (app id \(existing.appId ?? "-"), client id \(existing.clientId ?? "-")): pass --replace to replace it, or remove it first (hearth apps remove \(app.id))")
+                    throw CLIError("\(bundleId) is already registered (app id \(existing.appId ?? "-"), client id \(existing.clientId ?? "-"), team id \(existing.teamId ?? "-")): pass --replace to replace it, or remove it first (hearth apps remove \(app.id))")
                 }
                 guard existing != app else { return false }
                 try await HearthCLI.plainly {
@@ -356,6 +362,9 @@ struct Apps: AsyncParsableCommand {
                 return existing != nil
             }
             print("\(replaced ? "Replaced" : "Registered") \(bundleId); callback scheme \(AuthHandlerProtocol.callbackScheme(appId: appId, clientId: clientId) ?? "-").")
+            if let identifier = app.appleAppIdentifier {
+                print("Listed as \(identifier) in \(WirePaths.appleAppSiteAssociation) (webcredentials).")
+            }
         }
     }
 
@@ -384,7 +393,9 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             let apps = try await storeOptions.withStore { try await $0.apps() }
             if apps.isEmpty { print("No apps registered.") }
-            for app in apps { print("\(app.id)\t\(app.kind.rawValue)\t\(app.bundleId ?? "")\t\(app.appId ?? app.clientId ?? "")") }
+            for app in apps {
+                print("\(app.id)\t\(app.kind.rawValue)\t\(app.bundleId ?? "")\t\(app.appId ?? app.clientId ?? "")\t\(app.teamId ?? "")")
+            }
         }
     }
 

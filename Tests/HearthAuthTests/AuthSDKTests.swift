@@ -320,6 +320,10 @@ import Testing
             .secondFactorExists: .secondFactorAlreadyEnrolled, .secondFactorLimitExceeded: .maximumSecondFactorCountExceeded,
             .unsupportedFirstFactor: .unsupportedFirstFactor, .invalidCode: .invalidVerificationCode, .missingCode: .missingVerificationCode,
             .invalidSessionInfo: .invalidVerificationID, .missingSessionInfo: .missingVerificationID, .sessionExpired: .sessionExpired,
+            // Passkeys (the preview's 17211/17212, Hearth's 1900x for the rest).
+            .passkeyNotEnabled: .operationNotAllowed, .passkeyExists: .passkeyAlreadyEnrolled, .passkeyLimitExceeded: .passkeyLimitExceeded,
+            .passkeyChallengeTimeout: .passkeyChallengeExpired, .passkeyEnrollmentNotFound: .missingPasskeyEnrollment,
+            .invalidAuthenticatorResponse: .invalidAuthenticatorResponse,
         ]
         for code in ServerErrorCode.allCases {
             let mapped = AuthErrorUtils.code(forServerError: code.rawValue, reason: code.reason)

@@ -86,7 +86,8 @@ import Testing
             #expect(try await store.idpConfigs() == [disabled])
             #expect(try await store.deleteIdPConfig(providerId: "microsoft.com"))
             #expect(try await !store.deleteIdPConfig(providerId: "microsoft.com"))
-            let app = AppRegistration(id: "ios", kind: .apple, bundleId: "com.example", appId: "1:2:ios:3")
+            // The team id rides in the app's JSON (issue 23: no column, no migration).
+            let app = AppRegistration(id: "ios", kind: .apple, bundleId: "com.example", appId: "1:2:ios:3", teamId: "ABCDE12345")
             try await store.saveApp(app)
             #expect(try await store.apps() == [app])
             #expect(try await store.deleteApp(id: "ios"))

@@ -75,6 +75,11 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case unsupportedFirstFactor = 17089
     case missingOrInvalidNonce = 17094
     case invalidReqType = 17207
+    /// The authenticator's passkey response does not verify (origin, relying party, flags, signature, counter) or
+    /// cannot be read (`INVALID_AUTHENTICATOR_RESPONSE`; Firebase's preview number).
+    case invalidAuthenticatorResponse = 17211
+    /// The user has no passkey with this credential id (`PASSKEY_ENROLLMENT_NOT_FOUND`; Firebase's preview number).
+    case missingPasskeyEnrollment = 17212
     case keychainError = 17995
     case internalError = 17999
     case malformedJWT = 18000
@@ -86,6 +91,12 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case providerUnavailable = 19003
     /// Hearth: the server cannot send email for this project (no mail relay is configured).
     case emailSendingNotConfigured = 19004
+    /// Hearth: this passkey is registered already (`PASSKEY_EXISTS`).
+    case passkeyAlreadyEnrolled = 19005
+    /// Hearth: the user has as many passkeys as a user may have (`PASSKEY_LIMIT_EXCEEDED`).
+    case passkeyLimitExceeded = 19006
+    /// Hearth: the passkey challenge expired or was used already (`PASSKEY_CHALLENGE_TIMEOUT`): start again.
+    case passkeyChallengeExpired = 19007
 
     /// A short description, as Firebase words it.
     public var message: String {
@@ -153,6 +164,11 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .providerTokenUnavailable: "No provider access token is available for this user. Sign in with the provider again."
         case .providerTokenVaultDisabled: "The server does not keep provider tokens for this provider."
         case .providerUnavailable: "The provider could not renew its access token. Try again later."
+        case .invalidAuthenticatorResponse: "During passkey enrollment and sign in, the authenticator response is not parseable, missing required fields, or certain fields are invalid values that compromise the security of the sign-in or enrollment."
+        case .missingPasskeyEnrollment: "Cannot find the passkey linked to the current account."
+        case .passkeyAlreadyEnrolled: "This passkey is already registered."
+        case .passkeyLimitExceeded: "The user has the largest number of passkeys allowed: remove one first."
+        case .passkeyChallengeExpired: "The passkey challenge has expired or was used already: start again."
         }
     }
 }
@@ -266,6 +282,12 @@ enum AuthErrorUtils {
         case .invalidSessionInfo: .invalidVerificationID
         case .missingSessionInfo: .missingVerificationID
         case .sessionExpired: .sessionExpired
+        case .passkeyNotEnabled: .operationNotAllowed
+        case .passkeyExists: .passkeyAlreadyEnrolled
+        case .passkeyLimitExceeded: .passkeyLimitExceeded
+        case .passkeyChallengeTimeout: .passkeyChallengeExpired
+        case .passkeyEnrollmentNotFound: .missingPasskeyEnrollment
+        case .invalidAuthenticatorResponse: .invalidAuthenticatorResponse
         default: .internalError
         }
     }

@@ -44,8 +44,9 @@ public final class MultiFactorResolver: Sendable {
     }
 
     /// Completes the sign-in with a second factor (`accounts/mfaSignIn:finalize`): a TOTP code
-    /// (`TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:)`) or, a Hearth extension, a
-    /// recovery code (`RecoveryCodeMultiFactorGenerator.assertionForSignIn(withRecoveryCode:)`). Signs the user in
+    /// (`TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:)`) or, Hearth extensions, a
+    /// recovery code (`RecoveryCodeMultiFactorGenerator.assertionForSignIn(withRecoveryCode:)`) or a passkey
+    /// (`PasskeyMultiFactorGenerator.assertionForSignIn(with:)` over `passkeyChallenge()`). Signs the user in
     /// as the first factor would have (current user, listeners, persistence); for a reauthentication, the same user
     /// continues with the new tokens. A wrong code is `invalidVerificationCode` (try again with this resolver while
     /// it lasts); `invalidMultiFactorSession` once it is used or expired; `tooManyRequests` after too many wrong codes.
@@ -61,6 +62,8 @@ public final class MultiFactorResolver: Sendable {
                                                verificationCode: totp.oneTimePassword)
         case let recovery as RecoveryCodeMultiFactorAssertion:
             request = FinalizeMFASignInRequest(mfaPendingCredential: pendingCredential, recoveryCode: recovery.recoveryCode)
+        case let passkey as PasskeyMultiFactorAssertion:
+            request = FinalizeMFASignInRequest(mfaPendingCredential: pendingCredential, passkeyAssertion: passkey.assertion.wire)
         default:
             throw AuthErrorUtils.error(.invalidCredential, message: "Unsupported second factor: \(assertion.factorID).")
         }

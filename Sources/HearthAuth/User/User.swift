@@ -16,6 +16,8 @@ public final class User: UserInfo, Sendable {
         var metadata: UserMetadata
         /// The enrolled second factors (`mfaInfo` of the lookup); absent in users stored before MFA.
         var mfaInfo: [MFAEnrollmentInfo]? = nil
+        /// The user's passkeys (`passkeyInfo` of the lookup); absent in users stored before passkeys.
+        var passkeyInfo: [HearthWire.PasskeyInfo]? = nil
     }
 
     /// What persistence stores.
@@ -27,6 +29,8 @@ public final class User: UserInfo, Sendable {
     let state: LockedValue<Profile>
     let tokens: TokenManager
     let auth: AuthCore
+    /// The passkey name of `startPasskeyEnrollment(withName:)`, sent by the `finalizePasskeyEnrollment` that follows.
+    let pendingPasskeyName = LockedValue<String?>(nil)
 
     init(profile: Profile, tokens: TokenManager.Tokens, auth: AuthCore) {
         self.state = LockedValue(profile)
@@ -131,7 +135,7 @@ public final class User: UserInfo, Sendable {
                        photoURL: info.photoUrl.flatMap(URL.init(string:)), providerData: providers,
                        isAnonymous: info.email == nil && providers.isEmpty && info.customAuth != true,
                        metadata: UserMetadata(creationDate: date(info.createdAt), lastSignInDate: date(info.lastLoginAt)),
-                       mfaInfo: info.mfaInfo)
+                       mfaInfo: info.mfaInfo, passkeyInfo: info.passkeyInfo)
     }
 
     /// Links `credential` (e.g. Microsoft's, or an `EmailAuthProvider` password or email link) to this user.

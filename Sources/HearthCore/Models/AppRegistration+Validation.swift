@@ -23,6 +23,21 @@ extension AppRegistration {
             && labels.last?.first?.isLetter == true
     }
 
+    /// An Apple developer team id: exactly 10 upper-case ASCII letters and digits (`ABCDE12345`).
+    public static func isTeamId(_ text: String) -> Bool {
+        text.utf8.count == 10 && text.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// Why a team id is refused.
+    public static let teamIdProblem = "a team id is 10 upper-case letters and digits, e.g. ABCDE12345 (Apple Developer → Membership details)"
+
+    /// The app's `webcredentials` entry in `/.well-known/apple-app-site-association` (`ABCDE12345.com.example.notes`):
+    /// an Apple app with both a team id and a bundle id; nil otherwise.
+    public var appleAppIdentifier: String? {
+        guard kind == .apple, let teamId, let bundleId, !teamId.isEmpty, !bundleId.isEmpty else { return nil }
+        return "\(teamId).\(bundleId)"
+    }
+
     /// A desktop app's id (`appId=<id>`): letters, digits, `.`, `-`, `_`.
     public static func isDesktopId(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 100 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }

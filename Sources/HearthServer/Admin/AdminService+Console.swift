@@ -31,8 +31,9 @@ extension AdminService {
         try await store.allServiceAccountKeys().sorted { ($0.clientEmail, $0.keyId) < ($1.clientEmail, $1.keyId) }
     }
 
-    /// Registers an Apple app (bundle id plus Firebase app id or OAuth client id, which give its URL scheme) or a
-    /// desktop app (loopback redirects). An Apple app's bundle id may be registered once.
+    /// Registers an Apple app (bundle id plus Firebase app id or OAuth client id, which give its URL scheme; with its
+    /// team id, it is listed in `/.well-known/apple-app-site-association` for passkeys) or a desktop app (loopback
+    /// redirects). An Apple app's bundle id may be registered once.
     public func registerApp(_ app: AppRegistration, by principal: AdminPrincipal) async throws {
         switch app.kind {
         case .apple:
@@ -48,7 +49,11 @@ extension AdminService {
             if let clientId = app.clientId, !AppRegistration.isClientId(clientId) {
                 throw HearthAPIError(.invalidArgument, "\(clientId) is not an OAuth client id (e.g. 1234-abcd.apps.googleusercontent.com)")
             }
+            if let teamId = app.teamId, !AppRegistration.isTeamId(teamId) {
+                throw HearthAPIError(.invalidArgument, "\(teamId.prefix(64)) is not a team id: \(AppRegistration.teamIdProblem)")
+            }
         case .desktop:
+            guard app.teamId == nil else { throw HearthAPIError(.invalidArgument, "a team id belongs to an Apple app, not a desktop app") }
             guard AppRegistration.isDesktopId(app.id) else {
                 throw HearthAPIError(.invalidArgument, "a desktop app id is letters, digits, '.', '-' or '_', e.g. hearth-cli")
             }

@@ -355,7 +355,7 @@ extension ConsoleController {
                 case .desktop: "http://127.0.0.1:<port>/… (loopback, RFC 8252)"
                 }
                 return AppsPage.App(id: app.id, name: app.name ?? app.bundleId ?? app.id, kind: app.kind == .apple ? "Apple app" : "Desktop / CLI",
-                                    redirect: redirect)
+                                    redirect: redirect, webCredentials: app.appleAppIdentifier ?? "—")
             })
     }
 

@@ -177,7 +177,7 @@ struct ConsoleController {
                 } else {
                     let bundleId = form.text("bundleId") ?? ""
                     app = AppRegistration(id: "apple:\(bundleId)", kind: .apple, bundleId: bundleId, appId: form.text("appId"),
-                                          clientId: form.text("clientId"))
+                                          clientId: form.text("clientId"), teamId: form.text("teamId"))
                 }
                 try await service.registerApp(app, by: principal(session))
                 return redirect("/console/apps?ok=app-added")
