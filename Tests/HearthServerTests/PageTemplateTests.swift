@@ -116,8 +116,8 @@ import Testing
                marker: #"aria-label="Remove Phone (enr-9)""#),
         Sample(name: "user5", page: UserPage(
             pageTitle: nil, uid: "u5", disabled: false, deleteHref: "/d", facts: [], providers: [], claims: "",
-            passkeys: [.init(name: evil, kind: "synced", created: "2026-11-24 06:00", lastUsed: "never", credentialId: "-_-_AQ")]),
-               marker: #"<input type="hidden" name="uid" value="u5"><input type="hidden" name="passkey" value="-_-_AQ">"#),
+            passkeys: [.init(name: evil, credentialId: "-_-_AQ", shortId: "-_-_AQ", registered: "2026-11-24 06:00", lastUsed: "never", storage: "synced")]),
+               marker: #"<input type="hidden" name="uid" value="u5"><input type="hidden" name="credentialId" value="-_-_AQ">"#),
         Sample(name: "confirm-delete", page: ConfirmDeletePage(uid: "u1", identifier: evil, backHref: "/console/user?uid=u1"),
                marker: "Delete <strong>\(escaped)</strong>"),
         Sample(name: "providers", page: ProvidersPage(providers: [
