@@ -25,7 +25,9 @@ struct OutageTests {
     /// Foundation's Process can miss the exit of a script whose child daemonizes (pg_ctl start).
     static func cluster(_ command: String) throws {
         let script = CLI.root.appendingPathComponent("scripts/test-postgres").path
-        let line = "HEARTH_PG_MAX_CONNECTIONS=\(maxConnections) HEARTH_PG_RESERVED=0 /bin/bash '\(script)' \(command) \(port) >/dev/null"
+        // Commits are durable (synchronous_commit on): the suite kills the cluster as a crash would, right after a
+        // sign-up, and an unflushed commit would be lost (the other test clusters trade that for speed).
+        let line = "HEARTH_PG_MAX_CONNECTIONS=\(maxConnections) HEARTH_PG_RESERVED=0 HEARTH_PG_SYNCHRONOUS_COMMIT=on /bin/bash '\(script)' \(command) \(port) >/dev/null"
         let status = system(line)
         // -1 with ECHILD: the status was reaped elsewhere; the script's effect is checked by what follows.
         guard status == 0 || (status == -1 && errno == ECHILD) else { throw CLIFailure("scripts/test-postgres \(command) \(port) failed (\(status))") }
