@@ -141,6 +141,6 @@ import Testing
         let audit = try await store.auditEntries(before: nil, limit: 30).filter { $0.action == "passkey.remove" }
         try await store.close()
         #expect(kept.map(\.credentialId) == [theirs])
-        #expect(audit.count == 2 && audit.allSatisfy { $0.detail?.hasPrefix("cli:") == true && $0.target == grace }, "\(audit)")
+        #expect(audit.count == 2 && audit.allSatisfy { $0.actor.hasPrefix("cli:") && $0.target == grace }, "\(audit)")
     }
 }

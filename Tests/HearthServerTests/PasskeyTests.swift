@@ -123,8 +123,9 @@ import Testing
             #expect(try after.decode(LookupResponse.self).users.first?.passkeyInfo == nil)
             let gone = try await Self.finalizeSignIn(h, try laptop.assert(try await Self.signInOptions(h), origin: h.baseURL))
             #expect(gone.errorCode == "PASSKEY_ENROLLMENT_NOT_FOUND")
-            let audit = try await h.store.auditEntries(before: nil, limit: 20).map(\.action)
-            #expect(audit.contains("passkey.enroll") && audit.contains("passkey.remove"))
+            let audit = try await h.store.auditEntries(before: nil, limit: 20)
+            #expect(audit.contains { $0.action == "passkey.enroll" && $0.actor == "user:\(ada.localId)" })
+            #expect(audit.contains { $0.action == "passkey.remove" && $0.actor == "user:\(ada.localId)" && $0.detail == String(laptop.id.prefix(24)) })
         }
     }
 

@@ -38,7 +38,7 @@ extension AccountService {
         if !deletePasskeys.isEmpty {
             try requireRecentLogin(claims)
             // Every id is checked before anything is removed; the passkeys go first (the checks above passed).
-            try await removePasskeys(deletePasskeys, localId: current.localId, actor: "user")
+            try await removePasskeys(deletePasskeys, localId: current.localId, actor: "user:\(current.localId)")
         }
         var hash: String?
         if let newPassword { hash = try await hashPassword(newPassword) }

@@ -351,7 +351,8 @@ extension AccountService {
     }
 
     /// Removes passkeys of `localId` by credential id (either base64 alphabet): all named ids must be the user's
-    /// (`PASSKEY_ENROLLMENT_NOT_FOUND` names the first that is not, and nothing is removed). Audited as `actor`.
+    /// (`PASSKEY_ENROLLMENT_NOT_FOUND` names the first that is not, and nothing is removed). Audited with `actor`
+    /// (`user:<uid>` for the user's own request, else the administrator's principal).
     @discardableResult
     func removePasskeys(_ ids: [String], localId: String, actor: String) async throws -> [String] {
         guard ids.count <= Self.maximumPasskeys * 2 else {
@@ -370,7 +371,8 @@ extension AccountService {
             removed.append(credentialId)
         }
         if !removed.isEmpty {
-            try await auditUser(localId, "passkey.remove", detail: "\(actor): " + removed.map { String($0.prefix(24)) }.joined(separator: ","))
+            try await store.appendAuditEntry(AuditEntry(time: now, actor: actor, action: "passkey.remove", target: localId,
+                                                        detail: removed.map { String($0.prefix(24)) }.joined(separator: ",")))
         }
         return removed
     }
