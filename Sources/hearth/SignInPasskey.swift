@@ -148,7 +148,7 @@ struct PasskeyCLIFlow {
         let detail = message.range(of: " : ").map { String(message[$0.upperBound...]) }
         switch envelope.errorCode {
         case ServerErrorCode.passkeyNotEnabled.rawValue:
-            return "passkeys are not enabled on \(server): an administrator turns them on in the project settings (passkeys.enabled)\(detail.map { " — \($0)" } ?? "")"
+            return "passkeys are not enabled on \(server): an administrator turns them on with hearth project passkeys --enable (or the console's Settings, or the passkeys.enabled project setting)"
         case ServerErrorCode.invalidApiKey.rawValue, "API key not valid. Please pass a valid API key.":
             return "\(server) refused the API key \(apiKey): pass --api-key with one of the project's keys"
         case ServerErrorCode.passkeyEnrollmentNotFound.rawValue:

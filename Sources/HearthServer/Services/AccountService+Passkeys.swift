@@ -31,7 +31,7 @@ extension AccountService {
     /// verification is not asked (the password was the first factor; presence of the passkey is the second).
     func passkeyRelyingParty(_ project: ProjectConfig, secondFactor: Bool = false) throws -> WebAuthnRelyingParty {
         guard project.passkeysEnabled else {
-            throw HearthAPIError(.passkeyNotEnabled, "passkeys are not enabled for this project (the passkeys.enabled project setting)")
+            throw HearthAPIError(.passkeyNotEnabled, "passkeys are not enabled for this project: an administrator turns them on (hearth project passkeys --enable, the console's Settings, or the passkeys.enabled project setting)")
         }
         let publicOrigin = Self.origin(of: configuration.publicURL.url)
         let rpId = Self.passkeyRPId(project, publicURL: configuration.publicURL.url)
