@@ -18,7 +18,6 @@ mailbox and the dev Microsoft provider are on) on PORT, with its log in a tempor
 Prints one line per check ('SKIP' lines say what cannot be checked from outside) and 'mfa: N passed, M failed';
 exits non-zero on any failure.
 """
-import atexit
 import base64
 import datetime
 import hashlib
@@ -26,7 +25,6 @@ import html
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -55,35 +53,10 @@ os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{PORT}"
 import firebase_admin  # noqa: E402  (the variable must be set before the SDK reads it)
 from firebase_admin import auth  # noqa: E402
 from checks import check, finish, record_failure  # noqa: E402
+from hearth_server import start_server  # noqa: E402
 
 work = tempfile.mkdtemp(prefix="hearth-mfa-e2e-")
-LOG_PATH = os.path.join(work, "server.log")
-log_file = open(LOG_PATH, "w")  # noqa: SIM115 - open for the server's lifetime
-server = subprocess.Popen([HEARTH, "serve", "--dev", "--port", PORT, "--data-dir", os.path.join(work, "data")],
-                          stdout=log_file, stderr=subprocess.STDOUT)
-
-
-def stop_server():
-    if server.poll() is None:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-
-
-atexit.register(stop_server)
-for _ in range(300):
-    try:
-        if requests.get(f"{BASE}/healthz", timeout=1).status_code == 200:
-            break
-    except requests.RequestException:
-        pass
-    time.sleep(0.1)
-else:
-    stop_server()
-    print(open(LOG_PATH).read())
-    raise SystemExit("server did not start")
+server, LOG_PATH, stop_server = start_server(HEARTH, PORT, work, BASE)
 
 APP = firebase_admin.initialize_app(options={"projectId": PROJECT}, name="mfa-e2e")
 # Everything secret the server handed out: none of it may reach the server log or the audit log.
@@ -777,7 +750,6 @@ def _():
 # --- the server log ------------------------------------------------------------------------------------------------
 
 stop_server()
-log_file.close()
 with open(LOG_PATH) as handle:
     log = handle.read()
 

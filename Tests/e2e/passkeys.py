@@ -64,37 +64,12 @@ os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{PORT}"
 import firebase_admin  # noqa: E402  (the variable must be set before the SDK reads it)
 from firebase_admin import auth  # noqa: E402
 from checks import check, finish, record_failure  # noqa: E402
+from hearth_server import start_server  # noqa: E402
 
 work = tempfile.mkdtemp(prefix="hearth-passkeys-e2e-")
 SHOTS = sys.argv[3] if len(sys.argv) > 3 else work
 os.makedirs(SHOTS, exist_ok=True)
-LOG_PATH = os.path.join(work, "server.log")
-log_file = open(LOG_PATH, "w")  # noqa: SIM115 - open for the server's lifetime
-server = subprocess.Popen([HEARTH, "serve", "--dev", "--port", PORT, "--public-url", BASE, "--data-dir", os.path.join(work, "data")],
-                          stdout=log_file, stderr=subprocess.STDOUT)
-
-
-def stop_server():
-    if server.poll() is None:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-
-
-atexit.register(stop_server)
-for _ in range(300):
-    try:
-        if requests.get(f"{BASE}/healthz", timeout=1).status_code == 200:
-            break
-    except requests.RequestException:
-        pass
-    time.sleep(0.1)
-else:
-    stop_server()
-    print(open(LOG_PATH).read())
-    raise SystemExit("server did not start")
+server, LOG_PATH, stop_server = start_server(HEARTH, PORT, work, BASE, extra=("--public-url", BASE))
 
 APP = firebase_admin.initialize_app(options={"projectId": PROJECT}, name="passkeys-e2e")
 
