@@ -187,7 +187,7 @@ extension AdminService {
     /// or a parent domain of it (the passkey page runs on the server's origin), origins are the rp id's.
     func updatedPasskeys(_ current: PasskeyConfig?, leaf: String, value: JSONValue?) throws -> PasskeyConfig {
         var passkeys = current ?? PasskeyConfig()
-        let publicHost = URLComponents(string: configuration.publicURL.url)?.host?.lowercased() ?? "localhost"
+        let publicHost = AccountService.publicHost(configuration.publicURL.url)
         switch leaf {
         case "passkeys.enabled":
             switch value {
@@ -201,7 +201,7 @@ extension AdminService {
             case .string(let text)?:
                 let rpId = text.lowercased()
                 if rpId.isEmpty { passkeys.rpId = nil; break }
-                guard Self.isDomain(rpId), !rpId.contains(":"), !rpId.hasPrefix("."), !rpId.hasSuffix("."), Int(rpId.filter { $0 != "." }) == nil else {
+                guard Self.isDomain(rpId), !AccountService.isAddressLiteral(rpId), !rpId.hasPrefix("."), !rpId.hasSuffix(".") else {
                     throw HearthAPIError(.invalidConfig, "passkeys.rpId must be a domain name (an IP address cannot be an rp id)")
                 }
                 guard publicHost == rpId || publicHost.hasSuffix("." + rpId) else {

@@ -24,7 +24,7 @@ public struct PasskeySetting: Sendable, Equatable {
     /// The rp id in force is an IPv4 or IPv6 address (the default on a server reached by address): browsers refuse
     /// passkeys there.
     public var rpIdIsIPAddress: Bool {
-        rpId.contains(":") || (!rpId.isEmpty && rpId.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+        AccountService.isAddressLiteral(rpId)
     }
 
     /// A setting as shown.
@@ -46,13 +46,10 @@ extension AdminService {
         let config = try await accounts.projectConfig()
         let publicURL = configuration.publicURL.url
         let rpId = AccountService.passkeyRPId(config, publicURL: publicURL)
-        var builtIn: [String] = []
-        if let own = AccountService.origin(of: publicURL) { builtIn.append(own) }
-        if !builtIn.contains("https://\(rpId)") { builtIn.append("https://\(rpId)") }
         let stored = config.passkeys?.rpId.flatMap { $0.isEmpty ? nil : $0 }
         return PasskeySetting(enabled: config.passkeysEnabled, rpId: rpId, storedRpId: stored,
-                              publicHost: URLComponents(string: publicURL)?.host?.lowercased() ?? "localhost",
-                              allowedOrigins: config.passkeys?.allowedOrigins ?? [], builtInOrigins: builtIn,
+                              publicHost: AccountService.publicHost(publicURL), allowedOrigins: config.passkeys?.allowedOrigins ?? [],
+                              builtInOrigins: AccountService.builtInPasskeyOrigins(rpId: rpId, publicURL: publicURL),
                               userVerification: config.passkeys?.userVerification?.uppercased() ?? "REQUIRED")
     }
 

@@ -33,12 +33,8 @@ extension AccountService {
         guard project.passkeysEnabled else {
             throw HearthAPIError(.passkeyNotEnabled, "passkeys are not enabled for this project: an administrator turns them on (hearth project passkeys --enable, the console's Settings, or the passkeys.enabled project setting)")
         }
-        let publicOrigin = Self.origin(of: configuration.publicURL.url)
         let rpId = Self.passkeyRPId(project, publicURL: configuration.publicURL.url)
-        var origins = Set(project.passkeys?.allowedOrigins ?? [])
-        if let publicOrigin { origins.insert(publicOrigin) }
-        // Apple's platform authenticator writes https://<rp id> for an app whose associated domain is the rp id.
-        origins.insert("https://\(rpId)")
+        let origins = Set(Self.builtInPasskeyOrigins(rpId: rpId, publicURL: configuration.publicURL.url) + (project.passkeys?.allowedOrigins ?? []))
         let required = !secondFactor && project.passkeys?.userVerification?.uppercased() != "PREFERRED"
         return WebAuthnRelyingParty(rpId: rpId, allowedOrigins: origins, requireUserVerification: required)
     }
@@ -46,7 +42,22 @@ extension AccountService {
     /// The project's rp id: its setting, else the host of the server's public URL.
     static func passkeyRPId(_ project: ProjectConfig, publicURL: String) -> String {
         if let rpId = project.passkeys?.rpId, !rpId.isEmpty { return rpId }
-        return URLComponents(string: publicURL)?.host?.lowercased() ?? "localhost"
+        return publicHost(publicURL)
+    }
+
+    /// The host of the server's public URL, lower case (the default rp id).
+    static func publicHost(_ publicURL: String) -> String { URLComponents(string: publicURL)?.host?.lowercased() ?? "localhost" }
+
+    /// The origins every ceremony may come from whatever the setting adds: the server's own (its passkey page) and
+    /// `https://<rp id>`, which Apple's platform authenticator writes for an app whose associated domain is the rp id.
+    static func builtInPasskeyOrigins(rpId: String, publicURL: String) -> [String] {
+        let own = origin(of: publicURL).map { [$0] } ?? []
+        return own.contains("https://\(rpId)") ? own : own + ["https://\(rpId)"]
+    }
+
+    /// An IPv4 or IPv6 address literal (or digits and dots alone): never a valid rp id, browsers refuse it.
+    static func isAddressLiteral(_ host: String) -> Bool {
+        host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
     }
 
     /// `scheme://host[:port]` of a URL (the default port left out, as browsers write origins).
