@@ -28,6 +28,8 @@ public struct HearthServerConfiguration: Sendable {
     /// Seconds a request may spend waiting for the store (all its store operations together) before it answers
     /// `503 UNAVAILABLE` (``StoreDeadline``); the default 5 keeps every answer well under a proxy's 60 s.
     public var storeTimeout: TimeInterval = 5
+    /// Which RSA implementation signs tokens (default: OpenSSL 3 when it loads, else swift-crypto).
+    public var rsaSigner: RSASignerPreference = .auto
     public var passwordParameters: PasswordHasher.Parameters
     /// Largest accepted request body.
     public var maxBodySize: Int

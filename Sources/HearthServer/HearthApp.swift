@@ -38,7 +38,7 @@ public final class HearthApp: Sendable {
         // Provider client secrets are sealed at rest with the vault keys, when the server has them.
         store.clientSecrets.use(configuration.providerTokenKeys)
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
-                               logger: Logger(label: "hearth.keys"), metrics: configuration.metrics)
+                               logger: Logger(label: "hearth.keys"), metrics: configuration.metrics, signer: configuration.rsaSigner)
         let relyingParty = RelyingParty(clock: configuration.clock, configuration: configuration.relyingParty, logger: Logger(label: "hearth.oidc"))
         self.accounts = AccountService(
             configuration: configuration, store: store, keyRing: keyRing, logger: logger,

@@ -122,6 +122,7 @@ struct Serve: AsyncParsableCommand {
         draft.trustedProxies = try TrustedProxies(settings.trustedProxies)
         draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
         draft.storeTimeout = settings.storeTimeout
+        draft.rsaSigner = settings.rsaSigner
         draft.mail = MailConfiguration(transport: settings.smtp.map { SMTPMailTransport(configuration: $0) }, from: settings.mailFrom,
                                        devMailbox: settings.dev || settings.projectId.hasPrefix("demo-"), lifetimes: settings.oobLifetimes)
         if let consoleIdleTimeout {

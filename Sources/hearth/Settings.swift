@@ -30,6 +30,8 @@ struct Settings {
     var keyRotationHours: Double
     var publicURL: String?
     var sqliteDurability: SQLiteStore.Durability
+    /// `crypto.rsa.signer`: which RSA implementation signs tokens.
+    var rsaSigner: RSASignerPreference = .auto
     /// The PostgreSQL database (`database.url`); nil: SQLite in `dataDir`.
     var database: PostgresStoreConfiguration?
     /// The provider token vault's keys (`vault.keys` or `vault.keys.file`); nil: the vault is off.
@@ -93,6 +95,7 @@ struct Settings {
         case keyRotationHours = "keys.rotation.hours"
         case publicURL = "public.url"
         case sqliteSynchronous = "sqlite.synchronous"
+        case rsaSigner = "crypto.rsa.signer"
         case databaseURL = "database.url"
         case databaseTLS = "database.tls"
         case databaseCAFile = "database.ca.file"
@@ -152,6 +155,7 @@ struct Settings {
             case .publicURL: Declaration(option: "public-url",
                                          help: "The server's external base URL (default http://<host>:<port>, env HEARTH_PUBLIC_URL). Register <public-url>/__/auth/handler at providers.")
             case .sqliteSynchronous: Declaration(defaultValue: "normal", help: "SQLite commit durability: normal (the default) or full.")
+            case .rsaSigner: Declaration(defaultValue: "auto", help: "Which RSA implementation signs tokens: auto (OpenSSL 3's libcrypto when present, else swift-crypto), openssl or swift-crypto.")
             case .databaseURL: Declaration(option: "database-url", isSecret: true, help: ArgumentHelp(
                 "A PostgreSQL database instead of SQLite: postgres://user:password@host:5432/database (env HEARTH_DATABASE_URL, config key database.url).",
                 discussion: "Several servers can share one PostgreSQL database. Prefer the environment or the config file for the password: a command line is visible to other users of the machine."))
@@ -399,6 +403,12 @@ struct Settings {
                 throw fail(.sqliteSynchronous, source, "must be normal (the default) or full (see docs/security.md)")
             }
             settings.sqliteDurability = durability
+        }
+        if let source = source(.rsaSigner) {
+            guard let text = source.value as? String, let preference = RSASignerPreference(rawValue: text.lowercased()) else {
+                throw fail(.rsaSigner, source, "must be auto (the default), openssl or swift-crypto (see docs/performance.md)")
+            }
+            settings.rsaSigner = preference
         }
         if let urlSource = source(.databaseURL) {
             // The URL holds the password: no message repeats it.

@@ -20,21 +20,28 @@ public final class KeyRing: Sendable {
     private let metrics: HearthMetrics?
     /// At most one reload per this interval for tokens naming an unknown `kid` (forged kids cannot hammer the store).
     private let unknownKidReloadInterval: Duration
+    /// Which RSA implementation signs (``RSASignerPreference``).
+    private let signerPreference: RSASignerPreference
     private let snapshot = Mutex(Snapshot())
     private let lastUnknownKidReload = Mutex<ContinuousClock.Instant?>(nil)
+    private let loggedSigner = Mutex(false)
 
     /// What requests read: replaced whole, never mutated.
     struct Snapshot: Sendable {
         var keys: [SigningKey] = []
         var kids: Set<String> = []
         var collection = JWTKeyCollection()
+        /// The signer of each loaded key, by kid (OpenSSL 3 or swift-crypto, see ``RS256Signers``).
+        var signers: [String: RS256TokenSigner] = [:]
         /// When the store read behind this snapshot started (an older read never replaces a newer one).
         var readAt: ContinuousClock.Instant?
     }
 
     public init(store: any SigningKeyStore, policy: KeyRotationPolicy, clock: WallClock, logger: Logger,
-                unknownKidReloadInterval: Duration = .seconds(1), metrics: HearthMetrics? = nil) {
+                unknownKidReloadInterval: Duration = .seconds(1), metrics: HearthMetrics? = nil,
+                signer: RSASignerPreference = .auto) {
         self.store = store
+        self.signerPreference = signer
         self.metrics = metrics
         self.policy = policy
         self.clock = clock
@@ -87,13 +94,23 @@ public final class KeyRing: Sendable {
         let keys = try await store.signingKeys()
         let kids = Set(keys.map(\.kid))
         let current = snapshot.withLock { $0 }
-        var next = Snapshot(keys: keys, kids: kids, collection: current.collection, readAt: started)
+        var next = Snapshot(keys: keys, kids: kids, collection: current.collection, signers: current.signers, readAt: started)
         if kids != current.kids {
             let fresh = JWTKeyCollection()
+            var signers: [String: RS256TokenSigner] = [:]
             for key in keys {
                 await fresh.add(rsa: try key.jwtPrivateKey(), digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
+                let made = try RS256Signers.make(pem: key.privateKeyPEM, preference: signerPreference)
+                if let reason = made.fallbackReason, !loggedSigner.withLock({ $0 }) {
+                    logger.notice("RS256 tokens are signed with swift-crypto", metadata: ["why_not_openssl": "\(reason)"])
+                }
+                signers[key.kid] = try RS256TokenSigner(kid: key.kid, signer: made.signer)
+            }
+            if let any = signers.values.first, !loggedSigner.withLock({ logged in defer { logged = true }; return logged }) {
+                logger.info("RS256 signer", metadata: ["implementation": "\(any.signer.implementation)"])
             }
             next.collection = fresh
+            next.signers = signers
         }
         snapshot.withLock { installed in
             if let readAt = installed.readAt, readAt > started { return }
@@ -119,7 +136,15 @@ public final class KeyRing: Sendable {
         guard let active = policy.plan(keys: current.keys, now: clock.now()).active else {
             throw HearthAPIError(.unavailable, "no signing key is active yet (the server is starting); try again shortly")
         }
+        if let signer = current.signers[active.kid] { return try signer.sign(payload) }
         return try await current.collection.sign(payload, kid: JWKIdentifier(string: active.kid), header: ["typ": "JWT"])
+    }
+
+    /// Which RSA implementation signs with the active key: `openssl 3.0.19` or `swift-crypto` (nil before a key loads).
+    public var signerImplementation: String? {
+        let current = snapshot.withLock { $0 }
+        guard let active = policy.plan(keys: current.keys, now: clock.now()).active else { return nil }
+        return current.signers[active.kid]?.signer.implementation
     }
 
     /// Verifies the signature of one of Hearth's own ID tokens and decodes it. Only RS256 with a loaded `kid` is
