@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthWire
 
 /// The provider token vault's keys: AES-256-GCM keys with ids. The first key seals; every key opens, so a key can
 /// be rotated by putting a new one first and keeping the old ones until `hearth vault rekey` (or use) has moved
