@@ -184,7 +184,7 @@ public final class DevGoogleProvider: Sendable {
                 return error("invalid_grant", "Invalid code verifier.")
             }
         }
-        let accessToken = await state.grant(email: issued.email, name: issued.name, clientId: clientId, now: now, lifetime: 3600)
+        let accessToken = try await state.grant(email: issued.email, name: issued.name, clientId: clientId, now: now, lifetime: 3600)
         var body: [String: JSONValue] = [
             "access_token": .string(accessToken), "expires_in": .number(3599), "token_type": .string("Bearer"),
             "scope": .string(issued.request.scope), "id_token": .string(try await state.sign(idTokenClaims(issued, now: now))),

@@ -45,7 +45,8 @@ actor DevIdPState {
         var used: Bool
     }
 
-    struct Grant: Sendable {
+    /// An access token's contents: the token is this, sealed (``grant(email:name:clientId:now:lifetime:)``).
+    struct Grant: Codable, Sendable {
         var email: String
         var name: String
         var clientId: String
@@ -56,13 +57,17 @@ actor DevIdPState {
         var kid: String
         var keys: JWTKeyCollection
         var jwk: [String: String]
+        /// RSA keys sign with Hearth's own RS256 signer (OpenSSL 3 when present), as Hearth's tokens do.
+        var rs256: RS256TokenSigner?
     }
 
     let algorithm: String
     private(set) var signingKeys: [SigningKey] = []
     private var pending: [String: PendingRequest] = [:]
     private var codes: [String: IssuedCode] = [:]
-    private var grants: [String: Grant] = [:]
+    /// Seals access tokens (a random per-process key): a token carries its own grant, so none is kept in memory
+    /// for its hour (thousands of sign-ins a minute would otherwise pile up for an hour).
+    private let accessTokenKey = SymmetricKey(size: .bits256)
     /// Refresh tokens issued at or before this are refused.
     private var refreshTokensRevokedBefore: TimeInterval = 0
     /// Refresh grants answered.
@@ -84,6 +89,7 @@ actor DevIdPState {
         let kid = RandomID.alphanumeric(count: 16)
         let keys = JWTKeyCollection()
         let jwk: [String: String]
+        var rs256: RS256TokenSigner?
         if algorithm == "ES256" {
             let key = P256.Signing.PrivateKey()
             let raw = key.publicKey.rawRepresentation
@@ -91,23 +97,24 @@ actor DevIdPState {
             jwk = ["kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": kid,
                    "x": Data(raw.prefix(32)).base64URLEncodedString(), "y": Data(raw.suffix(32)).base64URLEncodedString()]
         } else {
-            let key = try Insecure.RSA.PrivateKey(backing: .init(keySize: .bits2048))
+            let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            let key = try Insecure.RSA.PrivateKey(backing: backing)
+            rs256 = try RS256TokenSigner(kid: kid, signer: RS256Signers.make(pem: backing.pemRepresentation, preference: .auto).signer)
             let (n, e) = try key.publicKey.getKeyPrimitives()
             await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
             // Microsoft's keys carry no `alg`.
             jwk = ["kty": "RSA", "use": "sig", "kid": kid, "n": n.base64URLEncodedString(), "e": e.base64URLEncodedString()]
         }
-        return SigningKey(kid: kid, keys: keys, jwk: jwk)
+        return SigningKey(kid: kid, keys: keys, jwk: jwk, rs256: rs256)
     }
 
     func setMisbehavior(_ value: DevMisbehavior) { misbehavior = value }
 
     func addPending(_ request: PendingRequest) -> String {
-        // Forms never submitted, codes never redeemed and expired grants do not pile up.
+        // Forms never submitted and expired codes (used or not: either way they are refused) do not pile up.
         let cutoff = request.createdAt.addingTimeInterval(-900)
         pending = pending.filter { $0.value.createdAt > cutoff }
-        codes = codes.filter { $0.value.expiresAt > cutoff }
-        grants = grants.filter { $0.value.expiresAt > request.createdAt }
+        codes = codes.filter { $0.value.expiresAt > request.createdAt }
         let id = RandomID.token(byteCount: 16)
         pending[id] = request
         return id
@@ -139,10 +146,11 @@ actor DevIdPState {
         return issued.expiresAt > now ? .ok(issued) : .expired
     }
 
-    func grant(email: String, name: String, clientId: String, now: Date, lifetime: TimeInterval) -> String {
-        let token = "devat." + RandomID.token(byteCount: 24)
-        grants[token] = Grant(email: email, name: name, clientId: clientId, expiresAt: now.addingTimeInterval(lifetime))
-        return token
+    /// A new access token: the grant sealed with AES-GCM under this provider's per-process key.
+    func grant(email: String, name: String, clientId: String, now: Date, lifetime: TimeInterval) throws -> String {
+        let grant = Grant(email: email, name: name, clientId: clientId, expiresAt: now.addingTimeInterval(lifetime))
+        guard let sealed = try AES.GCM.seal(JSONEncoder().encode(grant), using: accessTokenKey).combined else { throw DevRefreshGrantError() }
+        return "devat." + sealed.base64URLEncodedString()
     }
 
     func revokeRefreshTokens(before moment: Date) { refreshTokensRevokedBefore = moment.timeIntervalSince1970 }
@@ -152,7 +160,10 @@ actor DevIdPState {
     func countRefreshGrant() { refreshGrants += 1 }
 
     func grant(for token: String, now: Date) -> Grant? {
-        guard let grant = grants[token], grant.expiresAt > now else { return nil }
+        guard token.hasPrefix("devat."), token.utf8.count < 4096, let data = Data(base64URLEncoded: token.dropFirst(6)),
+              let box = try? AES.GCM.SealedBox(combined: data), let plaintext = try? AES.GCM.open(box, using: accessTokenKey),
+              let grant = try? JSONDecoder().decode(Grant.self, from: plaintext), grant.expiresAt > now
+        else { return nil }
         return grant
     }
 
@@ -167,7 +178,8 @@ actor DevIdPState {
             return "\(header).\(body)."
         }
         let key = misbehavior.signWithUnpublishedKey ? try await Self.makeKey(algorithm: algorithm) : signingKeys[0]
-        var token = try await key.keys.sign(payload, kid: JWKIdentifier(string: key.kid), header: ["typ": "JWT"])
+        var token = if let rs256 = key.rs256 { try rs256.sign(payload) }
+            else { try await key.keys.sign(payload, kid: JWKIdentifier(string: key.kid), header: ["typ": "JWT"]) }
         if misbehavior.corruptSignature {
             let flipped: Character = token.last == "A" ? "B" : "A"
             token = String(token.dropLast(4)) + String(repeating: flipped, count: 4)

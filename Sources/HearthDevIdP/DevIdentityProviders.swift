@@ -319,7 +319,7 @@ public final class DevIdentityProviders: Sendable {
             return tokenError("invalid_grant", "A code_verifier was sent but the authorization request had no code_challenge.")
         }
         let now = clock.now()
-        let accessToken = await state(provider).grant(email: issued.email, name: issued.name, clientId: clientId!, now: now,
+        let accessToken = try await state(provider).grant(email: issued.email, name: issued.name, clientId: clientId!, now: now,
                                                       lifetime: accessTokenLifetime)
         let idToken = try await state(provider).sign(idTokenClaims(provider, issued: issued, now: now))
         var body: [String: JSONValue] = [
@@ -351,7 +351,7 @@ public final class DevIdentityProviders: Sendable {
             return tokenError("invalid_grant", "AADSTS50173: The provided grant has expired due to it being revoked.", codes: [50173])
         }
         await state(provider).countRefreshGrant()
-        let accessToken = await state(provider).grant(email: grant.email, name: grant.name, clientId: clientId, now: now,
+        let accessToken = try await state(provider).grant(email: grant.email, name: grant.name, clientId: clientId, now: now,
                                                       lifetime: accessTokenLifetime)
         let request = DevIdPState.PendingRequest(clientId: clientId, redirectUri: "", state: nil, nonce: nil, codeChallenge: nil,
                                                  scope: grant.scope, tenant: nil, createdAt: now)
