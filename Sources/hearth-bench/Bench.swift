@@ -18,7 +18,8 @@ import Glibc
 
 /// `hearth-bench`: starts a release `hearth serve --dev` as its own process, loads it over loopback with a
 /// concurrent client, reads the server's CPU time from `/proc/<pid>/stat`, and compares the CPU each request
-/// costs with the raw RSA-2048 sign/verify cost measured with swift-crypto in the same run.
+/// costs with the machine's RSA-2048 limit (`openssl speed rsa2048`) measured in the same run, swift-crypto's
+/// figure beside it; Glewlwyd's refresh grant runs under the same load as a peer (`--glewlwyd-port`).
 @main
 struct HearthBench {
     static func main() async throws {
@@ -28,6 +29,7 @@ struct HearthBench {
             if options.soak { try await bench.soak() } else { try await bench.run() }
         } catch {
             await bench.stopServer()
+            bench.stopPeer()
             try? await bench.client.shutdown()
             FileHandle.standardError.write(Data("hearth-bench failed: \(error)\n".utf8))
             exit(1)
@@ -53,6 +55,20 @@ struct Options {
     var soakRate: Double?
     var soakInterval = 30.0
     var soakCalibrationSeconds = 10.0
+    /// The last 30 minutes' RSS growth is judged on runs of at least twice this (the soak's plateau goal).
+    var soakPlateauSeconds = 1800.0
+    /// Per-interval figures as CSV (for `scripts/soak-plot`).
+    var soakCSV: String?
+    /// Glewlwyd on this port as the refresh peer (`scripts/glewlwyd-peer`); nil: no peer.
+    var glewlwydPort: Int?
+    var peerScript = "scripts/glewlwyd-peer"
+    /// A fixed number of requests per scenario instead of `duration` (for instruction counts).
+    var requests: Int?
+    /// Runs the server under callgrind and reports instructions per request (implies `--requests`, default 200).
+    var callgrind = false
+    var callgrindDir = "/tmp/hearth-callgrind"
+    /// How long the server may take to answer `/healthz` after its start.
+    var startupTimeout = 30.0
 
     init(_ arguments: ArraySlice<String>) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -78,19 +94,35 @@ struct Options {
             case "--rate": soakRate = Double(try value())
             case "--interval": soakInterval = Double(try value()) ?? soakInterval
             case "--calibration-seconds": soakCalibrationSeconds = Double(try value()) ?? soakCalibrationSeconds
+            case "--plateau-seconds": soakPlateauSeconds = Double(try value()) ?? soakPlateauSeconds
+            case "--soak-csv": soakCSV = try value()
+            case "--glewlwyd-port": glewlwydPort = Int(try value())
+            case "--peer-script": peerScript = try value()
+            case "--requests": requests = Int(try value())
+            case "--callgrind": callgrind = true
+            case "--callgrind-dir": callgrindDir = try value()
+            case "--startup-timeout": startupTimeout = Double(try value()) ?? startupTimeout
             case "--smoke":
-                duration = 0.5; concurrency = 2; users = 20; bigUsers = 2000; passwordUsers = 2
+                duration = 0.5; concurrency = 2; users = 20; bigUsers = 2000; passwordUsers = 2; glewlwydPort = nil
             case "-h", "--help":
                 print("""
                     usage: hearth-bench [--server PATH] [--port 9180] [--duration SECONDS] [--concurrency N]
                                         [--users 1000] [--big-users 1000000] [--password-users 8] [--data-dir DIR] [--smoke]
                                         [--database-url postgres://user:password@host:5432/fresh-database]
+                                        [--glewlwyd-port 4593] [--peer-script scripts/glewlwyd-peer]
+                                        [--requests N] [--callgrind] [--callgrind-dir /tmp/hearth-callgrind] [--startup-timeout 30]
                            hearth-bench --soak [--soak-seconds 600] [--rate REQ_PER_S] [--interval 30] [--calibration-seconds 10]
+                                        [--plateau-seconds 1800] [--soak-csv FILE]
                                         [--concurrency N] [--users 1000] [--password-users 8] [--server PATH] [--port 9180]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument)")
             }
+        }
+        if callgrind {
+            requests = requests ?? 200
+            startupTimeout = max(startupTimeout, 600)
+            glewlwydPort = nil
         }
     }
 }
@@ -111,6 +143,10 @@ struct Measurement {
     /// The RSA work a request cannot avoid, in seconds.
     var limit: Double
     var limitLabel: String
+    /// The same limit with swift-crypto's RSA figures.
+    var swiftCryptoLimit: Double
+    /// Instructions the server executed per request (callgrind), when measured.
+    var instructions: Double?
 
     var perSecond: Double { Double(requests) / seconds }
     var cpuPerRequest: Double { serverCPU / Double(max(requests, 1)) }
@@ -146,44 +182,6 @@ enum ProcessStats {
     }
 }
 
-/// Raw RSA-2048 (PKCS#1 v1.5, SHA-256) cost with swift-crypto on this machine, one thread.
-struct RSAReference {
-    var sign: Double
-    var verify: Double
-
-    /// Measured in five windows of `seconds / 5`; the median window counts, so a burst of other load on the
-    /// shared machine during one window does not skew the reference.
-    static func measure(seconds: Double) throws -> RSAReference {
-        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let message = Data(repeating: 0x41, count: 600)
-        let signature = try key.signature(for: message, padding: .insecurePKCS1v1_5)
-        let clock = ContinuousClock()
-        let window = Duration.seconds(seconds / 5)
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        var signs: [Double] = []
-        var verifies: [Double] = []
-        for _ in 0..<5 {
-            var count = 0
-            var start = clock.now
-            while (clock.now - start) < window || count < 4 {
-                _ = try key.signature(for: message, padding: .insecurePKCS1v1_5)
-                count += 1
-            }
-            signs.append((clock.now - start).seconds / Double(count))
-            count = 0
-            start = clock.now
-            while (clock.now - start) < window || count < 40 {
-                guard key.publicKey.isValidSignature(signature, for: message, padding: .insecurePKCS1v1_5) else {
-                    throw BenchError("RSA verification failed")
-                }
-                count += 1
-            }
-            verifies.append((clock.now - start).seconds / Double(count))
-        }
-        return RSAReference(sign: median(signs), verify: median(verifies))
-    }
-}
-
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
@@ -200,6 +198,7 @@ final class Bench: Sendable {
     let client: HTTPClient
     let dataDir: String
     let serverPID = Mutex<Int32?>(nil)
+    let peer = Mutex<GlewlwydPeer?>(nil)
     var base: String { "http://127.0.0.1:\(options.port)" }
     let serviceAccount = "bench@hearth-bench.iam.gserviceaccount.com"
     let serviceKey: _RSA.Signing.PrivateKey
@@ -224,8 +223,14 @@ final class Bench: Sendable {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         say("server: \(options.server); data: \(dataDir); \(options.concurrency) concurrent clients, \(options.duration) s per scenario")
 
-        let rsa = try RSAReference.measure(seconds: min(1, options.duration / 2))
-        say(String(format: "RSA-2048 (swift-crypto, one thread): sign %.3f ms, verify %.4f ms", rsa.sign * 1000, rsa.verify * 1000))
+        say("measuring RSA-2048 (openssl speed, Hearth's signer, swift-crypto)…")
+        let rsa = try RSAReference.measure(seconds: min(1, options.duration / 2), opensslSeconds: 3)
+        say("RSA-2048, CPU per operation on one thread: " + rsa.summary)
+        if let port = options.glewlwydPort {
+            say("starting the Glewlwyd peer on port \(port) (\(options.peerScript))…")
+            let started = try GlewlwydPeer.start(script: options.peerScript, port: port)
+            peer.withLock { $0 = started }
+        }
 
         // The service account that signs custom tokens, registered as the CLI would.
         let store = try await openStore()
@@ -245,7 +250,12 @@ final class Bench: Sendable {
         let passwordUsers = try await createPasswordUsers(options.passwordUsers)
 
         var results: [Measurement] = []
+        var peers: [(Measurement, rss: Double)] = []
         results.append(try await refresh(sessions: sessions))
+        if let glewlwyd = peer.withLock({ $0 }) {
+            peers.append((try await peerRefresh(glewlwyd), ProcessStats.rssMB(glewlwyd.pid)))
+            stopPeer()
+        }
         let lookupSmall = try await lookup(sessions: sessions, label: "lookup (\(options.users) users)")
         results.append(lookupSmall)
         results.append(try await signInWithPassword(users: passwordUsers))
@@ -254,6 +264,11 @@ final class Bench: Sendable {
         let rssLoaded = ProcessStats.rssMB(pid)
         let anonLoaded = ProcessStats.rssMB(pid, field: "RssAnon")
         say(String(format: "RSS after load: %.1f MB (anonymous %.1f MB)", rssLoaded, anonLoaded))
+        if options.callgrind {
+            await stopServer()
+            print(report(results, rsa: rsa, rss: (rssIdle, rssLoaded, 0), anonymous: (anonIdle, anonLoaded, 0), p99Ratio: 0, total: 0, peers: []))
+            return
+        }
 
         // Lookup again with a large user table, seeded through the store's bulk path.
         await stopServer()
@@ -272,7 +287,10 @@ final class Bench: Sendable {
         await stopServer()
 
         print(report(results, rsa: rsa, rss: (rssIdle, rssLoaded, rssBig), anonymous: (anonIdle, anonLoaded, anonBig),
-                     p99Ratio: lookupBig.percentile(0.99) / max(lookupSmall.percentile(0.99), 1e-9), total: total))
+                     p99Ratio: lookupBig.percentile(0.99) / max(lookupSmall.percentile(0.99), 1e-9), total: total,
+                     peers: peers.map { ($0.0, $0.rss, rssLoaded) }))
+        let peerFailures = peers.map(\.0).filter { $0.errors > 0 || $0.requests == 0 }
+        if !peerFailures.isEmpty { say("the peer had errors: \(peerFailures.map { "\($0.errors) errors, \($0.requests) ok" })") }
         let failed = results.filter { $0.errors > 0 || $0.requests == 0 }
         if !failed.isEmpty {
             throw BenchError("scenarios with errors: \(failed.map { "\($0.name) (\($0.errors) errors, \($0.requests) ok)" }.joined(separator: ", "))")
@@ -283,8 +301,22 @@ final class Bench: Sendable {
 
     func startServer() async throws {
         let log = dataDir + "/server.log"
-        let arguments = [options.server, "serve", "--port", "\(options.port)", "--data-dir", dataDir, "--dev", "--log-level", "warning"]
+        var arguments = [options.server, "serve", "--port", "\(options.port)", "--data-dir", dataDir, "--dev", "--log-level", "warning"]
             + (options.databaseURL.map { ["--database-url", $0] } ?? [])
+        if options.callgrind {
+            // Instrumentation starts off; `load` switches it on around each measured scenario.
+            try FileManager.default.createDirectory(atPath: options.callgrindDir, withIntermediateDirectories: true)
+            // Valgrind 3.19 cannot read the DWARF 5 of Swift's release build: it gets a copy without debug
+            // information (the symbol table stays, so functions keep their names).
+            let stripped = options.callgrindDir + "/hearth"
+            try? FileManager.default.removeItem(atPath: stripped)
+            guard OpenSSLSpeed.run(["objcopy", "--strip-debug", options.server, stripped]) != nil else {
+                throw BenchError("objcopy --strip-debug \(options.server) failed (binutils is needed for --callgrind)")
+            }
+            arguments[0] = stripped
+            arguments = ["/usr/bin/valgrind", "--tool=callgrind", "--instr-atstart=no",
+                         "--callgrind-out-file=\(options.callgrindDir)/callgrind.out.%p"] + arguments
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -293,10 +325,10 @@ final class Bench: Sendable {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, options.server, &actions, nil, argv, environ)
-        guard status == 0 else { throw BenchError("could not start \(options.server): error \(status)") }
+        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard status == 0 else { throw BenchError("could not start \(arguments[0]): error \(status)") }
         serverPID.withLock { $0 = pid }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(options.startupTimeout)
         while ContinuousClock.now < deadline {
             var exit: Int32 = 0
             if waitpid(pid, &exit, WNOHANG) == pid {
@@ -311,7 +343,12 @@ final class Bench: Sendable {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw BenchError("the server did not answer /healthz within 30 s")
+        throw BenchError("the server did not answer /healthz within \(Int(options.startupTimeout)) s")
+    }
+
+    func stopPeer() {
+        guard let running = peer.withLock({ current in defer { current = nil }; return current }) else { return }
+        running.stop()
     }
 
     /// SIGTERM (graceful shutdown), then SIGKILL after 5 s; reaps the child.
@@ -427,21 +464,31 @@ final class Bench: Sendable {
     // MARK: Load
 
     /// Runs `concurrency` workers for the configured duration; each owns a state and calls `op` in a loop.
-    func load<State: Sendable>(_ name: String, states: [State], limit: @Sendable (RSAReference) -> Double, limitLabel: String,
+    /// `limit` gives the RSA work a request cannot avoid from one sign's and one verify's cost. With `--requests`,
+    /// each worker makes its share of that many requests instead of running for the duration; with `--callgrind`,
+    /// the server's instrumentation is on only for those requests. `pid`: whose CPU counts (default: Hearth's).
+    func load<State: Sendable>(_ name: String, states: [State], limit: @escaping @Sendable (_ sign: Double, _ verify: Double) -> Double,
+                               limitLabel: String, pid measured: Int32? = nil, share: Double = 1,
                                op: @escaping @Sendable (inout State) async throws -> Void) async throws -> Measurement {
-        // Warm-up (connections, caches).
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for state in states {
+        // Warm-up (connections, caches); the run goes on from the warmed-up states (a rotated refresh token is not
+        // presented again).
+        let states = try await withThrowingTaskGroup(of: (Int, State).self) { group in
+            for (index, state) in states.enumerated() {
                 group.addTask {
                     var state = state
                     for _ in 0..<2 { try await op(&state) }
+                    return (index, state)
                 }
             }
-            try await group.waitForAll()
+            var warmed = states
+            for try await (index, state) in group { warmed[index] = state }
+            return warmed
         }
         // The RSA reference again, just before this scenario: the machine's load drifts during a run.
-        let reference = try RSAReference.measure(seconds: min(0.5, options.duration / 4))
-        let pid = serverPID.withLock { $0 }!
+        let reference = try RSAReference.measure(seconds: min(0.5, options.duration / 4), opensslSeconds: 1)
+        let pid = measured ?? serverPID.withLock { $0 }!
+        let perWorker = options.requests.map { max(1, Int(Double($0) * share) / max(states.count, 1)) }
+        if options.callgrind { try Callgrind.start(pid: pid) }
         let cpuBefore = ProcessStats.cpuSeconds(pid)
         let clock = ContinuousClock()
         let start = clock.now
@@ -452,7 +499,9 @@ final class Bench: Sendable {
                     var state = state
                     var latencies: [Double] = []
                     var errors = 0
-                    while clock.now < deadline {
+                    var made = 0
+                    while perWorker.map({ made < $0 }) ?? (clock.now < deadline) {
+                        made += 1
                         let begin = clock.now
                         do {
                             try await op(&state)
@@ -471,11 +520,17 @@ final class Bench: Sendable {
         }
         let seconds = (clock.now - start).seconds
         let cpu = ProcessStats.cpuSeconds(pid) - cpuBefore
+        let instructions = options.callgrind
+            ? try await Callgrind.stop(pid: pid, directory: options.callgrindDir, label: name) { _ = try? await self.get(self.base + "/healthz") }
+            : nil
         let latencies = parts.flatMap(\.0)
-        let measurement = Measurement(name: name, requests: latencies.count, errors: parts.map(\.1).reduce(0, +), seconds: seconds,
-                                      latencies: latencies, serverCPU: cpu, limit: limit(reference), limitLabel: limitLabel)
-        say(String(format: "%@: %.0f req/s, p50 %.2f ms, p99 %.2f ms, server CPU %.3f ms/req, %d errors", name, measurement.perSecond,
-                   measurement.percentile(0.5) * 1000, measurement.percentile(0.99) * 1000, measurement.cpuPerRequest * 1000, measurement.errors))
+        var measurement = Measurement(name: name, requests: latencies.count, errors: parts.map(\.1).reduce(0, +), seconds: seconds,
+                                      latencies: latencies, serverCPU: cpu, limit: limit(reference.limitSign, reference.limitVerify),
+                                      limitLabel: limitLabel, swiftCryptoLimit: limit(reference.sign, reference.verify))
+        if let instructions { measurement.instructions = instructions / Double(max(measurement.requests + measurement.errors, 1)) }
+        say(String(format: "%@: %.0f req/s, p50 %.2f ms, p99 %.2f ms, server CPU %.3f ms/req, %d errors%@", name, measurement.perSecond,
+                   measurement.percentile(0.5) * 1000, measurement.percentile(0.99) * 1000, measurement.cpuPerRequest * 1000, measurement.errors,
+                   measurement.instructions.map { String(format: ", %.2f M instructions/req", $0 / 1e6) } ?? ""))
         return measurement
     }
 
@@ -487,7 +542,7 @@ final class Bench: Sendable {
     func refresh(sessions: [Session]) async throws -> Measurement {
         // Each worker rotates its own users' refresh tokens, round robin.
         struct State: Sendable { var sessions: [Session]; var next = 0 }
-        return try await load("refresh", states: split(sessions).map { State(sessions: $0) }, limit: { $0.sign }, limitLabel: "1 RSA sign") { state in
+        return try await load("refresh", states: split(sessions).map { State(sessions: $0) }, limit: { sign, _ in sign }, limitLabel: "1 OpenSSL sign") { state in
             let index = state.next % state.sessions.count
             let reply = try await self.post(WirePaths.secureToken, ["grant_type": "refresh_token", "refresh_token": state.sessions[index].refreshToken])
             guard let token = reply["refresh_token"] as? String else { throw BenchError("no refresh_token") }
@@ -499,8 +554,8 @@ final class Bench: Sendable {
     func lookup(sessions: [Session], label: String) async throws -> Measurement {
         // Fresh ID tokens: the refresh scenario revoked nothing, but tokens must be unexpired.
         struct State: Sendable { var tokens: [String]; var next = 0 }
-        return try await load(label, states: split(sessions.map(\.idToken)).map { State(tokens: $0) }, limit: { $0.verify },
-                              limitLabel: "1 RSA verify") { state in
+        return try await load(label, states: split(sessions.map(\.idToken)).map { State(tokens: $0) }, limit: { _, verify in verify },
+                              limitLabel: "1 OpenSSL verify") { state in
             let reply = try await self.post(WirePaths.accounts("lookup"), ["idToken": state.tokens[state.next % state.tokens.count]])
             guard reply["users"] != nil else { throw BenchError("no users in lookup reply") }
             state.next += 1
@@ -510,7 +565,8 @@ final class Bench: Sendable {
     func signInWithPassword(users: [(email: String, password: String)]) async throws -> Measurement {
         struct State: Sendable { var email: String; var password: String }
         let states = (0..<options.concurrency).map { State(email: users[$0 % users.count].email, password: users[$0 % users.count].password) }
-        return try await load("signInWithPassword", states: states, limit: { $0.sign }, limitLabel: "1 RSA sign (+ scrypt N=2^14)") { state in
+        return try await load("signInWithPassword", states: states, limit: { sign, _ in sign }, limitLabel: "1 OpenSSL sign (+ scrypt N=2^14)",
+                              share: 0.1 /* scrypt: a tenth of the requests is plenty to count */) { state in
             _ = try Self.session(try await self.post(WirePaths.accounts("signInWithPassword"),
                                                      ["email": state.email, "password": state.password, "returnSecureToken": true]))
         }
@@ -529,8 +585,8 @@ final class Bench: Sendable {
         // Tokens signed up front, so the client's signing does not compete with the server during the run.
         let tokens = try (0..<200).map { try customToken(uid: "custom-\($0)") }
         struct State: Sendable { var tokens: [String]; var next = 0 }
-        return try await load("signInWithCustomToken", states: split(tokens).map { State(tokens: $0) }, limit: { $0.verify + $0.sign },
-                              limitLabel: "1 RSA verify + 1 sign") { state in
+        return try await load("signInWithCustomToken", states: split(tokens).map { State(tokens: $0) }, limit: { sign, verify in verify + sign },
+                              limitLabel: "1 OpenSSL verify + 1 sign") { state in
             let reply = try await self.post(WirePaths.accounts("signInWithCustomToken"),
                                             ["token": state.tokens[state.next % state.tokens.count], "returnSecureToken": true])
             guard reply["idToken"] is String, reply["refreshToken"] is String else { throw BenchError("no tokens in \(reply.keys.sorted())") }
@@ -543,7 +599,7 @@ final class Bench: Sendable {
     func signInWithIdp() async throws -> Measurement {
         struct State: Sendable { var worker: Int; var next = 0 }
         let states = (0..<options.concurrency).map { State(worker: $0) }
-        return try await load("signInWithIdp (full flow)", states: states, limit: { 2 * $0.sign }, limitLabel: "2 RSA signs") { state in
+        return try await load("signInWithIdp (full flow)", states: states, limit: { sign, _ in 2 * sign }, limitLabel: "2 OpenSSL signs") { state in
             let email = "idp\(state.worker)-\(state.next % 50)@example.com"
             state.next += 1
             try await self.federatedSignIn(email: email)
@@ -588,24 +644,49 @@ final class Bench: Sendable {
     // MARK: Report
 
     func report(_ results: [Measurement], rsa: RSAReference, rss: (idle: Double, loaded: Double, big: Double),
-                anonymous: (idle: Double, loaded: Double, big: Double), p99Ratio: Double, total: Int) -> String {
+                anonymous: (idle: Double, loaded: Double, big: Double), p99Ratio: Double, total: Int,
+                peers: [(measurement: Measurement, rss: Double, hearthRSS: Double)]) -> String {
+        let load = options.requests.map { "\($0) requests per scenario" } ?? "\(options.duration) s per scenario"
         var lines = [
-            String(format: "RSA-2048 reference (swift-crypto, same run, at the start): sign %.3f ms, verify %.4f ms; each row's limit is measured again just before its scenario", rsa.sign * 1000, rsa.verify * 1000),
-            "\(options.concurrency) concurrent loopback clients, \(options.duration) s per scenario, server CPU from /proc/<pid>/stat",
+            "RSA-2048, CPU per operation on one thread, same run, at the start: " + rsa.summary,
+            "Each row's limit is measured again (openssl speed, 1 s) just before its scenario; the last column takes swift-crypto's figures instead.",
+            "\(options.concurrency) concurrent loopback clients, \(load), server CPU from /proc/<pid>/stat",
             "",
-            "| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | req/s per core of server CPU | RSA limit | ratio to limit |",
-            "|---|---:|---:|---:|---:|---:|---|---:|",
         ]
+        let counted = results.contains { $0.instructions != nil }
+        lines.append("| scenario | req/s | p50 ms | p99 ms | server CPU ms/req | req/s per core of server CPU | limit | ratio to limit | ratio to swift-crypto's |"
+                     + (counted ? " instructions/req (M) |" : ""))
+        lines.append("|---|---:|---:|---:|---:|---:|---|---:|---:|" + (counted ? "---:|" : ""))
         for m in results {
-            lines.append(String(format: "| %@ | %.0f | %.2f | %.2f | %.3f | %.0f | %@ (%.3f ms) | %.2f |", m.name, m.perSecond,
+            lines.append(String(format: "| %@ | %.0f | %.2f | %.2f | %.3f | %.0f | %@ (%.3f ms) | %.2f | %.2f |", m.name, m.perSecond,
                                 m.percentile(0.5) * 1000, m.percentile(0.99) * 1000, m.cpuPerRequest * 1000,
-                                1 / max(m.cpuPerRequest, 1e-9), m.limitLabel, m.limit * 1000, m.limit / max(m.cpuPerRequest, 1e-9)))
+                                1 / max(m.cpuPerRequest, 1e-9), m.limitLabel, m.limit * 1000, m.limit / max(m.cpuPerRequest, 1e-9),
+                                m.swiftCryptoLimit / max(m.cpuPerRequest, 1e-9))
+                         + (counted ? String(format: " %.2f |", (m.instructions ?? 0) / 1e6) : ""))
         }
-        lines.append("")
-        lines.append(String(format: "lookup p99 with %d users / with %d users: %.2f", total, options.users, p99Ratio))
-        lines.append(String(format: "RSS: idle %.1f MB, after load %.1f MB, after the large-table lookup %.1f MB", rss.idle, rss.loaded, rss.big))
-        lines.append(String(format: "    of which anonymous (not the binary's or libraries' pages): %.1f MB, %.1f MB, %.1f MB",
-                            anonymous.idle, anonymous.loaded, anonymous.big))
+        if !counted {
+            lines.append("")
+            lines.append(String(format: "lookup p99 with %d users / with %d users: %.2f", total, options.users, p99Ratio))
+            lines.append(String(format: "RSS: idle %.1f MB, after load %.1f MB, after the large-table lookup %.1f MB", rss.idle, rss.loaded, rss.big))
+            lines.append(String(format: "    of which anonymous (not the binary's or libraries' pages): %.1f MB, %.1f MB, %.1f MB",
+                                anonymous.idle, anonymous.loaded, anonymous.big))
+        }
+        if let hearth = results.first(where: { $0.name == "refresh" }), !peers.isEmpty {
+            lines += ["", "Refresh beside a peer (same client, \(options.concurrency) clients, \(load), \(options.users) refresh tokens rotating):", "",
+                      "| server | req/s | p50 ms | p99 ms | server CPU ms/req | ratio to 1 OpenSSL sign | RSS after (MB) | errors |",
+                      "|---|---:|---:|---:|---:|---:|---:|---:|"]
+            func row(_ label: String, _ m: Measurement, _ rss: Double) -> String {
+                String(format: "| %@ | %.0f | %.2f | %.2f | %.3f | %.2f | %.1f | %d |", label, m.perSecond, m.percentile(0.5) * 1000,
+                       m.percentile(0.99) * 1000, m.cpuPerRequest * 1000, m.limit / max(m.cpuPerRequest, 1e-9), rss, m.errors)
+            }
+            lines.append(row("Hearth refresh (\(rsa.hearthSigner))", hearth, peers[0].hearthRSS))
+            for peer in peers {
+                lines.append(row("Glewlwyd refresh (client secret PBKDF2 ×\(GlewlwydPeer.pbkdf2Iterations))", peer.measurement, peer.rss))
+                lines.append("")
+                lines.append(String(format: "Hearth / Glewlwyd server CPU per refresh: %.2f (target ≤ 0.5)",
+                                    hearth.cpuPerRequest / max(peer.measurement.cpuPerRequest, 1e-9)))
+            }
+        }
         return lines.joined(separator: "\n")
     }
 }

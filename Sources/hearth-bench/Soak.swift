@@ -33,6 +33,10 @@ extension Bench {
         var p50: Double
         var p99: Double
         var rss: Double
+        /// The anonymous part of RSS (heap, stacks: not the binary's or libraries' pages).
+        var rssAnon: Double
+        /// The SQLite database and its WAL (0 with PostgreSQL).
+        var storeMB: Double
     }
 
     /// Everything the soak's workers share: a rotating pool of sessions (refresh rotates them), the next slot and
@@ -100,9 +104,11 @@ extension Bench {
                 }
                 let elapsed = (ContinuousClock.now - started).seconds
                 let line = SoakLine(time: elapsed, requests: window.latencies.count, errors: window.errors, p50: percentile(0.5) * 1000,
-                                    p99: percentile(0.99) * 1000, rss: ProcessStats.rssMB(pid))
-                say(String(format: "  t=%5.0f s  %6d req (%5.0f/s)  %d errors  p50 %6.2f ms  p99 %7.2f ms  RSS %6.1f MB", line.time, line.requests,
-                           Double(line.requests) / options.soakInterval, line.errors, line.p50, line.p99, line.rss))
+                                    p99: percentile(0.99) * 1000, rss: ProcessStats.rssMB(pid),
+                                    rssAnon: ProcessStats.rssMB(pid, field: "RssAnon"), storeMB: storeMB())
+                say(String(format: "  t=%5.0f s  %6d req (%5.0f/s)  %d errors  p50 %6.2f ms  p99 %7.2f ms  RSS %6.1f MB (anonymous %5.1f)  store %6.1f MB",
+                           line.time, line.requests, Double(line.requests) / options.soakInterval, line.errors, line.p50, line.p99,
+                           line.rss, line.rssAnon, line.storeMB))
                 for error in window.firstErrors { say("    error: \(error)") }
                 state.lines.withLock { $0.append(line) }
                 state.errors.withLock { $0 += window.firstErrors }
@@ -122,6 +128,20 @@ extension Bench {
         let firstRSS = lines.first?.rss ?? 0, lastRSS = lines.last?.rss ?? 0
         let growth = firstRSS > 0 ? (lastRSS - firstRSS) / firstRSS * 100 : 0
         let p99s = lines.map(\.p99)
+        // The plateau: RSS at the end against the line nearest `plateau-seconds` before the end.
+        let end = lines.last?.time ?? 0
+        let plateauStart = lines.min { abs($0.time - (end - options.soakPlateauSeconds)) < abs($1.time - (end - options.soakPlateauSeconds)) }
+        let judgesPlateau = options.soakSeconds >= 2 * options.soakPlateauSeconds
+        let plateauGrowth = plateauStart.map { $0.rss > 0 ? (lastRSS - $0.rss) / $0.rss * 100 : 0 } ?? 0
+        if let csv = options.soakCSV {
+            var text = "t_s,requests,errors,p50_ms,p99_ms,rss_mb,rss_anon_mb,store_mb\n"
+            for line in lines {
+                text += String(format: "%.0f,%d,%d,%.3f,%.3f,%.1f,%.1f,%.1f\n", line.time, line.requests, line.errors, line.p50, line.p99,
+                               line.rss, line.rssAnon, line.storeMB)
+            }
+            try text.write(toFile: csv, atomically: true, encoding: .utf8)
+            say("per-interval figures written to \(csv) (plot: scripts/soak-plot \(csv) soak.png)")
+        }
         print("""
             ## Soak (\(Int(options.soakSeconds)) s at \(Int(rate)) req/s, half of the mix's \(Int(calibrated)) req/s flat out; \(options.concurrency) clients for calibration)
 
@@ -131,17 +151,32 @@ extension Bench {
             | errors | \(errors) | 0 |
             | p99 latency per \(Int(options.soakInterval)) s interval (ms) | min \(String(format: "%.2f", p99s.min() ?? 0)), max \(String(format: "%.2f", p99s.max() ?? 0)), last \(String(format: "%.2f", p99s.last ?? 0)) | steady |
             | RSS after the first interval → at the end (MB) | \(String(format: "%.1f → %.1f", firstRSS, lastRSS)) | |
-            | RSS growth | \(String(format: "%+.1f %%", growth)) | < 10 % |
+            | RSS growth | \(String(format: "%+.1f %%", growth)) | \(judgesPlateau ? "" : "< 10 %") |
+            | RSS growth over the last \(Int(options.soakPlateauSeconds / 60)) min (\(String(format: "%.1f → %.1f", plateauStart?.rss ?? 0, lastRSS)) MB) | \(judgesPlateau ? String(format: "%+.1f %%", plateauGrowth) : "run too short") | \(judgesPlateau ? "< 5 %" : "") |
+            | anonymous RSS after the first interval → at the end (MB) | \(String(format: "%.1f → %.1f", lines.first?.rssAnon ?? 0, lines.last?.rssAnon ?? 0)) | |
+            | store (SQLite + WAL) after the first interval → at the end (MB) | \(String(format: "%.1f → %.1f", lines.first?.storeMB ?? 0, lines.last?.storeMB ?? 0)) | |
 
             Operations in the mix (round robin): \(SoakOperation.allCases.map(\.rawValue).joined(separator: ", ")).
             """)
-        print("| t (s) | requests | errors | p50 (ms) | p99 (ms) | RSS (MB) |\n|---|---|---|---|---|---|")
+        print("| t (s) | requests | errors | p50 (ms) | p99 (ms) | RSS (MB) | anonymous (MB) | store (MB) |\n|---|---|---|---|---|---|---|---|")
         for line in lines {
-            print(String(format: "| %.0f | %d | %d | %.2f | %.2f | %.1f |", line.time, line.requests, line.errors, line.p50, line.p99, line.rss))
+            print(String(format: "| %.0f | %d | %d | %.2f | %.2f | %.1f | %.1f | %.1f |", line.time, line.requests, line.errors, line.p50, line.p99,
+                         line.rss, line.rssAnon, line.storeMB))
         }
-        // RSS growth is judged on runs of 5 minutes or more: a short run cannot tell growth from warm-up.
-        if errors > 0 || (growth >= 10 && options.soakSeconds >= 300) {
-            throw BenchError("soak goals missed: \(errors) errors (first: \(allErrors.prefix(3))), RSS growth \(String(format: "%.1f", growth)) %")
+        // A run of at least twice the plateau window is judged on the plateau (< 5 % over its last part); shorter
+        // runs of 5 minutes or more on the growth since the first interval (< 10 %); a short run cannot tell
+        // growth from warm-up.
+        let grew = judgesPlateau ? plateauGrowth >= 5 : (growth >= 10 && options.soakSeconds >= 300)
+        if errors > 0 || grew {
+            throw BenchError("soak goals missed: \(errors) errors (first: \(allErrors.prefix(3))), RSS growth \(String(format: "%.1f", judgesPlateau ? plateauGrowth : growth)) %")
+        }
+    }
+
+    /// Size of the SQLite database and its WAL in the data directory, MB.
+    func storeMB() -> Double {
+        ["hearth.sqlite", "hearth.sqlite-wal"].reduce(0) { total, name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: dataDir + "/" + name)[.size] as? NSNumber)?.doubleValue ?? 0
+            return total + size / 1_048_576
         }
     }
 
