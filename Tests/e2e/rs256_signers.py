@@ -14,7 +14,9 @@ import tempfile
 
 import firebase_admin
 import requests
-from firebase_admin import _token_gen, auth
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from firebase_admin import _token_gen, auth, credentials
 from google.auth import jwt as google_jwt
 from google.auth.transport import requests as google_requests
 from google.oauth2 import id_token
@@ -28,7 +30,16 @@ CERTS = f"{BASE}/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gs
 os.environ.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
 # Production-mode verification (signatures checked) against Hearth's published certificates.
 _token_gen.ID_TOKEN_CERT_URI = CERTS
-APP = firebase_admin.initialize_app(options={"projectId": PROJECT}, name="rs256-signers")
+# A throwaway service account: firebase-admin wants a credential, verify_id_token never uses it.
+_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+CREDENTIAL = credentials.Certificate({
+    "type": "service_account", "project_id": PROJECT, "private_key_id": "throwaway",
+    "private_key": _key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()).decode(),
+    "client_email": f"verifier@{PROJECT}.iam.gserviceaccount.com", "client_id": "1",
+    "token_uri": f"{BASE}/oauth2.googleapis.com/token",
+})
+
 
 
 def post(path, body):
@@ -57,6 +68,8 @@ for signer in ("openssl", "swift-crypto"):
     work = tempfile.mkdtemp()
     os.environ["HEARTH_CRYPTO_RSA_SIGNER"] = signer
     server, log_path, stop = start_server(HEARTH, PORT, work, BASE, extra=("--log-level", "info"))
+    # An app per server: firebase-admin caches the certificates per app, and each server has its own keys.
+    APP = firebase_admin.initialize_app(CREDENTIAL, options={"projectId": PROJECT}, name=f"rs256-{signer}")
 
     @check(f"{signer}: the server says which signer it uses")
     def _(signer=signer, log_path=log_path):
