@@ -50,6 +50,9 @@ extension Bench {
         /// The reporter's lines and the errors it saw.
         let lines = Mutex<[SoakLine]>([])
         let errors = Mutex<[String]>([])
+        /// Custom tokens for signInWithCustomToken; they live an hour (Firebase's limit), so the reporter mints new
+        /// ones every half hour.
+        let customTokens = Mutex<[String]>([])
 
         init(sessions: [Session]) { self.sessions = Mutex(sessions) }
 
@@ -79,13 +82,13 @@ extension Bench {
         say("soak: server \(options.server), data \(dataDir)")
         let sessions = try await createUsers(max(options.users, 50))
         let passwordUsers = try await createPasswordUsers(options.passwordUsers)
-        let tokens = try (0..<200).map { try customToken(uid: "soak-custom-\($0)") }
         let state = SoakState(sessions: sessions)
+        try mintCustomTokens(state)
 
         // Calibration: the same mix flat out (closed loop, `concurrency` workers).
         let calibration = options.soakCalibrationSeconds
         say("calibrating: the mix flat out for \(Int(calibration)) s with \(options.concurrency) clients…")
-        let calibrated = try await runMix(state: state, passwordUsers: passwordUsers, tokens: tokens, seconds: calibration, rate: nil)
+        let calibrated = try await runMix(state: state, passwordUsers: passwordUsers, seconds: calibration, rate: nil)
         _ = state.takeWindow()
         let rate = options.soakRate ?? max(1, calibrated / 2)
         say(String(format: "flat out: %.0f req/s; soak rate: %.0f req/s for %.0f s, reported every %.0f s", calibrated, rate,
@@ -94,6 +97,7 @@ extension Bench {
         // The soak: a steady open-loop rate; a reporter prints a line per interval.
         let started = ContinuousClock.now
         let reporter = Task { () -> Void in
+            var minted = 0.0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(options.soakInterval))
                 if Task.isCancelled { break }
@@ -111,15 +115,19 @@ extension Bench {
                            line.rss, line.rssAnon, line.storeMB))
                 for error in window.firstErrors { say("    error: \(error)") }
                 state.lines.withLock { $0.append(line) }
+                if elapsed - minted >= 1800 {
+                    try? self.mintCustomTokens(state)
+                    minted = elapsed
+                }
                 state.errors.withLock { $0 += window.firstErrors }
             }
         }
-        _ = try await runMix(state: state, passwordUsers: passwordUsers, tokens: tokens, seconds: options.soakSeconds, rate: rate)
+        _ = try await runMix(state: state, passwordUsers: passwordUsers, seconds: options.soakSeconds, rate: rate)
         try? await Task.sleep(for: .milliseconds(100))
         reporter.cancel()
         let lines = state.lines.withLock { $0 }
-        let allErrors = state.errors.withLock { $0 }
         let rest = state.takeWindow()
+        let allErrors = state.errors.withLock { $0 } + rest.firstErrors
         await stopServer()
 
         let requests = lines.map(\.requests).reduce(0, +) + rest.latencies.count
@@ -180,9 +188,15 @@ extension Bench {
         }
     }
 
+    /// 200 fresh custom tokens (each valid for an hour).
+    func mintCustomTokens(_ state: SoakState) throws {
+        let fresh = try (0..<200).map { try customToken(uid: "soak-custom-\($0)") }
+        state.customTokens.withLock { $0 = fresh }
+    }
+
     /// Runs the mix for `seconds`: with `rate`, open loop (request k starts at k / rate, up to 256 in flight);
     /// without, closed loop with `concurrency` workers. Returns the requests per second achieved.
-    func runMix(state: SoakState, passwordUsers: [(email: String, password: String)], tokens: [String], seconds: Double, rate: Double?) async throws -> Double {
+    func runMix(state: SoakState, passwordUsers: [(email: String, password: String)], seconds: Double, rate: Double?) async throws -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + .seconds(seconds)
@@ -204,7 +218,7 @@ extension Bench {
                         let operation = SoakOperation.allCases[slot % SoakOperation.allCases.count]
                         let begin = clock.now
                         do {
-                            try await self.perform(operation, slot: slot, state: state, passwordUsers: passwordUsers, tokens: tokens)
+                            try await self.perform(operation, slot: slot, state: state, passwordUsers: passwordUsers)
                             state.record((clock.now - begin).seconds, error: nil)
                             state.completed.withLock { $0 += 1 }
                         } catch {
@@ -217,7 +231,7 @@ extension Bench {
         return Double(state.completed.withLock { $0 }) / (clock.now - start).seconds
     }
 
-    func perform(_ operation: SoakOperation, slot: Int, state: SoakState, passwordUsers: [(email: String, password: String)], tokens: [String]) async throws {
+    func perform(_ operation: SoakOperation, slot: Int, state: SoakState, passwordUsers: [(email: String, password: String)]) async throws {
         switch operation {
         case .refresh:
             // Take a session out of the pool while its token rotates, so no two workers present one token.
@@ -241,7 +255,8 @@ extension Bench {
             let user = passwordUsers[slot % passwordUsers.count]
             _ = try Self.session(try await post(WirePaths.accounts("signInWithPassword"), ["email": user.email, "password": user.password, "returnSecureToken": true]))
         case .signInWithCustomToken:
-            let reply = try await post(WirePaths.accounts("signInWithCustomToken"), ["token": tokens[slot % tokens.count], "returnSecureToken": true])
+            guard let token = state.customTokens.withLock({ $0.isEmpty ? nil : $0[slot % $0.count] }) else { return }
+            let reply = try await post(WirePaths.accounts("signInWithCustomToken"), ["token": token, "returnSecureToken": true])
             guard reply["idToken"] is String, reply["refreshToken"] is String else { throw BenchError("no tokens in \(reply.keys.sorted())") }
         case .signInWithIdp:
             try await federatedSignIn(email: "soak\(slot % 200)@example.com")
