@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthAuth
+import HearthCore
 import HearthPages
 import HearthWire
 #if canImport(FoundationNetworking)
@@ -114,8 +115,7 @@ struct PasskeyCLIFlow {
 
     /// 16 random bytes, hex.
     static func randomState() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        RandomID.bytes(16).map { String(format: "%02x", $0) }.joined()
     }
 
     /// POSTs `body` to `path` with the API key; the answer, or a `CLIError` that says what the server refused.

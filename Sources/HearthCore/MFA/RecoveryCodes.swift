@@ -22,11 +22,8 @@ public enum RecoveryCodes {
 
     /// `count` new codes as shown to the user (`xxxxx-xxxxx`), from the system's secure generator.
     public static func generate(count: Int = RecoveryCodes.defaultCount) -> [String] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in
-            (0..<groupCount).map { _ in
-                String((0..<groupLength).map { _ in alphabet.randomElement(using: &generator)! })
-            }.joined(separator: "-")
+        (0..<count).map { _ in
+            (0..<groupCount).map { _ in RandomID.string(count: groupLength, from: alphabet) }.joined(separator: "-")
         }
     }
 

@@ -45,8 +45,7 @@ public struct PasswordHasher: Sendable {
 
     /// Hashes `password` with a fresh random salt.
     public func hash(_ password: String) throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        let salt = Data((0..<parameters.saltByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let salt = Data(RandomID.bytes(parameters.saltByteCount))
         let key = try derive(password, salt: salt, parameters: parameters)
         let hash = key.withUnsafeBytes { Data($0) }
         return "scrypt$\(parameters.cost)$\(parameters.blockSize)$\(parameters.parallelism)$\(salt.base64EncodedString())$\(hash.base64EncodedString())"

@@ -86,10 +86,7 @@ extension AccountService {
 
     static func challengeHash(_ bytes: some Sequence<UInt8>) -> String { WireDigest.sha256Hex(bytes: bytes) }
 
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    }
+    static func randomBytes(_ count: Int) -> [UInt8] { RandomID.bytes(count) }
 
     /// Takes the challenge a response's clientDataJSON names, once: the challenge of `kind` (for `localId` when
     /// given), unexpired, and its bytes. Parsing errors and unknown or used challenges are `INVALID_AUTHENTICATOR_RESPONSE`.
