@@ -115,7 +115,7 @@ struct PasskeyCLIFlow {
 
     /// 16 random bytes, hex.
     static func randomState() -> String {
-        RandomID.bytes(16).map { String(format: "%02x", $0) }.joined()
+        Data(RandomID.bytes(16)).hexString
     }
 
     /// POSTs `body` to `path` with the API key; the answer, or a `CLIError` that says what the server refused.

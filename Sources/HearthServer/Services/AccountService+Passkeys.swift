@@ -76,7 +76,7 @@ extension AccountService {
 
     /// A new challenge of `kind`, stored; its bytes for the options.
     private func newPasskeyChallenge(_ kind: PasskeyChallenge.Kind, localId: String?, userHandle: String? = nil) async throws -> [UInt8] {
-        let bytes = Self.randomBytes(32)
+        let bytes = RandomID.bytes(32)
         let moment = now
         try await store.insertPasskeyChallenge(PasskeyChallenge(
             challengeHash: Self.challengeHash(bytes), kind: kind, localId: localId, userHandle: userHandle,
@@ -85,8 +85,6 @@ extension AccountService {
     }
 
     static func challengeHash(_ bytes: some Sequence<UInt8>) -> String { WireDigest.sha256Hex(bytes: bytes) }
-
-    static func randomBytes(_ count: Int) -> [UInt8] { RandomID.bytes(count) }
 
     /// Takes the challenge a response's clientDataJSON names, once: the challenge of `kind` (for `localId` when
     /// given), unexpired, and its bytes. Parsing errors and unknown or used challenges are `INVALID_AUTHENTICATOR_RESPONSE`.
@@ -159,7 +157,7 @@ extension AccountService {
         guard existing.count < Self.maximumPasskeys else {
             throw HearthAPIError(.passkeyLimitExceeded, "a user may have at most \(Self.maximumPasskeys) passkeys: remove one first")
         }
-        let handle = existing.first?.userHandle ?? PasskeyBytes.url(Self.randomBytes(32))
+        let handle = existing.first?.userHandle ?? PasskeyBytes.url(RandomID.bytes(32))
         let challenge = try await newPasskeyChallenge(.enrollment, localId: user.localId, userHandle: handle)
         let accountName = user.email ?? user.displayName ?? user.localId
         return StartPasskeyEnrollmentResponse(credentialCreationOptions: PasskeyCreationOptions(
@@ -209,7 +207,7 @@ extension AccountService {
         let transports = (body.transports ?? []).filter { $0.count <= 32 && StoreError.storable($0) }.prefix(8)
         let moment = now
         let passkey = PasskeyCredential(
-            credentialId: credentialId, localId: user.localId, userHandle: challenge.userHandle ?? PasskeyBytes.url(Self.randomBytes(32)),
+            credentialId: credentialId, localId: user.localId, userHandle: challenge.userHandle ?? PasskeyBytes.url(RandomID.bytes(32)),
             publicKey: PasskeyBytes.url(registration.publicKeyBytes), algorithm: Int(registration.algorithm.rawValue),
             signCount: Int64(registration.signCount), name: name, transports: Array(transports),
             backupEligible: registration.backupEligible, backedUp: registration.backedUp, createdAt: moment)
