@@ -168,7 +168,8 @@ public final class HearthApp: Sendable {
         ActionHandlerController(emailActions: emailActions).register(on: router)
         PasskeyPageController(federation: federation).register(on: router)
         if let mailbox = emailActions.mailer.devMailbox {
-            DevMailController(mailbox: mailbox, publicURL: configuration.publicURL, summary: emailActions.deliverySummary).register(on: router)
+            DevMailController(mailbox: mailbox, publicURL: configuration.publicURL, summary: emailActions.deliverySummary,
+                              settle: { [emailActions] in await emailActions.settle() }).register(on: router)
         }
         ConsoleController(service: admin, access: ConsoleAccess(store: store, configuration: configuration),
                           configuration: configuration, store: store, federation: federation, emailActions: emailActions).register(on: router)

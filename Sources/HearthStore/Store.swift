@@ -70,8 +70,8 @@ public protocol UserStore: Sendable {
     /// stored record with the bumped version. Throws ``StoreError/conflict`` when it changed meanwhile,
     /// ``StoreError/notFound``, ``StoreError/emailExists`` or ``StoreError/federatedIdTaken(providerId:)``.
     /// Provider tokens (token vault) of identities the update unlinks are deleted in the same write. With
-    /// `revokingSessions`, the user's refresh tokens are revoked and its provider tokens deleted in the same
-    /// transaction (a password change never lands without ending the old sessions).
+    /// `revokingSessions`, the user's refresh tokens are revoked, its provider tokens and pending second-factor
+    /// sign-ins deleted in the same transaction (a password change never lands without ending the old sessions).
     @discardableResult
     func updateUser(_ user: UserRecord, revokingSessions: Bool) async throws -> UserRecord
     /// A sign-in, in one write that touches only what changes: sets `lastLoginAt`, refreshes the profile of the

@@ -5,6 +5,8 @@ import Foundation
 public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     // Accounts
     case emailExists = "EMAIL_EXISTS"
+    /// A signed-in account's email may change only through a verified change (`VERIFY_AND_CHANGE_EMAIL`).
+    case emailChangeNeedsVerification = "EMAIL_CHANGE_NEEDS_VERIFICATION"
     case emailNotFound = "EMAIL_NOT_FOUND"
     case invalidEmail = "INVALID_EMAIL"
     case invalidIdentifier = "INVALID_IDENTIFIER"

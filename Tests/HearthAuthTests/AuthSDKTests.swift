@@ -318,7 +318,7 @@ import Testing
             .missingMfaPendingCredential: .missingMultiFactorSession, .invalidMfaPendingCredential: .invalidMultiFactorSession,
             .missingMfaEnrollmentId: .missingMultiFactorInfo, .mfaEnrollmentNotFound: .multiFactorInfoNotFound, .unverifiedEmail: .unverifiedEmail,
             .secondFactorExists: .secondFactorAlreadyEnrolled, .secondFactorLimitExceeded: .maximumSecondFactorCountExceeded,
-            .unsupportedFirstFactor: .unsupportedFirstFactor, .invalidCode: .invalidVerificationCode, .missingCode: .missingVerificationCode,
+            .unsupportedFirstFactor: .unsupportedFirstFactor, .emailChangeNeedsVerification: .emailChangeNeedsVerification, .invalidCode: .invalidVerificationCode, .missingCode: .missingVerificationCode,
             .invalidSessionInfo: .invalidVerificationID, .missingSessionInfo: .missingVerificationID, .sessionExpired: .sessionExpired,
             // Passkeys (the preview's 17211/17212, Hearth's 1900x for the rest).
             .passkeyNotEnabled: .operationNotAllowed, .passkeyExists: .passkeyAlreadyEnrolled, .passkeyLimitExceeded: .passkeyLimitExceeded,

@@ -386,7 +386,8 @@ import Testing
             let saved = try await h.send(.patch, config + "?updateMask=notification.sendEmail.appName,notification.sendEmail.resetPasswordTemplate",
                                          body: patch, headers: owner)
             #expect(saved.status == 200, "\(saved.text)")
-            let created = try await h.signUp(email: "ada@example.com")
+            // A verified account: only mail to an account's proven address carries its display name (issue 35, item 9).
+            let created = try await MultiFactorTests.verifiedUser(h, "ada@example.com")
             _ = try await h.post(Self.updatePath, UpdateRequest(idToken: created.idToken, displayName: "<script>alert(1)</script>"))
             _ = try await Self.send(h, SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com"))
             let mail = try #require(h.server.emailActions.mailer.devMailbox?.messages.first?.mail)

@@ -17,6 +17,9 @@ public final class TestClock: Sendable {
     }
 
     public var wallClock: WallClock {
-        WallClock { [self] in self.now }
+        WallClock({ [self] in self.now }, wait: { [self] target in
+            // Time passes at once: a wait moves the clock to its end.
+            self.current.withLock { if $0 < target { $0 = target } }
+        })
     }
 }

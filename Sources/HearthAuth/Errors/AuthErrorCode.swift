@@ -73,6 +73,8 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case maximumSecondFactorCountExceeded = 17088
     /// This kind of first sign-in cannot be followed by a second factor (e.g. an anonymous user).
     case unsupportedFirstFactor = 17089
+    /// The account's email changes only by a verified change (`verifyBeforeUpdateEmail`).
+    case emailChangeNeedsVerification = 17090
     case missingOrInvalidNonce = 17094
     case invalidReqType = 17207
     /// The authenticator's passkey response does not verify (origin, relying party, flags, signature, counter) or
@@ -148,6 +150,7 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .secondFactorAlreadyEnrolled: "This second factor is already enrolled."
         case .maximumSecondFactorCountExceeded: "The user has the largest number of second factors allowed."
         case .unsupportedFirstFactor: "This kind of sign-in cannot be combined with a second factor."
+        case .emailChangeNeedsVerification: "The account's email can only be changed by verifying the new address first."
         case .webContextAlreadyPresented: "User interaction is still ongoing, another view cannot be presented."
         case .webContextCancelled: "The interaction was cancelled by the user."
         case .invalidClientID: "The OAuth client ID provided is either invalid or does not match the specified API key."
@@ -277,6 +280,7 @@ enum AuthErrorUtils {
         case .secondFactorExists: .secondFactorAlreadyEnrolled
         case .secondFactorLimitExceeded: .maximumSecondFactorCountExceeded
         case .unsupportedFirstFactor: .unsupportedFirstFactor
+        case .emailChangeNeedsVerification: .emailChangeNeedsVerification
         case .invalidCode: .invalidVerificationCode
         case .missingCode: .missingVerificationCode
         case .invalidSessionInfo: .invalidVerificationID

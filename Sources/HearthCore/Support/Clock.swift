@@ -4,14 +4,28 @@ import Foundation
 /// The source of the current time, injectable so tests can move it.
 public struct WallClock: Sendable {
     private let read: @Sendable () -> Date
+    private let wait: @Sendable (Date) async -> Void
 
-    public init(_ read: @escaping @Sendable () -> Date) { self.read = read }
+    /// A clock read by `read`; `sleep(until:)` sleeps for real unless `wait` says how this clock passes time (a
+    /// test clock moves itself forward).
+    public init(_ read: @escaping @Sendable () -> Date, wait: (@Sendable (Date) async -> Void)? = nil) {
+        self.read = read
+        self.wait = wait ?? { target in
+            let seconds = target.timeIntervalSince(read())
+            if seconds > 0 { try? await Task.sleep(nanoseconds: UInt64((seconds * 1_000_000_000).rounded(.up))) }
+        }
+    }
 
     /// The system clock.
     public static let system = WallClock { Date() }
 
     /// The current time.
     public func now() -> Date { read() }
+
+    /// Returns once `now()` is at or after `target` (at once when it is already).
+    public func sleep(until target: Date) async {
+        while read() < target, !Task.isCancelled { await wait(target) }
+    }
 }
 
 /// Random identifiers and secrets from the system's secure random generator.

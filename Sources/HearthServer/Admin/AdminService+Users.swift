@@ -214,7 +214,7 @@ extension AdminService {
             hash = try await accounts.hashPassword(password)
         }
         let moment = now
-        let nowSeconds = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+        let revocation = accounts.revocationMoment
         var revokes = false
         let keptFactors = try request.mfa.map(Self.keptFactorIds)
         if let ids = request.deletePasskey, !ids.isEmpty {
@@ -227,7 +227,7 @@ extension AdminService {
             if let keptFactors {
                 removedFactors = try Self.keepFactors(keptFactors, of: &user)
                 // The user's sessions end (refresh refuses sessions older than validSince); the token vault stays.
-                if !removedFactors.isEmpty { user.validSince = nowSeconds }
+                if !removedFactors.isEmpty { user.validSince = max(user.validSince, revocation) }
             }
             if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
             if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
@@ -260,16 +260,23 @@ extension AdminService {
             if let createdAt = request.createdAt { user.createdAt = Date(timeIntervalSince1970: Double(createdAt.value) / 1000) }
             if let lastLoginAt = request.lastLoginAt { user.lastLoginAt = Date(timeIntervalSince1970: Double(lastLoginAt.value) / 1000) }
             if let validSince = request.validSince {
-                user.validSince = Date(timeIntervalSince1970: Double(validSince.value))
+                // The Admin SDKs' revokeRefreshTokens sends the current second: that means "now", and now is the
+                // next whole second (tokens minted earlier in this second end too; see revocationMoment).
+                let requested = Date(timeIntervalSince1970: Double(validSince.value))
+                user.validSince = requested <= moment && moment.timeIntervalSince(requested) < Self.revokeNowSlack ? revocation : requested
                 revokes = true
             } else if revokes {
-                user.validSince = nowSeconds
+                user.validSince = max(user.validSince, revocation)
             }
         }
         try await audit(principal, "accounts.update", target: localId, detail: Self.fieldNames(of: request))
         if !removedFactors.isEmpty { try await secondFactorsRemoved(removedFactors, of: updated, by: principal) }
         return AdminUpdateResponse(user: try await accounts.userInfoWithPasskeys(updated))
     }
+
+    /// A `validSince` at most this many seconds before now is a revocation "now" (an Admin SDK's clock reads the
+    /// current second; a little skew between machines is allowed).
+    static let revokeNowSlack: TimeInterval = 5
 
     // MARK: Second factors
 
@@ -306,13 +313,12 @@ extension AdminService {
     public func removeSecondFactors(localId: String, enrollmentIds: Set<String>?, by principal: AdminPrincipal) async throws -> UserRecord {
         let localId = try Self.checkLocalId(localId)
         var removed: [MFAFactor] = []
-        let moment = now
         let updated = try await accounts.modifyUser(localId: localId) { user in
             if let enrollmentIds, let unknown = user.mfa.firstUnknown(enrollmentIds) {
                 throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64))")
             }
             removed = AccountService.removeFactors(enrollmentIds, from: &user)
-            if !removed.isEmpty { user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)) }
+            if !removed.isEmpty { user.validSince = max(user.validSince, accounts.revocationMoment) }
         }
         if !removed.isEmpty { try await secondFactorsRemoved(removed, of: updated, by: principal) }
         return updated

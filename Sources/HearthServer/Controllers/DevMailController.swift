@@ -11,11 +11,14 @@ struct DevMailController {
     let mailbox: DevMailbox
     let publicURL: PublicBaseURL
     let summary: String
+    /// Waits for mail still being made after its request was answered (``EmailActionService/settle()``).
+    let settle: @Sendable () async -> Void
     var guardian: FormGuard { FormGuard(cookieName: "hearth_dev_mail", path: WirePaths.devMail, publicURL: publicURL) }
 
     func register(on router: Router<HearthRequestContext>) {
         router.get(RouterPath(WirePaths.devMail)) { request, _ in
             let token = guardian.token(request)
+            await settle()
             let messages = mailbox.messages.map { entry in
                 Pages.DevMail(time: entry.at.formatted(.iso8601), from: entry.mail.from, to: entry.mail.to, subject: entry.mail.subject, kind: entry.kind,
                               link: entry.code?.oobLink ?? Self.firstLink(in: entry.mail.text), text: entry.mail.text, html: entry.mail.html)

@@ -25,6 +25,11 @@ extension AccountService {
         try Self.checkProfile(displayName: request.displayName, photoUrl: request.photoUrl)
         let newEmail = try request.email.map { try Self.normalizedEmail($0) }
         let emailChanges = newEmail != nil && newEmail != current.email
+        if emailChanges, try await projectConfig().emailEnumerationProtection {
+            // As at Firebase: with enumeration protection a direct change would answer EMAIL_EXISTS for a taken
+            // address. The verified change answers the same for every address.
+            throw HearthAPIError(.operationNotAllowed, "Please verify the new email before changing email: with email enumeration protection on, an email changes only through verifyBeforeUpdateEmail (sendOobCode VERIFY_AND_CHANGE_EMAIL)")
+        }
         let newPassword = request.password.flatMap { $0.isEmpty ? nil : $0 }
         if let newPassword { try Self.checkPasswordStrength(newPassword) }
         let deleteProviders = Set(request.deleteProvider ?? [])
@@ -62,7 +67,7 @@ extension AccountService {
                 user.passwordUpdatedAt = nil
             }
             user.identities.removeAll { deleteProviders.contains($0.providerId) }
-            if revokes { user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)) }
+            if revokes { user.validSince = revocationMoment }
         }
         var tokens: SessionTokens?
         if revokes {

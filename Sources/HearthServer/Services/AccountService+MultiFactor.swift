@@ -90,7 +90,9 @@ extension AccountService {
         let moment = now
         let enrollmentId = RandomID.token(byteCount: 16)
         let recoveryCodes = request.generateRecoveryCodes == true ? RecoveryCodes.generate() : nil
-        let updated = try await modifyUser(localId: user.localId) { user in
+        // A new factor ends the user's other sessions (as withdrawing one does): a session that a thief holds must
+        // not outlive the owner's move to two-step sign-in. The caller goes on with the tokens answered below.
+        let updated = try await modifyUser(localId: user.localId, revokingSessions: true) { user in
             try checkCanEnroll(user)
             user.mfa.factors.append(MFAFactor(
                 enrollmentId: enrollmentId, displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 }, enrolledAt: moment,
@@ -100,6 +102,7 @@ extension AccountService {
                 user.mfa.recoveryCodeHashes = recoveryCodes.compactMap(RecoveryCodes.hash)
                 user.mfa.recoveryCodesUsed = 0
             }
+            user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
         try await auditUser(updated.localId, "mfa.enroll", detail: "totp \(enrollmentId)\(recoveryCodes == nil ? "" : ", recovery codes")")
         if let mailer, let email = updated.email {
@@ -186,6 +189,7 @@ extension AccountService {
     /// `mfaSignIn:finalize` completes (nothing else is written); nil when the sign-in may go on.
     func secondFactorChallenge(for user: UserRecord, signInProvider: String, identity: ProviderIdentity? = nil) async throws -> MFAPendingSignIn? {
         guard !user.mfa.factors.isEmpty else { return nil }
+        await waitForValidSince(user)
         let moment = now
         let token = "hmp1." + RandomID.token(byteCount: 32)
         try await store.insertMFASession(MFASession(
@@ -218,8 +222,9 @@ extension AccountService {
         guard session.expiresAt > now else { throw HearthAPIError(.invalidMfaPendingCredential, "the pending sign-in expired: sign in again") }
         guard let user = try await store.user(localId: session.localId) else { throw HearthAPIError(.userNotFound) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
-        // The account's sessions were revoked (a password change, an administrator) after the first factor.
-        guard Int64(session.createdAt.timeIntervalSince1970) >= Int64(user.validSince.timeIntervalSince1970) else {
+        // The account's sessions were revoked (a password change, an administrator) after the first factor. The
+        // revocation deleted the pending sign-in too; this exact comparison also covers one that raced it.
+        guard session.createdAt >= user.validSince else {
             throw HearthAPIError(.invalidMfaPendingCredential, "the account changed since the first factor: sign in again")
         }
         return (user, session)

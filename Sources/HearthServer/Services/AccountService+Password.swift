@@ -78,7 +78,7 @@ extension AccountService {
             user.passwordHash = hash
             user.passwordUpdatedAt = moment
             if let name = request.displayName { user.displayName = name }
-            if !upgrade { user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)) }
+            if !upgrade { user.validSince = revocationMoment }
         }
         let tokens: SessionTokens
         if upgrade {

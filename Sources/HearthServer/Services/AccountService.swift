@@ -46,9 +46,23 @@ public struct AccountService: Sendable {
 
     // MARK: Sessions
 
+    /// The `validSince` of a revocation made now: the next whole second. ID tokens carry whole seconds (`iat`,
+    /// `auth_time`), so every token, session and pending second-factor sign-in minted before this moment — in the
+    /// same second included — is older than it and dies exactly; whatever is minted for the user afterwards waits
+    /// for it (``waitForValidSince(_:)``, at most a second, only right after a revocation).
+    var revocationMoment: Date { Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down) + 1) }
+
+    /// Returns once the clock has reached `user`'s `validSince` (at once, but in the second after a revocation).
+    /// A `validSince` further ahead (an administrator's explicit choice) is not waited for.
+    func waitForValidSince(_ user: UserRecord) async {
+        let gap = user.validSince.timeIntervalSince(now)
+        if gap > 0, gap <= 1 { await configuration.clock.sleep(until: user.validSince) }
+    }
+
     /// Mints an ID token and a new refresh-token family for `user`.
     public func issueSession(for user: UserRecord, signInProvider: String, authTime: Date? = nil,
                              sessionClaims: [String: JSONValue] = [:]) async throws -> SessionTokens {
+        await waitForValidSince(user)
         let issuedAt = now
         let authTime = authTime ?? issuedAt
         let (refreshToken, record) = RefreshTokenRecord.issue(
@@ -73,12 +87,19 @@ public struct AccountService: Sendable {
         }
         guard let user = recorded else { throw HearthAPIError(.userNotFound) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
+        if user.validSince > moment, user.validSince.timeIntervalSince(moment) <= 1 {
+            // The account's sessions were revoked within this very second: the session just recorded is older than
+            // the revocation and would not refresh. A new one once the revocation's second has passed.
+            let tokens = try await issueSession(for: user, signInProvider: signInProvider, sessionClaims: sessionClaims)
+            return (user, tokens)
+        }
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: moment, sessionClaims: sessionClaims)
         metrics.count(.signIns, [signInProvider, "success"])
         return (user, SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn))
     }
 
     func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws -> String {
+        await waitForValidSince(user)
         let claims = IDTokenClaims(projectId: configuration.projectId, user: user, signInProvider: signInProvider,
                                    authTime: authTime, issuedAt: now, lifetime: configuration.idTokenLifetime,
                                    sessionClaims: sessionClaims)
@@ -120,10 +141,13 @@ public struct AccountService: Sendable {
                     _ change: (inout UserRecord) async throws -> Void) async throws -> UserRecord {
         for _ in 0..<5 {
             guard var user = try await store.user(localId: localId) else { throw HearthAPIError(.userNotFound) }
+            let validBefore = user.validSince
             try await change(&user)
             do {
                 let changed = user
-                let revoking = revokes()
+                // A change that moves `validSince` forward is a revocation: the sessions and pending second-factor
+                // sign-ins end in the same transaction, exactly (not by a whole-second comparison later).
+                let revoking = revokes() || user.validSince > validBefore
                 return try await metrics.timeStore("updateUser") { try await store.updateUser(changed, revokingSessions: revoking) }
             } catch StoreError.conflict {
                 continue

@@ -13,6 +13,8 @@ public struct EmailActionService: Sendable {
     public let mailer: Mailer
     let limiter: RateLimiter?
     let logger: Logger
+    /// Mail sent after the answer (email enumeration protection), awaited by ``settle()``.
+    let background = BackgroundSends()
 
     var store: any HearthStore { accounts.store }
     var configuration: HearthServerConfiguration { accounts.configuration }
@@ -63,7 +65,7 @@ public struct EmailActionService: Sendable {
                 throw HearthAPIError(.userDisabled)
             }
             localId = user.localId
-            displayName = user.displayName
+            displayName = Self.greetingName(user, recipient: recipient)
         case .verifyEmail:
             let user = try await subject(of: request, admin: admin)
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to verify") }
@@ -71,7 +73,7 @@ public struct EmailActionService: Sendable {
             recipient = address
             try await limitRecipient(recipient)
             localId = user.localId
-            displayName = user.displayName
+            displayName = Self.greetingName(user, recipient: recipient)
         case .emailSignIn:
             guard config.emailLinkSignInEnabled else {
                 throw HearthAPIError(.operationNotAllowed, "email-link sign-in is disabled for this project (signIn.email.passwordRequired)")
@@ -81,7 +83,7 @@ public struct EmailActionService: Sendable {
             try await limitRecipient(recipient)
             let user = try await store.user(email: email)
             localId = user?.localId
-            displayName = user?.displayName
+            displayName = user.flatMap { Self.greetingName($0, recipient: recipient) }
         case .verifyAndChangeEmail:
             let target = try AccountService.normalizedEmail(request.newEmail, missing: .missingNewEmail, invalid: .invalidEmail)
             let user = try await subject(of: request, admin: admin, recentLogin: true)
@@ -95,11 +97,28 @@ public struct EmailActionService: Sendable {
             recipient = target
             newEmail = target
             localId = user.localId
-            displayName = user.displayName
+            // The new address is not proven to be the account's: no text of the account's in mail to it.
+            displayName = nil
         case .recoverEmail:
             throw HearthAPIError(.invalidRequestType)
         }
 
+        if !returnLink, !admin, config.emailEnumerationProtection, type == .passwordReset || type == .verifyAndChangeEmail {
+            // Enumeration protection: the answer must not take longer for a known address (which gets a code and a
+            // message, two writes) than for an unknown one (nothing): the mail is made and queued after answering.
+            let (email, recipient, localId, newEmail, displayName) = (email, recipient, localId, newEmail, displayName)
+            background.run { [self] in
+                do {
+                    let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config)
+                    try await deliver(issued, to: recipient, displayName: displayName, config: config)
+                    logger.info("email action sent", metadata: ["kind": "\(type.rawValue)", "uid": "\(localId ?? "-")"])
+                } catch {
+                    logger.error("email action not sent", metadata: ["kind": "\(type.rawValue)", "uid": "\(localId ?? "-")",
+                                                                     "error.type": "\(Swift.type(of: error))"])
+                }
+            }
+            return SendOobCodeResponse(email: email)
+        }
         let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config)
         if returnLink {
             return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
@@ -107,6 +126,27 @@ public struct EmailActionService: Sendable {
         try await deliver(issued, to: recipient, displayName: displayName, config: config)
         logger.info("email action sent", metadata: ["kind": "\(type.rawValue)", "uid": "\(localId ?? "-")"])
         return SendOobCodeResponse(email: email)
+    }
+
+    /// Waits for the mail sent after answering (``sendOobCode(_:admin:clientAddress:)`` with enumeration
+    /// protection): the dev mailbox and the emulator's code list call it before they answer.
+    public func settle() async { await background.settle() }
+
+    /// The longest display name put in a greeting; longer ones are cut (mail is no place for a paragraph of it).
+    static let greetingNameLimit = 40
+
+    /// The name to greet the recipient with: the account's display name only in mail to the account's own,
+    /// verified address (whoever registered an unproven address chose the name, and would send their text from the
+    /// project's real sender); cut to ``greetingNameLimit`` characters, control and bidirectional-override characters
+    /// removed, on one line. (Templates escape it for HTML; the message encoder quotes it in the `To` header.)
+    static func greetingName(_ user: UserRecord, recipient: String) -> String? {
+        guard user.emailVerified, user.email == recipient, let name = user.displayName else { return nil }
+        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.filter {
+            !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0)
+                && !(0x202A...0x202E).contains($0.value) && !(0x2066...0x2069).contains($0.value)
+        })).trimmingCharacters(in: .whitespaces)
+        guard !cleaned.isEmpty else { return nil }
+        return cleaned.count > greetingNameLimit ? String(cleaned.prefix(greetingNameLimit - 1)) + "…" : cleaned
     }
 
     /// The user a `VERIFY_EMAIL` / `VERIFY_AND_CHANGE_EMAIL` request is about: the ID token's, or (admin) the email's.
@@ -201,7 +241,8 @@ public struct EmailActionService: Sendable {
         do {
             let config = try await accounts.projectConfig()
             let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil, config: config)
-            try await deliver(issued, to: oldEmail, displayName: displayName, config: config)
+            // No display name: the account's holder (perhaps the one who took it) chose it.
+            try await deliver(issued, to: oldEmail, displayName: nil, config: config)
         } catch {
             logger.error("could not send the email-change notice to the old address", metadata: ["uid": "\(localId)", "error.type": "\(type(of: error))"])
         }
@@ -267,7 +308,7 @@ public struct EmailActionService: Sendable {
 
     /// `accounts:resetPassword`: without `newPassword`, what the code is for; with it, a password reset (sessions
     /// revoked, the account's other reset links ended, the email counted as verified — the person read it — and,
-    /// when it was not verified before, the linked identities and phone number removed).
+    /// when it was not verified before, every other way in removed: ``takeOverUnproven(_:)``).
     public func resetPassword(_ request: ResetPasswordRequest) async throws -> ResetPasswordResponse {
         guard let newPassword = request.newPassword else {
             let record = try await peek(request.oobCode)
@@ -284,30 +325,56 @@ public struct EmailActionService: Sendable {
         _ = try await account(of: peeked)
         let hash = try await accounts.hashPassword(newPassword)
         let moment = now
+        var tookOver = false
         let user = try await consume(request.oobCode ?? "") { record in
-            try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: true) { user in
+            let user = try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: true) { user in
                 guard user.email == record.email, !user.disabled else {
                     throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
                 }
                 // The address was never proven: whoever registered it may not be the person reading its mail, and
-                // may have linked their own identity or phone. The mailbox's owner takes the account without them.
-                if !user.emailVerified { user.identities = [] }
+                // may have added their own ways in. The mailbox's owner takes the account without them.
+                tookOver = !user.emailVerified
+                if tookOver { Self.takeOverUnproven(&user) }
                 user.passwordHash = hash
                 user.passwordUpdatedAt = moment
                 user.emailVerified = true
-                user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+                user.validSince = max(user.validSince, accounts.revocationMoment)
             }
+            if tookOver { try await removeUnprovenPasskeys(of: user) }
+            return user
         }
         try? await store.revokeOobCodes(localId: user.localId, types: [.passwordReset], now: moment)
         logger.info("password reset by email; sessions revoked", metadata: ["uid": "\(user.localId)"])
         return ResetPasswordResponse(email: peeked.email, newEmail: nil, requestType: .passwordReset)
     }
 
+    /// The mailbox's owner takes an account whose address nobody had proven (registered first by someone else, or
+    /// set on an anonymous account with `accounts:update`): every way in the registrant may have added goes — the
+    /// password, linked identities and phone number, second factors and recovery codes — and the caller revokes the
+    /// sessions in the same write and then deletes the passkeys (``removeUnprovenPasskeys(of:)``). The person who
+    /// proves the mailbox owns the account alone.
+    static func takeOverUnproven(_ user: inout UserRecord) {
+        user.passwordHash = nil
+        user.passwordUpdatedAt = nil
+        user.identities = []
+        user.mfa = UserMFA()
+    }
+
+    /// The passkeys of an account taken over by its mailbox's owner: the registrant's (the account's sessions ended
+    /// first, so none can be added meanwhile).
+    func removeUnprovenPasskeys(of user: UserRecord) async throws {
+        let ids = try await store.passkeys(localId: user.localId).map(\.credentialId)
+        guard !ids.isEmpty else { return }
+        _ = try await accounts.removePasskeys(ids, localId: user.localId, actor: "system:mailbox-proof")
+        logger.notice("passkeys of an unproven registration removed when the mailbox's owner took the account",
+                      metadata: ["uid": "\(user.localId)", "count": "\(ids.count)"])
+    }
+
     /// `accounts:update` with `oobCode`: verifies the email, changes it to the verified new one, or changes it back.
     public func applyActionCode(_ code: String?) async throws -> UpdateResponse {
         let peeked = try await peek(code, expecting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail])
         let moment = now
-        let validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+        let validSince = accounts.revocationMoment
         let user = try await consume(code ?? "") { record in
             try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: record.requestType != .verifyEmail) { user in
                 guard record.requestType == .recoverEmail || user.email == record.email, !user.disabled else {
@@ -346,16 +413,26 @@ public struct EmailActionService: Sendable {
     }
 
     /// `accounts:signInWithEmailLink`: signs in (creating the account on first use) or, with `idToken`, links the
-    /// address to the signed-in account. An existing account whose email was never verified loses its password,
-    /// its linked identities and phone number (someone else may have registered the address first and added their
-    /// own ways in) and its sessions.
+    /// address to the signed-in account. An existing account whose email was never verified is taken over by the
+    /// mailbox's owner (``takeOverUnproven(_:)``: someone else may have registered the address first and added
+    /// their own ways in). Linking needs a recent sign-in (but on an anonymous account), keeps the session's sign-in
+    /// time and second factor, and never replaces the account's email: that is an email change
+    /// (`VERIFY_AND_CHANGE_EMAIL`), which tells the old address.
     public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws -> SignInWithEmailLinkResponse {
         let config = try await accounts.projectConfig()
         guard config.emailLinkSignInEnabled else {
             throw HearthAPIError(.operationNotAllowed, "email-link sign-in is disabled for this project (signIn.email.passwordRequired)")
         }
         let email = try AccountService.normalizedEmail(request.email)
-        let linking = try await request.idToken.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.authenticate(idToken: $0).1 }
+        let session = try await request.idToken.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.authenticate(idToken: $0) }
+        let linking = session?.1
+        if let (claims, user) = session {
+            if let current = user.email, current != email {
+                throw HearthAPIError(.emailChangeNeedsVerification, Self.linkedEmailChangeMessage)
+            }
+            // A new way into the account: a stale or stolen session must not add one.
+            if !user.isAnonymous { try accounts.requireRecentLogin(claims) }
+        }
         let peeked = try await peek(request.oobCode, expecting: [.emailSignIn])
         guard peeked.email == email else {
             throw HearthAPIError(.invalidEmail, "The email provided does not match the sign-in email address.")
@@ -369,29 +446,38 @@ public struct EmailActionService: Sendable {
         let moment = now
         return try await consume(request.oobCode ?? "") { _ in
             if let target = linking ?? existing {
-                let takeover = !target.emailVerified && (target.passwordHash != nil || !target.identities.isEmpty) && linking == nil
+                var takeover = false
                 let updated = try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover) { user in
                     if linking != nil {
-                        if let holder = user.email, holder != email, !user.identities.isEmpty || user.passwordHash != nil {
-                            // Linking replaces no existing sign-in address.
-                            throw HearthAPIError(.emailExists, "the account has another email address")
+                        if let holder = user.email, holder != email {
+                            // Linking replaces no email (checked above; the account may have changed since).
+                            throw HearthAPIError(.emailChangeNeedsVerification, Self.linkedEmailChangeMessage)
                         }
                         user.email = email
                     }
+                    // Signing in by the link proves the mailbox: an account whose address was never proven is the
+                    // mailbox owner's alone from now on (every session of the registrant ends).
+                    takeover = linking == nil && !user.emailVerified
                     if takeover {
-                        user.passwordHash = nil
-                        user.passwordUpdatedAt = nil
-                        user.identities = []
-                        user.validSince = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down))
+                        Self.takeOverUnproven(&user)
+                        user.validSince = max(user.validSince, accounts.revocationMoment)
                     }
                     user.emailVerified = true
                     user.emailLinkSignIn = true
                 }
+                if takeover { try await removeUnprovenPasskeys(of: updated) }
                 if linking == nil, let pending = try await accounts.secondFactorChallenge(for: updated, signInProvider: "password") {
                     var answer = SignInWithEmailLinkResponse(localId: updated.localId, email: email, isNewUser: false, tokens: nil)
                     answer.mfaPendingCredential = pending.mfaPendingCredential
                     answer.mfaInfo = pending.mfaInfo
                     return answer
+                }
+                if let (claims, _) = session {
+                    // A link adds a credential to the signed-in session: its sign-in time and second factor stay.
+                    let tokens = try await accounts.issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
+                                                                 authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
+                                                                 sessionClaims: AccountService.carriedSecondFactor(claims))
+                    return SignInWithEmailLinkResponse(localId: updated.localId, email: email, isNewUser: false, tokens: tokens)
                 }
                 let (user, tokens) = try await accounts.signInSession(localId: target.localId, signInProvider: "password")
                 return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: tokens)
@@ -411,6 +497,10 @@ public struct EmailActionService: Sendable {
             return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: true, tokens: tokens)
         }
     }
+}
+
+extension EmailActionService {
+    static let linkedEmailChangeMessage = "the signed-in account has another email address: an email link does not replace it. Change the address with verifyBeforeUpdateEmail (sendOobCode VERIFY_AND_CHANGE_EMAIL), which tells the old address"
 }
 
 extension Optional {
@@ -453,7 +543,8 @@ extension AdminSendOobCodeRequest: ServedRPC {
 
 extension EmulatorOobCodesRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> EmulatorOobCodesResponse {
-        EmulatorOobCodesResponse(oobCodes: (call.emailActions.mailer.devMailbox?.messages ?? []).reversed().compactMap(\.code))
+        await call.emailActions.settle()
+        return EmulatorOobCodesResponse(oobCodes: (call.emailActions.mailer.devMailbox?.messages ?? []).reversed().compactMap(\.code))
     }
 }
 

@@ -180,7 +180,7 @@ public struct FederationService: Sendable {
         let identity = signIn.identity
         let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
         if let idToken = request.idToken, !idToken.isEmpty {
-            let (_, user) = try await accounts.authenticate(idToken: idToken)
+            let (claims, user) = try await accounts.authenticate(idToken: idToken)
             if request.autoCreate == false {
                 // A reauthentication of the signed-in user (the SDKs send none with an idToken, but a client that
                 // does must not link or create anything): the identity must already be that user's. Firebase's
@@ -188,7 +188,7 @@ public struct FederationService: Sendable {
                 guard let holder, holder.localId == user.localId else { throw HearthAPIError(.userNotFound) }
                 return try await signInExisting(holder, signIn)
             }
-            return try await link(signIn, to: user, returnCredential: returnCredential)
+            return try await link(signIn, to: (claims, user), returnCredential: returnCredential)
         }
         if request.autoCreate == false {
             guard let holder else { throw HearthAPIError(.userNotFound) }
@@ -270,7 +270,12 @@ public struct FederationService: Sendable {
         return answer
     }
 
-    func link(_ signIn: FederatedSignIn, to current: UserRecord, returnCredential: Bool) async throws -> SignInWithIdpResponse {
+    /// Links the identity to the signed-in session's user. A new way into the account: it needs a recent sign-in
+    /// (but on an anonymous account, which has nothing to protect), and the answered session keeps the session's
+    /// sign-in time and second factor (it is the same sign-in, with one more credential).
+    func link(_ signIn: FederatedSignIn, to session: (claims: IDTokenClaims, user: UserRecord), returnCredential: Bool) async throws -> SignInWithIdpResponse {
+        let (claims, current) = session
+        if !current.isAnonymous { try accounts.requireRecentLogin(claims) }
         let identity = signIn.identity
         if let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId), holder.localId != current.localId {
             return try linkError(.federatedUserIdAlreadyLinked, signIn, returnCredential: returnCredential)
@@ -296,7 +301,9 @@ public struct FederationService: Sendable {
             return try linkError(.federatedUserIdAlreadyLinked, signIn, returnCredential: returnCredential)
         }
         logger.info("provider linked", metadata: ["uid": "\(user.localId)", "provider": "\(identity.providerId)"])
-        let tokens = try await accounts.issueSession(for: user, signInProvider: identity.providerId)
+        let tokens = try await accounts.issueSession(for: user, signInProvider: identity.providerId,
+                                                     authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
+                                                     sessionClaims: AccountService.carriedSecondFactor(claims))
         return response(signIn, user: user, tokens: tokens, isNewUser: false)
     }
 
@@ -314,7 +321,8 @@ public struct FederationService: Sendable {
         guard let idToken = request.idToken, !idToken.isEmpty else {
             throw HearthAPIError(.invalidPendingToken, "a pending credential is linked to a signed-in user: send the user's idToken")
         }
-        let (_, user) = try await accounts.authenticate(idToken: idToken)
+        let (claims, user) = try await accounts.authenticate(idToken: idToken)
+        if !user.isAnonymous { try accounts.requireRecentLogin(claims) }
         guard let pending = try await store.takePendingCredential(tokenHash: RefreshTokenRecord.hash(pendingToken), now: now) else {
             throw HearthAPIError(.invalidPendingToken)
         }
@@ -325,7 +333,7 @@ public struct FederationService: Sendable {
         }
         let signIn = FederatedSignIn(identity: pending.identity, emailVerified: pending.emailVerified, firstName: nil, lastName: nil,
                                      rawUserInfo: rawUserInfo, oauthAccessToken: "", oauthIdToken: nil, oauthExpiresIn: nil, oauthRefreshToken: nil)
-        return try await link(signIn, to: user, returnCredential: returnCredential)
+        return try await link(signIn, to: (claims, user), returnCredential: returnCredential)
     }
 
     func response(_ signIn: FederatedSignIn, user: UserRecord?, tokens: SessionTokens?, isNewUser: Bool?) -> SignInWithIdpResponse {

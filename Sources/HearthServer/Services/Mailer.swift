@@ -115,7 +115,7 @@ public struct Mailer: Sendable {
     func sendNotice(to user: UserRecord, subject: String, paragraphs: [String], kind: String) async {
         guard canSend, let email = user.email else { return }
         let all = ["Hello,"] + paragraphs
-        let mail = OutgoingMail(from: configuration.from, to: email, toName: user.displayName, subject: subject,
+        let mail = OutgoingMail(from: configuration.from, to: email, toName: EmailActionService.greetingName(user, recipient: email), subject: subject,
                                 text: all.joined(separator: "\n\n") + "\n",
                                 html: all.map { "<p>\(EmailTemplates.htmlEscape($0))</p>" }.joined())
         do {

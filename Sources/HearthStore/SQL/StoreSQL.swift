@@ -191,9 +191,10 @@ package enum StoreSQL {
         "UPDATE refresh_tokens SET revoked = \(true) WHERE local_id = \(localId)"
     }
 
-    /// Ends every session of a user: its refresh tokens revoked, its provider tokens (token vault) deleted.
+    /// Ends every session of a user: its refresh tokens revoked, its provider tokens (token vault) deleted, its
+    /// pending second-factor sign-ins and enrollments deleted.
     package static func revokeSessions(localId: String) -> [SQLStatement] {
-        [revokeRefreshTokens(localId: localId), deleteProviderTokens(localId: localId, providerId: nil)]
+        [revokeRefreshTokens(localId: localId), deleteProviderTokens(localId: localId, providerId: nil), deleteMFASessions(localId: localId)]
     }
 
     /// Marks a token rotated at `now`, unless it was already.
@@ -229,7 +230,8 @@ package enum StoreSQL {
     package static func refusal(of presented: RefreshTokenRecord, user: UserRecord?) -> RefreshSessionOutcome? {
         guard let user else { return .userNotFound }
         if user.disabled { return .userDisabled }
-        if Int64(presented.authTime.timeIntervalSince1970) < Int64(user.validSince.timeIntervalSince1970) { return .sessionExpired }
+        // Compared exactly (not by whole seconds): a session begun in the second of a revocation but before it ends.
+        if presented.authTime < user.validSince { return .sessionExpired }
         return nil
     }
 
