@@ -146,6 +146,44 @@ import Testing
         }
     }
 
+    /// Issue 35, item 10: a whole `appleSignInConfig` holding bundle ids only keeps the stored `.p8`, so it does
+    /// not count as the key re-sent: `endpointBase` stays put (with the mask, and without one, where the body's
+    /// fields are the mask). Moving it with the key in `codeFlowConfig`, or while removing the key, is accepted.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func appleEndpointBaseDoesNotMoveWithBundleIdsAlone(_ store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
+            let credentials = DevAppleProvider.Credentials.random()
+            let home = "https://apple.example.test"
+            let created = try await h.send(.post, Self.configPath(h, "apple.com"),
+                                           body: Self.json(Self.appleBody(credentials, endpointBase: home)), headers: Self.owner)
+            #expect(created.status == 200, "\(created.text)")
+            let evil = "https://evil.example.test"
+            let bundlesOnly = #"{"endpointBase":"\#(evil)","appleSignInConfig":{"bundleIds":["com.example.app"]}}"#
+            for query in ["?updateMask=endpointBase,appleSignInConfig", "?updateMask=appleSignInConfig,endpointBase", ""] {
+                let moved = try await h.send(.patch, Self.configPath(h) + "/apple.com" + query, body: bundlesOnly, headers: Self.owner)
+                #expect(moved.errorCode == "INVALID_CONFIG" && moved.text.contains("appleSignInConfig.codeFlowConfig"), "\(query): \(moved.text)")
+            }
+            let stored = try #require(try await h.store.idpConfig(providerId: "apple.com"))
+            #expect(stored.endpointBase == home && stored.clientSecret == credentials.privateKeyPEM)
+            #expect(stored.appleBundleIds == credentials.bundleIds)
+
+            // The key given again in the whole object: the endpoint moves with it.
+            var withKey = Self.appleBody(credentials, endpointBase: "https://apple2.example.test")
+            withKey.removeValue(forKey: "clientId")
+            withKey.removeValue(forKey: "enabled")
+            let resent = try await h.send(.patch, Self.configPath(h) + "/apple.com?updateMask=endpointBase,appleSignInConfig",
+                                          body: Self.json(withKey), headers: Self.owner)
+            #expect(resent.status == 200, "\(resent.text)")
+            #expect(try await h.store.idpConfig(providerId: "apple.com")?.endpointBase == "https://apple2.example.test")
+            // Removing the key while moving: nothing is left to send elsewhere.
+            let removed = try await h.send(.patch, Self.configPath(h) + "/apple.com?updateMask=endpointBase,appleSignInConfig.codeFlowConfig",
+                                           body: #"{"endpointBase":"https://apple3.example.test"}"#, headers: Self.owner)
+            #expect(removed.status == 200, "\(removed.text)")
+            let native = try #require(try await h.store.idpConfig(providerId: "apple.com"))
+            #expect(native.endpointBase == "https://apple3.example.test" && native.clientSecret.isEmpty && native.appleKeyId == nil)
+        }
+    }
+
     @Test func applePrivateKeyIsSealedAtRestWithVaultKeys() async throws {
         let keyLine = ProviderTokenKeys.generate(id: "k1")
         try await HearthHarness.run(configure: HearthHarness.vault(keyLine)) { h in

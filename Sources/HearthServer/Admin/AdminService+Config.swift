@@ -492,8 +492,11 @@ extension AdminService {
             "appleSignInConfig", "appleSignInConfig.bundleIds", "appleSignInConfig.codeFlowConfig", "allowedHostedDomains",
         ])
         if config.kind == .apple {
-            // Apple's secret is the code flow's key: moving the endpoints needs it again.
-            try Self.requireSecretWhenEndpointMoves(fields.map { $0.hasPrefix("appleSignInConfig") && $0 != "appleSignInConfig.bundleIds" ? "clientSecret" : $0 },
+            // Apple's secret is the code flow's key: moving the endpoints needs it again. Only an update that sets
+            // the code flow counts (the key given, or the code flow cleared); a whole `appleSignInConfig` holding
+            // bundle ids alone keeps the stored key, so it does not (issue 35, item 10).
+            let keyGiven = Self.setsAppleCodeFlow(body, fields: fields)
+            try Self.requireSecretWhenEndpointMoves(fields.filter { !$0.hasPrefix("appleSignInConfig") && $0 != "clientSecret" } + (keyGiven ? ["clientSecret"] : []),
                                                     secretName: "appleSignInConfig.codeFlowConfig")
         } else {
             try Self.requireSecretWhenEndpointMoves(fields)
@@ -676,13 +679,19 @@ extension AdminService {
         }
         let whole = fields.contains("appleSignInConfig")
         let setBundleIds = fields.contains("appleSignInConfig.bundleIds") || (whole && body.appleSignInConfig?.bundleIds != nil)
-        let setCodeFlow = fields.contains("appleSignInConfig.codeFlowConfig") || (whole && body.appleSignInConfig?.codeFlowConfig != nil)
+        let setCodeFlow = setsAppleCodeFlow(body, fields: fields)
         if whole, body.appleSignInConfig == nil, config.kind == .apple {
             throw HearthAPIError(.invalidConfig, "appleSignInConfig needs bundleIds or codeFlowConfig")
         }
         if setBundleIds || setCodeFlow || whole {
             try applyAppleSignInConfig(body.appleSignInConfig, setBundleIds: setBundleIds, setCodeFlow: setCodeFlow, to: &config)
         }
+    }
+
+    /// Whether an update of `fields` sets `appleSignInConfig.codeFlowConfig` (the team id, key id and `.p8`, or
+    /// clears them): named in the mask, or held by a whole `appleSignInConfig` the mask names.
+    static func setsAppleCodeFlow(_ body: DefaultSupportedIdpConfig, fields: [String]) -> Bool {
+        fields.contains("appleSignInConfig.codeFlowConfig") || (fields.contains("appleSignInConfig") && body.appleSignInConfig?.codeFlowConfig != nil)
     }
 
     /// The fields to update: the mask's, checked against `allowed`; without a mask, those present in the body.
