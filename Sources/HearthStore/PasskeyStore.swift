@@ -14,7 +14,18 @@ public protocol PasskeyStore: Sendable {
     func recordPasskeyUse(credentialId: String, expected: Int64, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool
     /// Removes the user's passkey: false when the user has no such passkey.
     func deletePasskey(credentialId: String, localId: String) async throws -> Bool
-    func insertPasskeyChallenge(_ challenge: PasskeyChallenge) async throws
+    /// Stores a ceremony's challenge. With `keepingNewest` and a challenge of a user (`localId`), the user's other
+    /// challenges of the same kind beyond the newest `keepingNewest - 1` are deleted in the same transaction (and,
+    /// on a shared database, serialized per user): a user holds at most `keepingNewest` open ceremonies of a kind,
+    /// and the one just stored is always among them.
+    func insertPasskeyChallenge(_ challenge: PasskeyChallenge, keepingNewest: Int?) async throws
     /// Takes the challenge once: the first caller gets it (expired or not — the caller checks), later ones nil.
     func takePasskeyChallenge(hash: String) async throws -> PasskeyChallenge?
+}
+
+extension PasskeyStore {
+    /// Stores a ceremony's challenge, however many the user holds.
+    public func insertPasskeyChallenge(_ challenge: PasskeyChallenge) async throws {
+        try await insertPasskeyChallenge(challenge, keepingNewest: nil)
+    }
 }

@@ -28,8 +28,18 @@ extension PostgresStore {
         try await single { db in try await db.execute(StoreSQL.deletePasskey(credentialId: credentialId, localId: localId)) == 1 }
     }
 
-    public func insertPasskeyChallenge(_ challenge: PasskeyChallenge) async throws {
-        try await single { db in try await db.execute(StoreSQL.insertPasskeyChallenge(challenge)) }
+    public func insertPasskeyChallenge(_ challenge: PasskeyChallenge, keepingNewest limit: Int?) async throws {
+        guard let limit, let localId = challenge.localId else {
+            try await single { db in try await db.execute(StoreSQL.insertPasskeyChallenge(challenge)) }
+            return
+        }
+        try await transaction { db in
+            // The user's row lock serializes the user's starts on every replica: each trim sees the inserts before
+            // it (read committed), so a concurrent burst leaves `limit` rows, not `limit` per connection.
+            _ = try await db.row(StoreSQL.userExists(localId: localId) + " FOR UPDATE")
+            try await db.execute(StoreSQL.insertPasskeyChallenge(challenge))
+            try await db.execute(StoreSQL.trimPasskeyChallenges(kind: challenge.kind, localId: localId, keeping: challenge.challengeHash, limit: limit))
+        }
     }
 
     public func takePasskeyChallenge(hash: String) async throws -> PasskeyChallenge? {

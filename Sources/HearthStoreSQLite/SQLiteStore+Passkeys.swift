@@ -27,8 +27,14 @@ extension SQLiteStore {
         try await transaction { db in try db.execute(StoreSQL.deletePasskey(credentialId: credentialId, localId: localId)) == 1 }
     }
 
-    public func insertPasskeyChallenge(_ challenge: PasskeyChallenge) async throws {
-        try await transaction { db in try db.execute(StoreSQL.insertPasskeyChallenge(challenge)) }
+    public func insertPasskeyChallenge(_ challenge: PasskeyChallenge, keepingNewest limit: Int?) async throws {
+        // One writer: the insert and the trim of the user's older challenges are never interleaved with another's.
+        try await transaction { db in
+            try db.execute(StoreSQL.insertPasskeyChallenge(challenge))
+            if let limit, let localId = challenge.localId {
+                try db.execute(StoreSQL.trimPasskeyChallenges(kind: challenge.kind, localId: localId, keeping: challenge.challengeHash, limit: limit))
+            }
+        }
     }
 
     public func takePasskeyChallenge(hash: String) async throws -> PasskeyChallenge? {

@@ -172,4 +172,44 @@ import Testing
             #expect((token.claims["firebase"] as? [String: Any])?["second_factor_identifier"] as? String == device.value.id)
         }
     }
+
+    /// Issue 35, item 4: with `userVerification: PREFERRED`, `finalizePasskeySignIn(with:)` of an assertion without
+    /// user verification (one factor) for a TOTP user throws `secondFactorRequired` with a resolver (no user signed
+    /// in); the TOTP code resolves it. With user verification the same passkey signs in at once.
+    @Test func aPasskeyWithoutUserVerificationNeedsTheSecondFactor() async throws {
+        try await HearthHarness.run { h in
+            try await MultiFactorSDKTests.enableTOTP(h)
+            let body = #"{"passkeys":{"enabled":true,"userVerification":"PREFERRED"}}"#
+            let reply = try await h.send(.patch, WirePaths.identityToolkitV2 + "/projects/\(h.projectId)/config?updateMask=passkeys", body: body, headers: Self.owner)
+            #expect(reply.status == 200, "\(reply.text)")
+            let auth = AuthSDKTests.makeAuth(h)
+            let user = try await auth.createUser(withEmail: "ada@example.com", password: "correct horse").user
+            try await MultiFactorSDKTests.verifyEmail(h, user)
+            let (secret, _) = try await MultiFactorSDKTests.enroll(h, user)
+            let device = Locked(SoftwarePasskey())
+            _ = try await Self.enroll(user, device, name: "Security key")
+            try auth.signOut()
+
+            let challenge = try await auth.passkeySignInChallenge()
+            #expect(challenge.userVerification == "preferred")
+            let options = try JSONDecoder().decode(PasskeyRequestOptions.self, from: challenge.optionsJSON)
+            let presenceOnly = try PasskeyAssertion(json: JSONEncoder().encode(
+                try Self.using(device) { try $0.assert(options, origin: Self.origin(challenge.rpId), flags: 0x01) }))
+            let resolver = try await MultiFactorSDKTests.resolver { try await auth.finalizePasskeySignIn(with: presenceOnly) }
+            #expect(auth.currentUser == nil)
+            let hint = try #require(resolver.hints.first)
+            #expect(hint.factorID == TOTPMultiFactorGenerator.factorID)
+            h.clock.advance(by: 30)
+            let result = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(
+                withEnrollmentID: hint.uid, oneTimePassword: try MultiFactorSDKTests.code(secret, h)))
+            #expect(result.user.uid == user.uid && auth.currentUser === result.user)
+            let token = try await result.user.getIDTokenResult()
+            #expect(token.signInProvider == "passkey" && token.signInSecondFactor == "totp")
+
+            try auth.signOut()
+            let verified = try await auth.finalizePasskeySignIn(with: try Self.assertion(device, try await auth.passkeySignInChallenge()))
+            #expect(verified.user.uid == user.uid)
+            #expect(try await verified.user.getIDTokenResult().signInSecondFactor == nil)
+        }
+    }
 }

@@ -66,4 +66,56 @@ import Testing
             #expect(try await store.takePasskeyChallenge(hash: "h2") == nil)
         }
     }
+
+    static func challenge(_ hash: String, _ kind: PasskeyChallenge.Kind, user: String?, at offset: TimeInterval) -> PasskeyChallenge {
+        PasskeyChallenge(challengeHash: hash, kind: kind, localId: user, createdAt: t0.addingTimeInterval(offset),
+                         expiresAt: t0.addingTimeInterval(300 + offset))
+    }
+
+    /// The hashes among `hashes` still stored (each is taken: counting consumes them).
+    static func taken(_ hashes: [String], from store: any HearthStore) async throws -> [String] {
+        var left: [String] = []
+        for hash in hashes {
+            if try await store.takePasskeyChallenge(hash: hash) != nil { left.append(hash) }
+        }
+        return left
+    }
+
+    /// Issue 35, item 8: an insert with `keepingNewest` deletes the user's older challenges of the same kind beyond
+    /// the limit in the same transaction. 300 starts one after another leave the newest 5; 300 at once (the same
+    /// moment, concurrent transactions) leave 5 too; other users, other kinds and sign-in challenges are untouched.
+    @Test(arguments: StoreKind.allCases)
+    func aUsersOpenChallengesOfAKindAreBounded(_ kind: StoreKind) async throws {
+        try await kind.with { store in
+            for user in ["u1", "u2"] { try await store.createUser(UserRecord(localId: user, createdAt: t0, validSince: t0)) }
+            try await store.insertPasskeyChallenge(Self.challenge("other-user", .enrollment, user: "u2", at: 0), keepingNewest: 5)
+            try await store.insertPasskeyChallenge(Self.challenge("other-kind", .secondFactor, user: "u1", at: 0), keepingNewest: 5)
+            try await store.insertPasskeyChallenge(Self.challenge("sign-in", .signIn, user: nil, at: 0), keepingNewest: 5)
+
+            let sequential = (0..<300).map { "seq-\($0)" }
+            for (index, hash) in sequential.enumerated() {
+                try await store.insertPasskeyChallenge(Self.challenge(hash, .enrollment, user: "u1", at: Double(index) / 1000), keepingNewest: 5)
+            }
+            #expect(try await Self.taken(sequential, from: store) == Array(sequential.suffix(5)))
+
+            let burst = (0..<300).map { "burst-\($0)" }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for hash in burst {
+                    group.addTask { try await store.insertPasskeyChallenge(Self.challenge(hash, .enrollment, user: "u1", at: 1), keepingNewest: 5) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await Self.taken(burst, from: store).count == 5)
+            #expect(try await Self.taken(["other-user", "other-kind", "sign-in"], from: store) == ["other-user", "other-kind", "sign-in"])
+
+            // The newest stays even when older rows carry a later time (a replica whose clock runs ahead).
+            try await store.insertPasskeyChallenge(Self.challenge("ahead", .enrollment, user: "u1", at: 60), keepingNewest: 1)
+            try await store.insertPasskeyChallenge(Self.challenge("behind", .enrollment, user: "u1", at: 2), keepingNewest: 1)
+            #expect(try await Self.taken(["ahead", "behind"], from: store) == ["behind"])
+            // Without a limit nothing is deleted.
+            let unbounded = (0..<8).map { "free-\($0)" }
+            for hash in unbounded { try await store.insertPasskeyChallenge(Self.challenge(hash, .enrollment, user: "u1", at: 3)) }
+            #expect(try await Self.taken(unbounded, from: store) == unbounded)
+        }
+    }
 }

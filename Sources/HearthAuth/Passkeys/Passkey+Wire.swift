@@ -65,12 +65,17 @@ extension Auth {
     }
 
     /// Signs in with the authenticator's assertion (`accounts/passkeySignIn:finalize`): the passkey's user becomes
-    /// the current user (sign-in provider `passkey`). A passkey is a complete sign-in even for a user with a second
-    /// factor (the authenticator verified the user). `invalidAuthenticatorResponse` when it does not verify,
-    /// `missingPasskeyEnrollment` when the passkey was removed, `passkeyChallengeExpired` when the challenge is too old
-    /// or used, `userDisabled`.
+    /// the current user (sign-in provider `passkey`). A passkey that verified the user (biometrics or a PIN) is a
+    /// complete sign-in even for a user with a second factor. One that did not (a project with
+    /// `userVerification: PREFERRED`) is one factor: a user with a second factor gets `secondFactorRequired` with a
+    /// `MultiFactorResolver`, as after a password, resolved with a TOTP code or a recovery code.
+    /// `invalidAuthenticatorResponse` when it does not verify, `missingPasskeyEnrollment` when the passkey was
+    /// removed, `passkeyChallengeExpired` when the challenge is too old or used, `userDisabled`.
     public func finalizePasskeySignIn(with assertion: PasskeyAssertion) async throws -> AuthDataResult {
         let answer = try await core.backend.send(FinalizePasskeySignInRequest(authenticatorAuthenticationResponse: assertion.wire))
+        try core.checkSecondFactor(pendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo, email: nil, firstFactor: .init(
+            additionalUserInfo: AdditionalUserInfo(providerID: PasskeyMultiFactorGenerator.factorID, profile: nil, username: nil, isNewUser: false),
+            credential: nil, replacing: nil))
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: PasskeyMultiFactorGenerator.factorID,
                                        isNewUser: false)
     }

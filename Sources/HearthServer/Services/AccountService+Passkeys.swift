@@ -17,6 +17,9 @@ extension AccountService {
     static let passkeyChallengeLifetime: TimeInterval = 300
     /// Passkeys a user may have.
     static let maximumPasskeys = 10
+    /// Open ceremonies of one kind a user may have (enrollments, second-factor challenges): a new start deletes the
+    /// user's older challenges beyond these in the same store call, so repeated starts cannot fill the table.
+    static let maximumOpenPasskeyChallenges = 5
     /// `firebase.sign_in_provider` of a session begun with a passkey (Google's value for its preview is not public).
     static let passkeySignInProvider = "passkey"
     /// The longest base64 text accepted in an authenticator response's fields (clientDataJSON, attestation objects
@@ -74,13 +77,15 @@ extension AccountService {
     /// `user_verification` as WebAuthn's options spell it.
     private static func userVerification(_ party: WebAuthnRelyingParty) -> String { party.requireUserVerification ? "required" : "preferred" }
 
-    /// A new challenge of `kind`, stored; its bytes for the options.
+    /// A new challenge of `kind`, stored; its bytes for the options. A user's challenges of the kind beyond the
+    /// newest ``maximumOpenPasskeyChallenges`` (this one included) are deleted with the insert.
     private func newPasskeyChallenge(_ kind: PasskeyChallenge.Kind, localId: String?, userHandle: String? = nil) async throws -> [UInt8] {
         let bytes = RandomID.bytes(32)
         let moment = now
         try await store.insertPasskeyChallenge(PasskeyChallenge(
             challengeHash: Self.challengeHash(bytes), kind: kind, localId: localId, userHandle: userHandle,
-            createdAt: moment, expiresAt: moment.addingTimeInterval(Self.passkeyChallengeLifetime)))
+            createdAt: moment, expiresAt: moment.addingTimeInterval(Self.passkeyChallengeLifetime)),
+            keepingNewest: localId == nil ? nil : Self.maximumOpenPasskeyChallenges)
         return bytes
     }
 
@@ -95,7 +100,7 @@ extension AccountService {
             throw HearthAPIError(.invalidAuthenticatorResponse, "clientDataJSON is not WebAuthn client data (\(error))")
         }
         guard let challenge = try await store.takePasskeyChallenge(hash: Self.challengeHash(clientData.challenge)) else {
-            throw HearthAPIError(.invalidAuthenticatorResponse, "the response answers an unknown or used challenge: start the ceremony again")
+            throw HearthAPIError(.invalidAuthenticatorResponse, "the response answers an unknown or used challenge, or one replaced by newer ones (a user keeps the \(Self.maximumOpenPasskeyChallenges) newest ceremonies of a kind open): start the ceremony again")
         }
         guard challenge.kind == kind, localId == nil || challenge.localId == localId else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "the response answers another ceremony's challenge: start again")
@@ -251,8 +256,11 @@ extension AccountService {
             allowCredentials: nil, userVerification: Self.userVerification(party)))
     }
 
-    /// `accounts/passkeySignIn:finalize`: the assertion signs its user in (a passkey verified by biometrics or a PIN
-    /// is two factors in one: a user with TOTP is not asked for a code).
+    /// `accounts/passkeySignIn:finalize`: the assertion signs its user in. A passkey that verified the user
+    /// (biometrics or a PIN: the UV flag) is two factors in one, so a user with TOTP is not asked for a code. Without
+    /// user verification (`passkeys.userVerification: PREFERRED` lets such an assertion through) the passkey proved
+    /// possession only — one factor: a user with a second factor gets `mfaPendingCredential` and `mfaInfo`, as after
+    /// a password, and completes with a TOTP code or a recovery code (not a passkey: see ``startPasskeySecondFactor(_:)``).
     public func finalizePasskeySignIn(_ request: FinalizePasskeySignInRequest) async throws -> PasskeySessionResponse {
         try AdminService.checkNoTenant(request.tenantId)
         let party = try passkeyRelyingParty(try await projectConfig())
@@ -260,6 +268,14 @@ extension AccountService {
             throw HearthAPIError(.invalidAuthenticatorResponse, "authenticatorAuthenticationResponse is required")
         }
         let (passkey, assertion) = try await verifyPasskeyAssertion(response, party: party, kind: .signIn, localId: nil)
+        if !assertion.userVerified {
+            guard let owner = try await store.user(localId: passkey.localId) else { throw HearthAPIError(.userNotFound) }
+            if owner.disabled { throw HearthAPIError(.userDisabled) }
+            if let pending = try await secondFactorChallenge(for: owner, signInProvider: Self.passkeySignInProvider) {
+                logger.info("passkey sign-in without user verification: second factor required", metadata: ["uid": "\(owner.localId)"])
+                return PasskeySessionResponse(localId: owner.localId, pending: pending)
+            }
+        }
         let (user, tokens) = try await signInSession(localId: passkey.localId, signInProvider: Self.passkeySignInProvider)
         logger.info("passkey sign-in", metadata: ["uid": "\(user.localId)", "uv": "\(assertion.userVerified)"])
         return PasskeySessionResponse(localId: user.localId, tokens: tokens)
@@ -313,8 +329,11 @@ extension AccountService {
 
     // MARK: A passkey as the second factor (Hearth)
 
-    /// `mfaSignIn:start` with `passkeySignInInfo`: request options listing the pending user's passkeys.
+    /// `mfaSignIn:start` with `passkeySignInInfo`: request options listing the pending user's passkeys. Refused when
+    /// the first factor was itself a passkey (one without user verification): passkeys of one user often live in one
+    /// authenticator or synced keychain, so a second one would prove the same possession again.
     func startPasskeySecondFactor(_ session: MFASession) async throws -> StartMFASignInResponse {
+        try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await projectConfig(), secondFactor: true)
         let passkeys = try await store.passkeys(localId: session.localId)
         guard !passkeys.isEmpty else {
@@ -333,12 +352,21 @@ extension AccountService {
         guard let response = info.authenticatorAuthenticationResponse else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "passkeyVerificationInfo.authenticatorAuthenticationResponse is required")
         }
+        try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await projectConfig(), secondFactor: true)
         let (passkey, _) = try await verifyPasskeyAssertion(response, party: party, kind: .secondFactor, localId: user.localId)
         guard try await store.deleteMFASession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
         return passkey.credentialId
+    }
+
+    /// `PASSKEY_ENROLLMENT_NOT_FOUND` (what a user without a passkey hears: the apps' fallback to the code) when the
+    /// pending sign-in's first factor was a passkey.
+    static func checkPasskeyMayBeSecondFactor(_ session: MFASession) throws {
+        guard session.payload.signInProvider != passkeySignInProvider else {
+            throw HearthAPIError(.passkeyEnrollmentNotFound, "this sign-in began with a passkey, so a passkey cannot also be its second factor: complete it with a TOTP code (or a recovery code)")
+        }
     }
 
     // MARK: Records and removal

@@ -49,6 +49,19 @@ extension StoreSQL {
         """
     }
 
+    /// Deletes the user's challenges of `kind` beyond the newest `limit`, the challenge `keeping` counted first
+    /// (whatever its time): run after inserting it, in the same transaction.
+    package static func trimPasskeyChallenges(kind: PasskeyChallenge.Kind, localId: String, keeping hash: String, limit: Int) -> SQLStatement {
+        """
+        DELETE FROM passkey_challenges
+        WHERE kind = \(kind.rawValue) AND local_id = \(localId) AND challenge_hash NOT IN (
+            SELECT challenge_hash FROM passkey_challenges WHERE kind = \(kind.rawValue) AND local_id = \(localId)
+            ORDER BY CASE WHEN challenge_hash = \(hash) THEN 0 ELSE 1 END, created_at DESC, challenge_hash
+            LIMIT \(max(1, limit))
+        )
+        """
+    }
+
     package static func passkeyChallenge(hash: String, forUpdate: Bool = false) -> SQLStatement {
         "SELECT * FROM passkey_challenges WHERE challenge_hash = \(hash)\(unescaped: forUpdate ? " FOR UPDATE" : "")"
     }

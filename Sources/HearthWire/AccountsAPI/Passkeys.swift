@@ -240,17 +240,32 @@ public struct FinalizePasskeyEnrollmentRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// The answer to both finalize RPCs: a session.
+/// The answer to both finalize RPCs: a session — or, for a sign-in whose passkey did not verify the user (one
+/// factor) of a user with a second factor, `mfaPendingCredential` and `mfaInfo` in place of the tokens, as a
+/// password sign-in answers.
 public struct PasskeySessionResponse: Codable, Sendable, Equatable {
     public var localId: String?
     public var idToken: String?
     public var refreshToken: String?
     public var expiresIn: String?
+    /// Instead of the tokens when the sign-in needs its second factor: finish with `mfaSignIn:finalize`.
+    public var mfaPendingCredential: String?
+    /// The user's second factors, with `mfaPendingCredential`.
+    public var mfaInfo: [MFAEnrollmentInfo]?
+
+    /// A session.
     public init(localId: String?, tokens: SessionTokens) {
         self.localId = localId
         self.idToken = tokens.idToken
         self.refreshToken = tokens.refreshToken
         self.expiresIn = tokens.expiresIn
+    }
+
+    /// A sign-in waiting for its second factor.
+    public init(localId: String?, pending: MFAPendingSignIn) {
+        self.localId = localId
+        self.mfaPendingCredential = pending.mfaPendingCredential
+        self.mfaInfo = pending.mfaInfo
     }
 }
 
