@@ -27,6 +27,8 @@ public final class HearthApp: Sendable {
     let mailWake: AsyncStream<Void>.Continuation
     /// The development providers, served under `/__dev/…` when present.
     public let devProviders: (any DevelopmentProviders)?
+    /// Whether every stored TOTP secret opens with this server's keys (counted at start; `/readyz` reports it).
+    public let secondFactorKeys: SecondFactorKeyCheck
     let logger: Logger
 
     public init(configuration: HearthServerConfiguration, store: any HearthStore, devProviders: (any DevelopmentProviders)? = nil,
@@ -35,6 +37,7 @@ public final class HearthApp: Sendable {
         self.store = store
         self.logger = logger
         self.devProviders = devProviders
+        self.secondFactorKeys = SecondFactorKeyCheck(store: store, configuration: configuration, logger: logger)
         // Provider client secrets are sealed at rest with the vault keys, when the server has them.
         store.clientSecrets.use(configuration.providerTokenKeys)
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
@@ -89,7 +92,15 @@ public final class HearthApp: Sendable {
             project.servedPublicURL = configuration.publicURL.url
             changed = true
         }
+        // And how it sends mail, so that a command's notice (hearth users mfa remove) queued in the outbox is delivered.
+        let mail = ServedMail(from: configuration.mail.from, relay: configuration.mail.transport != nil, devMailbox: emailActions.mailer.devMailbox != nil)
+        if project.servedMail != mail {
+            project.servedMail = mail
+            changed = true
+        }
         if changed { try await store.saveProjectConfig(project) }
+        // A restored database whose key file was left behind: said now, and by /readyz until repaired.
+        await secondFactorKeys.run()
         if configuration.providerTokenKeys != nil {
             let sealed = try await store.sealStoredClientSecrets()
             if sealed > 0 { logger.info("provider client secrets sealed with the vault key", metadata: ["count": "\(sealed)"]) }
@@ -109,9 +120,10 @@ public final class HearthApp: Sendable {
         return services
     }
 
-    /// The outbox's delivery service, when the server has an SMTP relay.
+    /// The outbox's delivery service, when the server has an SMTP relay; without one, a dev mailbox receives what
+    /// commands run on the same data queued (the server's own mail goes there directly).
     public var outboxService: MailOutboxService? {
-        configuration.mail.transport.map {
+        (configuration.mail.transport ?? emailActions.mailer.devMailbox.map { DevMailboxTransport(mailbox: $0, clock: configuration.clock) as any MailTransport }).map {
             MailOutboxService(transport: $0, store: store, clock: configuration.clock, metrics: configuration.metrics,
                               logger: Logger(label: "hearth.mail"), maxAttempts: configuration.mail.maxAttempts, signals: mailSignals, tick: mailWake)
         }
@@ -157,13 +169,13 @@ public final class HearthApp: Sendable {
             if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode, devMail: devMail) }
             return try JSONResponse(["service": "hearth", "projectId": configuration.projectId]).response(from: request, context: context)
         }
-        OperationsController(store: store, keyRing: keyRing, configuration: configuration).register(on: router)
+        OperationsController(store: store, keyRing: keyRing, configuration: configuration, secondFactorKeys: secondFactorKeys).register(on: router)
         PublicKeysController(keyRing: keyRing).register(on: router)
         AppleAppSiteAssociationController(store: store).register(on: router)
         AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize, limiter: limiter).register(on: router)
         if let devProviders {
             devProviders.register(on: router)
-            DevTryController(federation: federation, publicURL: configuration.publicURL).register(on: router)
+            DevTryController(federation: federation, publicURL: configuration.publicURL, listenHost: configuration.host).register(on: router)
         }
         ActionHandlerController(emailActions: emailActions).register(on: router)
         PasskeyPageController(federation: federation).register(on: router)

@@ -26,7 +26,7 @@ struct Console: AsyncParsableCommand {
         var admin: String?
         @Option(name: .customLong("public-url"), help: "The server's external URL (default: the configured public.url, else the URL the server last started with).")
         var publicURL: String?
-        @Option(name: .customLong("project-id"), help: "The project whose server's URL the link uses (default: the configured project).")
+        @Option(name: .customLong("project-id"), help: "The project whose server's URL the link uses (default: the configured project, else the one project the data holds).")
         var projectId: String?
 
         func run() async throws {

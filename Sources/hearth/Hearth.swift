@@ -83,7 +83,7 @@ struct StandardError: TextOutputStream {
 struct StoreOptions: ParsableArguments {
     @Option(name: Settings.Key.dataDir.name, help: Settings.Key.dataDir.help) var dataDir: String?
 
-    @Option(name: .customLong("config"), help: "A JSON configuration file (env HEARTH_CONFIG_FILE); its data.dir, database.url, project.id, host, port and public.url apply.")
+    @Option(name: .customLong("config"), help: "A JSON configuration file (env HEARTH_CONFIG_FILE): every setting by its key (data.dir, project.id, public.url, smtp.url, vault.keys.file, rate.limits, …; docs/configuration.md). Options and HEARTH_* variables win over it.")
     var configFile: String?
 
     @Option(name: Settings.Key.databaseURL.name, help: Settings.Key.databaseURL.help) var databaseURL: String?
@@ -108,9 +108,11 @@ struct StoreOptions: ParsableArguments {
     /// path never creates an empty database). Administration commands may run while the server runs: SQLite's
     /// WAL mode serializes the writers; PostgreSQL is shared by design.
     func withStoreAndSettings<T: Sendable>(projectId: String? = nil, _ body: (any HearthStore, Settings) async throws -> T) async throws -> T {
-        let settings = try settings(projectId: projectId)
+        var settings = try settings(projectId: projectId)
         let store = try await HearthCLI.openStore(settings: settings, create: false, logger: Logger(label: "hearth.store"))
         do {
+            // No project named anywhere: the one project the data holds (a server started with --project-id acme).
+            if !settings.projectIdGiven, let only = try await HearthCLI.onlyProject(in: store) { settings.projectId = only }
             let result = try await body(store, settings)
             try await store.close()
             return result
@@ -125,7 +127,10 @@ struct StoreOptions: ParsableArguments {
     func withService<T: Sendable>(projectId: String? = nil,
                                   _ body: (AdminService, any HearthStore, Settings) async throws -> T) async throws -> T {
         try await withStoreAndSettings(projectId: projectId) { store, settings in
-            try await body(AdminService.commandLine(store: store, projectId: settings.projectId, publicURL: settings.publicURL), store, settings)
+            // The server's recorded mail setup: notices the service sends are queued for that server to deliver.
+            let mail = (try? await store.projectConfig(projectId: settings.projectId))?.servedMail
+            return try await body(AdminService.commandLine(store: store, projectId: settings.projectId, publicURL: settings.publicURL, mail: mail),
+                                  store, settings)
         }
     }
 
@@ -217,12 +222,23 @@ enum HearthCLI {
         }
     }
 
-    /// Refuses a project id the store does not hold (a mistyped --project-id never starts an empty project).
+    /// Refuses a project id the store does not hold (a mistyped --project-id never starts an empty project), naming
+    /// the projects it does hold.
     static func requireProject(_ projectId: String, in store: any HearthStore, settings: Settings) async throws -> ProjectConfig {
         guard let config = try await store.projectConfig(projectId: projectId) else {
+            let held = (try? await (store as? any StoreCopying)?.projectConfigs().map(\.projectId)) ?? []
+            if !held.isEmpty {
+                throw CLIError("no project \(projectId) in \(settings.storeDescription), which holds \(held.joined(separator: ", ")): pass --project-id \(held[0])\(held.count > 1 ? " (or another of them)" : "") or set HEARTH_PROJECT_ID")
+            }
             throw CLIError("no project \(projectId) in \(settings.storeDescription): check --project-id (the server creates its project at first start: hearth serve --project-id \(projectId))")
         }
         return config
+    }
+
+    /// The store's project when it holds exactly one, else nil.
+    static func onlyProject(in store: any HearthStore) async throws -> String? {
+        guard let projects = try await (store as? any StoreCopying)?.projectConfigs(), projects.count == 1 else { return nil }
+        return projects[0].projectId
     }
 }
 

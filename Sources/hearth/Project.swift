@@ -83,6 +83,6 @@ struct Project: AsyncParsableCommand {
 /// `--project-id`, in a group so that `hearth project` and its subcommands (`hearth project mfa …`) all receive it
 /// (ArgumentParser gives a plain option of a parent command to the parent alone).
 struct ProjectOption: ParsableArguments {
-    @Option(name: .customLong("project-id"), help: "The project (default demo-hearth, env HEARTH_PROJECT_ID).")
+    @Option(name: .customLong("project-id"), help: "The project (default: env HEARTH_PROJECT_ID, else the one project the data holds, else demo-hearth).")
     var projectId: String?
 }

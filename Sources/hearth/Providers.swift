@@ -286,7 +286,7 @@ struct Apps: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show or change the project's authorized domains (getProjectConfig.authorizedDomains).")
         @OptionGroup var storeOptions: StoreOptions
-        @Option(name: .customLong("project-id"), help: "The project (default demo-hearth, env HEARTH_PROJECT_ID).")
+        @Option(name: .customLong("project-id"), help: "The project (default: env HEARTH_PROJECT_ID, else the one project the data holds, else demo-hearth).")
         var projectId: String?
         @Option(help: "A domain to add.") var add: [String] = []
         @Option(help: "A domain to remove.") var remove: [String] = []

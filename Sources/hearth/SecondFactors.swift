@@ -97,7 +97,7 @@ struct UsersMFA: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfa",
         abstract: "List or remove a user's second factors (authenticator apps) and recovery codes.",
-        subcommands: [List.self, Remove.self])
+        subcommands: [List.self, Remove.self, RemoveUnopenable.self])
 
     static func describe(_ user: UserRecord) -> String {
         guard !user.mfa.factors.isEmpty else { return "\(user.localId) has no second factor." }
@@ -123,14 +123,14 @@ struct UsersMFA: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a user's second factors (all, with the recovery codes, or one with --factor): the user's sessions end and the user is told by email.")
+            abstract: "Remove a user's second factors (all, with the recovery codes, or one with --factor): the user's sessions end and the user is told by email (queued for the server to send).")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "uid or email") var user: String
         @Option(name: .customLong("factor"), help: "The enrollment id of the one factor to remove (see hearth users mfa list).") var factor: String?
         @Flag(name: .customLong("yes"), help: "Do not ask for confirmation.") var yes = false
 
         func run() async throws {
-            let removed = try await storeOptions.withService { service, store, _ in
+            let (removed, notice) = try await storeOptions.withService { service, store, settings in
                 let record = try await Users.find(store, user)
                 let factors = record.mfa.factors
                 guard !factors.isEmpty else { throw CLIError("\(record.localId) has no second factor; nothing to remove") }
@@ -141,7 +141,8 @@ struct UsersMFA: AsyncParsableCommand {
                 let what = factor.map { id in
                     "the second factor \(id) (\(factors.first { $0.enrollmentId == id }?.displayName ?? "authenticator app")) of \(record.localId)"
                 } ?? "all \(factors.count) second factor\(factors.count == 1 ? "" : "s") and the recovery codes of \(record.localId)"
-                if !yes { try UsersMFA.confirm("Remove \(what)? The user's sessions end and the user is told by email.") }
+                let notice = try await UsersMFA.notice(to: record, store: store, settings: settings)
+                if !yes { try UsersMFA.confirm("Remove \(what)? The user's sessions end; \(notice.future)") }
                 do {
                     _ = try await HearthCLI.answered {
                         try await service.removeSecondFactors(localId: record.localId, enrollmentIds: factor.map { [$0] }, by: HearthCLI.principal)
@@ -149,10 +150,76 @@ struct UsersMFA: AsyncParsableCommand {
                 } catch let error as HearthAPIError {
                     throw CLIError(error.description)
                 }
-                return what
+                return (what, notice)
             }
-            print("Removed \(removed); the user's sessions ended.")
+            print("Removed \(removed); the user's sessions ended. \(notice.past)")
         }
+    }
+
+    /// `hearth users mfa remove-unopenable`: after a key was lost for good (a database restored without its
+    /// `totp-secrets.key`, a vault key dropped too early), the factors sealed with it go, so that those users can
+    /// sign in with their first factor and enroll again (issue 35, item 11).
+    struct RemoveUnopenable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove-unopenable",
+            abstract: "Remove every second factor sealed with a key this server does not have (a lost totp-secrets.key or vault key).",
+            discussion: """
+                Counts the TOTP factors whose secret is sealed with a key that neither the vault keys nor <data-dir>/totp-secrets.key \
+                holds: no code of them can be checked (the second-factor step answers 503, and /readyz reports it). Restoring the \
+                key repairs them; when it is lost for good, this removes them: each user's sessions end and the user is told by \
+                email, as with hearth users mfa remove. Without --yes it lists them and asks.
+                """)
+        @OptionGroup var storeOptions: StoreOptions
+        @Flag(name: .customLong("yes"), help: "Do not ask for confirmation.") var yes = false
+
+        func run() async throws {
+            let outcome: String = try await storeOptions.withService { service, store, settings in
+                guard let census = store as? any SealedSecretCensus else { throw CLIError("this store cannot count its sealed secrets") }
+                var keyIds = settings.providerTokenKeys?.keyIds ?? []
+                if settings.database == nil, let local = try LocalSecretKeyFile.load(directory: settings.dataDir) { keyIds += local.keyIds }
+                let unopenable = try await census.sealedTOTPFactors().missing(from: keyIds)
+                guard !unopenable.isEmpty else {
+                    return "Every stored TOTP secret opens with this server's keys (\(keyIds.isEmpty ? "none configured" : keyIds.joined(separator: ", "))): nothing to remove."
+                }
+                let users = unopenable.users
+                if !yes {
+                    try UsersMFA.confirm("Remove \(unopenable.summary), which this server does not have? Users: \(users.prefix(20).joined(separator: ", "))\(users.count > 20 ? " and \(users.count - 20) more" : ""). Their sessions end and they are told by email.")
+                }
+                let lost = Set(unopenable.keyIds)
+                var removed = 0
+                for localId in users {
+                    guard let user = try await store.user(localId: localId) else { continue }
+                    let ids = user.mfa.factors.filter { ProviderTokenKeys.sealingKeyId($0.secret).map(lost.contains) ?? false }.map(\.enrollmentId)
+                    guard !ids.isEmpty else { continue }
+                    do {
+                        _ = try await HearthCLI.answered {
+                            try await service.removeSecondFactors(localId: localId, enrollmentIds: Set(ids), by: HearthCLI.principal)
+                        }
+                    } catch let error as HearthAPIError {
+                        throw CLIError("\(localId): \(error.description) (\(removed) factor(s) removed before it)")
+                    }
+                    removed += ids.count
+                }
+                let mail = (try? await store.projectConfig(projectId: settings.projectId))?.servedMail
+                return "Removed \(removed) second factor(s) of \(users.count) user(s) sealed with key \(unopenable.keyIds.joined(separator: ", ")); their sessions ended. "
+                    + (mail?.delivers == true ? "Those with an email address are told by email (queued: the server sends it through \(mail!.destination))."
+                                              : "No email was sent: the server that last ran on this data has no SMTP relay (docs/email.md).")
+            }
+            print(outcome)
+        }
+    }
+
+    /// Whether and how the user hears of the removal, in words for the question and for the outcome.
+    static func notice(to user: UserRecord, store: any HearthStore, settings: Settings) async throws -> (future: String, past: String) {
+        guard let email = user.email else {
+            return ("the user has no email address to be told at.", "The user has no email address and was not told.")
+        }
+        guard let mail = try await store.projectConfig(projectId: settings.projectId)?.servedMail, mail.delivers else {
+            return ("no email can tell the user: the server that last ran on this data has no SMTP relay (--smtp-url).",
+                    "No email was sent to \(email): the server that last ran on this data has no SMTP relay (set --smtp-url, docs/email.md); tell the user yourself.")
+        }
+        return ("the user is told by email at \(email).",
+                "The user is told by email at \(email) (queued: the server sends it through \(mail.destination) within seconds).")
     }
 
     /// Asks on the terminal; without one, refuses (a script says --yes).

@@ -98,6 +98,9 @@ struct Serve: AsyncParsableCommand {
         if ["0.0.0.0", "::", "[::]"].contains(settings.host), settings.publicURL == nil {
             warn("listening on \(settings.host) without --public-url: \(settings.host) is not an address a browser can reach, so the auth handler's redirect URI falls back to \(settings.publicBaseURL)/__/auth/handler, which is not reachable from other machines; pass --public-url with the address users and providers reach (e.g. https://auth.example.com)")
         }
+        if let warning = Self.plainHTTPWarning(publicURL: settings.publicURL ?? (Self.wildcardHost(settings.host) ? nil : settings.publicBaseURL)) {
+            warn(warning)
+        }
         if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
             throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
         }
@@ -115,6 +118,15 @@ struct Serve: AsyncParsableCommand {
         draft.emulatorAdminFlag = emulatorAdmin
         draft.providerTokenKeys = settings.providerTokenKeys
         let createsSecretKey = settings.database == nil && !FileManager.default.fileExists(atPath: LocalSecretKeyFile.path(directory: settings.dataDir))
+        if createsSecretKey, !createsDatabase {
+            // A database restored without its key file: a new key would strand every factor sealed with the old one.
+            do {
+                try await LocalSecretKeyFile.refuseNewKey(store: store, settings: settings)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+        }
         if settings.database == nil { draft.localSecretKeys = try LocalSecretKeyFile.loadOrCreate(directory: settings.dataDir) }
         draft.metricsAccess = settings.metricsAccess
         draft.metricsToken = settings.metricsToken
@@ -148,7 +160,7 @@ struct Serve: AsyncParsableCommand {
                 Self.printBanner(settings: settings, configuration: configuration, report: report)
                 await Self.deliverConsoleLink(linkDelivery, store: store, configuration: configuration, logger: logger)
             }
-            try await app.runService()
+            try await runUntilStopped(app, logger: logger)
         } catch {
             try? await store.close()
             let bound = listening.withLock { $0 }
@@ -209,6 +221,18 @@ struct Serve: AsyncParsableCommand {
 
     static func isLoopbackHost(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    static func wildcardHost(_ host: String) -> Bool { ["0.0.0.0", "::", "[::]"].contains(host) }
+
+    /// A warning for a plain-http public URL whose host is not this machine (issue 35): passwords, tokens and
+    /// session cookies cross the network unencrypted, and browsers and providers refuse what needs a secure origin.
+    static func plainHTTPWarning(publicURL: String?) -> String? {
+        guard let publicURL, let components = URLComponents(string: publicURL), components.scheme?.lowercased() == "http",
+              let host = components.host?.lowercased(), !host.isEmpty,
+              !(isLoopbackHost(host) || host.hasSuffix(".localhost"))
+        else { return nil }
+        return "the public URL \(publicURL) is plain http on \(host), which is not this machine: passwords, ID and refresh tokens and console sessions cross the network unencrypted, browsers allow passkeys only on https (or localhost), and Microsoft, Google and Apple accept http redirect URIs only for localhost. Serve it over https behind a TLS proxy (--public-url https://…, docs/deployment.md#tls)"
     }
 
     /// The rate limits in one line for the banner.
@@ -361,15 +385,39 @@ enum ConsoleLinkDelivery: Equatable {
 enum LocalSecretKeyFile {
     static func path(directory: String) -> String { (directory as NSString).appendingPathComponent("totp-secrets.key") }
 
+    /// Refuses to start when the key file is missing while stored TOTP secrets are sealed with a key neither the vault
+    /// keys nor anything else here has: a new key would silently strand them (issue 35, item 11).
+    static func refuseNewKey(store: any HearthStore, settings: Settings) async throws {
+        guard let census = store as? any SealedSecretCensus else { return }
+        let stranded = try await census.sealedTOTPFactors().missing(from: settings.providerTokenKeys?.keyIds ?? [])
+        guard !stranded.isEmpty else { return }
+        let path = path(directory: settings.dataDir)
+        let users = stranded.users
+        throw CLIError("""
+            refusing to start: \(path) is missing, and \(stranded.summary) in \(settings.storeDescription), \
+            the key that file held. A new key would leave those users unable to pass their second factor.
+              - Put the key back: copy the key file of the backup this database came from (hearth backup writes it beside \
+            the database copy, as <copy>.totp-secrets.key) to \(path), chmod 600 it, and start again.
+              - If the key is lost for good: hearth users mfa remove-unopenable --data-dir \(settings.dataDir) --yes removes those \
+            factors (their users are told by email and enroll again), then start again.
+            Users: \(users.prefix(10).joined(separator: ", "))\(users.count > 10 ? " and \(users.count - 10) more" : "")
+            """)
+    }
+
+    /// The key file's keys, nil when there is no file.
+    static func load(directory: String) throws -> ProviderTokenKeys? {
+        let path = path(directory: directory)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        do {
+            return try ProviderTokenKeys.parse(text)
+        } catch {
+            throw ValidationError("\(path) is damaged (\(error)); restore it from a backup: the TOTP secrets sealed with it cannot be opened without it")
+        }
+    }
+
     static func loadOrCreate(directory: String) throws -> ProviderTokenKeys {
         let path = path(directory: directory)
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            do {
-                return try ProviderTokenKeys.parse(text)
-            } catch {
-                throw ValidationError("\(path) is damaged (\(error)); restore it from a backup: the TOTP secrets sealed with it cannot be opened without it")
-            }
-        }
+        if let keys = try load(directory: directory) { return keys }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let line = ProviderTokenKeys.generate(id: "local-" + RandomID.alphanumeric(count: 6).lowercased()) + "\n"
         guard FileManager.default.createFile(atPath: path, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600]) else {

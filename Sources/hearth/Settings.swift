@@ -18,6 +18,9 @@ struct Settings {
     var port: Int
     var dataDir: String
     var projectId: String
+    /// Whether the project id was given (option, environment, file) rather than the default: a command on data that
+    /// holds one other project uses that one (issue 35, item 12).
+    var projectIdGiven = false
     var apiKeys: [String]
     var dev: Bool
     var logLevel: String
@@ -141,7 +144,7 @@ struct Settings {
             case .apiKeys: Declaration(option: "api-key", isList: true,
                                        help: "An accepted API key; repeat for several (env HEARTH_API_KEYS, comma-separated). With none, demo-* projects accept any key.")
             case .dev: Declaration(option: "dev", defaultValue: "false",
-                                   help: "Run the built-in Microsoft- and Yahoo-shaped identity providers; they serve microsoft.com and yahoo.com unless you configured those yourself.")
+                                   help: "Run the built-in Microsoft-, Yahoo-, Apple- and Google-shaped identity providers; they serve microsoft.com, yahoo.com, apple.com and google.com unless you configured those yourself.")
             case .logLevel: Declaration(option: "log-level", defaultValue: "info",
                                         help: "trace, debug, info, notice, warning, error or critical (default info, env HEARTH_LOG_LEVEL).")
             case .logFormat: Declaration(option: "log-format", defaultValue: "text",
@@ -329,6 +332,7 @@ struct Settings {
                 throw fail(.projectId, source, "must be a project id (lower-case letters, digits and hyphens, starting with a letter, at most 64 characters)")
             }
             settings.projectId = id
+            settings.projectIdGiven = source.origin != .defaults
         }
         if let source = source(.apiKeys) {
             switch source.value {

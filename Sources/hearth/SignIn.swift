@@ -541,7 +541,7 @@ struct Link: AsyncParsableCommand {
 
 /// `hearth whoami`.
 struct WhoAmI: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show the signed-in user.")
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show the signed-in user (exits 1 when no one is signed in).")
     @OptionGroup var client: ClientOptions
     @Flag(name: .customLong("show-tokens"), help: "Print the ID and refresh tokens.")
     var showTokens = false
@@ -550,8 +550,10 @@ struct WhoAmI: AsyncParsableCommand {
         let target = try client.target()
         let auth = try client.auth()
         guard let user = auth.currentUser else {
+            // A script asking "who am I" learns it from the status too (issue 35: it exited 0).
             print("Not signed in to \(target.server).")
-            return
+            progress("Sign in with hearth signin <provider> (microsoft.com, google.com, password, passkey, …).")
+            throw ExitCode(1)
         }
         do {
             try await user.reload()

@@ -28,7 +28,9 @@ struct Users: AsyncParsableCommand {
         throw CLIError("no user with uid or email \(identifier)")
     }
 
-    static func describe(_ user: UserRecord) -> String {
+    /// The user's record; with `passkeys` (``Get``) its second factors and passkeys too — names and dates only, never a
+    /// secret or a key (issue 35: `users get` left them out).
+    static func describe(_ user: UserRecord, passkeys: [PasskeyCredential]? = nil) -> String {
         let info = user.userInfo
         var lines = [
             "uid              \(user.localId)",
@@ -43,6 +45,21 @@ struct Users: AsyncParsableCommand {
         ]
         if let claims = info.customAttributes { lines.append("custom claims    \(claims)") }
         if user.passwordHash?.hasPrefix(ImportedPasswordHash.prefix) == true { lines.append("password         imported hash (re-hashed at the next sign-in)") }
+        if let passkeys {
+            let factors = user.mfa.factors
+            lines.append("second factors   " + (factors.isEmpty ? "none" : "\(factors.count) (hearth users mfa list \(user.localId))"))
+            for factor in factors {
+                lines.append("  \(factor.enrollmentId)  totp  \(factor.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "-")  enrolled \(factor.enrolledAt.formatted(.iso8601))")
+            }
+            if !factors.isEmpty || !user.mfa.recoveryCodeHashes.isEmpty {
+                lines.append("  recovery codes left: \(user.mfa.recoveryCodeHashes.count)" + (user.mfa.recoveryCodesUsed > 0 ? " (\(user.mfa.recoveryCodesUsed) used)" : ""))
+            }
+            lines.append("passkeys         " + (passkeys.isEmpty ? "none" : "\(passkeys.count)"))
+            for passkey in passkeys {
+                lines.append("  \(passkey.name.flatMap { $0.isEmpty ? nil : $0 } ?? "unnamed")  created \(passkey.createdAt.formatted(.iso8601))"
+                    + "  last used \(passkey.lastUsedAt?.formatted(.iso8601) ?? "never")\(passkey.backedUp ? "  synced" : "")  id \(passkey.credentialId.prefix(12))…")
+            }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -89,7 +106,11 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "uid or email") var user: String
 
         func run() async throws {
-            print(Users.describe(try await storeOptions.withStore { try await Users.find($0, user) }))
+            let (record, passkeys) = try await storeOptions.withStore { store in
+                let record = try await Users.find(store, user)
+                return (record, try await store.passkeys(localId: record.localId))
+            }
+            print(Users.describe(record, passkeys: passkeys))
         }
     }
 

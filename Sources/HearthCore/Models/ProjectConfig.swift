@@ -35,6 +35,9 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     /// The public URL the server last started with (`--public-url`, or the address it bound): commands run on the
     /// same data (`hearth service-accounts create`, `providers test`, `console login-link`) use it.
     public var servedPublicURL: String?
+    /// How the server that last started on this data sends email: commands run on the same data (`hearth users mfa
+    /// remove`) queue their notices in the outbox for it, and say whether anything will be sent.
+    public var servedMail: ServedMail?
     /// Every stored email has been rewritten in canonical form once (``EmailAddress/canonical(_:)``); every write
     /// since is canonical, so the pass need not run again.
     public var emailsCanonical: Bool = false
@@ -74,6 +77,7 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         userSignupDisabled = try c.decodeIfPresent(Bool.self, forKey: .userSignupDisabled) ?? false
         userDeletionDisabled = try c.decodeIfPresent(Bool.self, forKey: .userDeletionDisabled) ?? false
         servedPublicURL = try c.decodeIfPresent(String.self, forKey: .servedPublicURL)
+        servedMail = try c.decodeIfPresent(ServedMail.self, forKey: .servedMail)
         emailsCanonical = try c.decodeIfPresent(Bool.self, forKey: .emailsCanonical) ?? false
         emailLinkSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .emailLinkSignInEnabled) ?? projectId.hasPrefix("demo-")
         sendEmail = try c.decodeIfPresent(AdminProjectConfig.SendEmailConfig.self, forKey: .sendEmail)

@@ -15,12 +15,30 @@ extension AdminPrincipal {
 /// validators and audited like the admin API's and the console's.
 extension AdminService {
     /// The admin service over `store` for one command: the project `projectId`, no signing (the key ring is never
-    /// loaded), log lines dropped (the command prints its own outcome).
-    public static func commandLine(store: any HearthStore, projectId: String, publicURL: String? = nil) -> AdminService {
+    /// loaded), log lines dropped (the command prints its own outcome). With `mail` (what the server recorded at
+    /// start, ``ProjectConfig/servedMail``) the notices the admin API sends — second factors removed — are queued in
+    /// the outbox, which that server delivers through its relay or into its dev mailbox.
+    public static func commandLine(store: any HearthStore, projectId: String, publicURL: String? = nil, mail: ServedMail? = nil) -> AdminService {
         let logger = Logger(label: "hearth.cli") { _ in SwiftLogNoOpLogHandler() }
         let configuration = HearthServerConfiguration(projectId: projectId, publicURL: publicURL.map { PublicBaseURL($0) })
         let keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock, logger: logger)
-        return AdminService(accounts: AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger), logger: logger)
+        let mailer = mail.flatMap { mail in
+            mail.delivers
+                ? Mailer(configuration: MailConfiguration(transport: ServerOutbox(), from: mail.from), store: store, devMailbox: nil,
+                         clock: configuration.clock, metrics: configuration.metrics, logger: logger, wake: nil)
+                : nil
+        }
+        return AdminService(accounts: AccountService(configuration: configuration, store: store, keyRing: keyRing, logger: logger), logger: logger,
+                            mailer: mailer)
+    }
+
+    /// A command's mail goes into the outbox only: the running server delivers it (this transport is never asked to).
+    struct ServerOutbox: MailTransport {
+        func deliver(_ mail: OutgoingMail) async throws {
+            throw MailTransportError(transient: true, "a command's mail is delivered by the server, from the outbox")
+        }
+
+        var summary: String { "the server's outbox" }
     }
 
     /// Records a write made outside the calls below (a command's summary of many, e.g. an import's).

@@ -13,6 +13,21 @@ import Hummingbird
 struct DevTryController {
     let federation: FederationService
     let publicURL: PublicBaseURL
+    /// The address the server listens on (`--host`): the loopback address the result comes back to.
+    var listenHost = "127.0.0.1"
+
+    /// Where the sign-in's result comes back: `/__dev/try/done` on this server, at a loopback address (the only
+    /// return address the auth handler accepts for an app without a registered scheme). A `localhost` public URL —
+    /// what docs/passkeys.md recommends for development — is the same server at 127.0.0.1 (or [::1] when it listens
+    /// there only), on the same port (issue 35, item 13: the handler refused `http://localhost:PORT/…`).
+    var returnBase: String {
+        guard let components = URLComponents(string: publicURL.url), components.scheme == "http",
+              let host = components.host?.lowercased(), host == "localhost" || host.hasSuffix(".localhost")
+        else { return publicURL.url }
+        let loopback = ["::1", "[::1]"].contains(listenHost) ? "[::1]" : "127.0.0.1"
+        let path = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        return "http://\(loopback):\(components.port ?? 80)\(path)"
+    }
 
     static let badge = "dev try page"
 
@@ -30,7 +45,7 @@ struct DevTryController {
             var fields: [(AuthHandlerParameter, String)] = [
                 (.apiKey, "dev"), (.authType, "signInWithRedirect"), (.providerId, provider),
                 (.sessionId, AuthHandlerProtocol.sessionIdHash(rawSession)), (.eventId, RandomID.alphanumeric(count: 10)),
-                (.redirectUrl, "\(publicURL.url)/__dev/try/done?" + FormEncoding.encode(done)),
+                (.redirectUrl, "\(returnBase)/__dev/try/done?" + FormEncoding.encode(done)),
             ]
             if let tenant {
                 fields.append((.customParameters, JSONValue.object(["tenant": .string(tenant)]).compactJSONString))

@@ -1,38 +1,35 @@
-import Metrics
 import Prometheus
 
-/// One server's metrics: swift-metrics handles (`Counter`, `Timer`) made by a Prometheus factory over this
-/// server's own registry, so two servers in one process (tests, replicas) never mix their figures and nothing
-/// depends on the process-wide `MetricsSystem`. `GET /metrics` renders ``exposition()``.
+/// One server's metrics: Prometheus counters and duration histograms in this server's own registry, so two servers in
+/// one process (tests, replicas) never mix their figures and nothing depends on the process-wide `MetricsSystem`.
+/// `GET /metrics` renders ``exposition()``; each family carries its `# HELP` line (``MetricName/help``), made through
+/// the registry's own descriptors (swift-metrics' factory passes no help text).
 ///
 /// Names and label names live in ``MetricName``; the recording methods check that each call passes exactly the
 /// label values its metric declares.
 public final class HearthMetrics: Sendable {
     /// The Prometheus registry behind the handles.
     public let registry: PrometheusCollectorRegistry
-    private let factory: PrometheusMetricsFactory
+    /// Sign-ins hash passwords (tens of milliseconds) and federated ones wait for a provider: buckets up to 10 s.
+    static let durationBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500),
+        .seconds(5), .seconds(10),
+    ]
 
     public init() {
-        let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        // Sign-ins hash passwords (tens of milliseconds) and federated ones wait for a provider: buckets up to 10 s.
-        factory.defaultDurationHistogramBuckets = [
-            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500),
-            .seconds(5), .seconds(10),
-        ]
-        self.registry = registry
-        self.factory = factory
+        registry = PrometheusCollectorRegistry()
     }
 
     /// Adds `amount` to a counter.
     public func count(_ name: MetricName, _ labels: [String] = [], by amount: Int = 1) {
-        Counter(label: name.rawValue, dimensions: dimensions(name, labels), factory: factory).increment(by: amount)
+        registry.makeCounter(descriptor: name.descriptor, labels: dimensions(name, labels)).increment(by: Int64(amount))
     }
 
     /// Records one duration in a histogram.
     public func record(_ name: MetricName, _ labels: [String] = [], nanoseconds: Int64) {
-        Timer(label: name.rawValue, dimensions: dimensions(name, labels), factory: factory).recordNanoseconds(nanoseconds)
+        registry.makeDurationHistogram(descriptor: name.descriptor, labels: dimensions(name, labels), buckets: Self.durationBuckets)
+            .record(.nanoseconds(nanoseconds))
     }
 
     /// Runs a store operation and records how long it took under ``MetricName/storeOperationDuration``.

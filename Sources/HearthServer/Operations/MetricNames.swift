@@ -1,3 +1,5 @@
+import Prometheus
+
 /// Every metric Hearth exports, in one place: its Prometheus name and its label names. Add a metric here, then
 /// record it through ``HearthMetrics`` (``HearthMetrics/count(_:_:)``, ``HearthMetrics/time(_:_:seconds:)``).
 ///
@@ -47,4 +49,23 @@ public enum MetricName: String, Sendable, CaseIterable {
         case .mail: ["kind", "result"]
         }
     }
+
+    /// The `# HELP` line's text: what is counted or timed, and what the labels say.
+    public var help: String {
+        switch self {
+        case .httpRequests: "HTTP requests answered, by route template (unmatched when no route matched), method and status code."
+        case .httpRequestDuration: "Time to answer an HTTP request in seconds, by route template, method and status code."
+        case .signIns: "Sessions started (result success) and sign-ins refused (result refused), by provider or kind of endpoint."
+        case .refusedSignIns: "Refused sign-ins by reason: the error code sent, e.g. INVALID_LOGIN_CREDENTIALS."
+        case .refreshReuseDetections: "Refresh tokens presented again after rotation outside the grace window (treated as theft: the family is revoked)."
+        case .keyRotations: "Signing keys added by rotation (scheduled or manual) by this process."
+        case .storeOperationDuration: "Time a store operation took in seconds, by operation and result (ok or error)."
+        case .providerErrors: "Refused or failed federated sign-ins by provider and reason (the provider's OAuth error or Hearth's failure class)."
+        case .rateLimited: "Requests refused by the rate limits, by endpoint and scope (address: one client's limit, project: everyone's together)."
+        case .mail: "Email messages by kind and result: queued or dev when written; sent, retry, failed or expired when the outbox delivers."
+        }
+    }
+
+    /// The registry's descriptor: the whole name, and the help text.
+    var descriptor: MetricNameDescriptor { MetricNameDescriptor(metricName: rawValue, unitName: "", helpText: help) }
 }

@@ -18,12 +18,15 @@ public enum MetricsAccess: String, Sendable, CaseIterable {
     case off
 }
 
-/// The operator's endpoints: `/healthz` (the process answers), `/readyz` (store reachable, signing key loaded),
+/// The operator's endpoints: `/healthz` (the process answers), `/readyz` (store reachable, signing key loaded,
+/// every stored TOTP secret opens with this server's keys),
 /// `/metrics` (Prometheus text format) and `/openapi.json` (this API's OpenAPI 3.1 description).
 struct OperationsController {
     let store: any HearthStore
     let keyRing: KeyRing
     let configuration: HearthServerConfiguration
+    /// TOTP secrets sealed with a key this server lacks make it not ready (issue 35, item 11).
+    var secondFactorKeys: SecondFactorKeyCheck?
 
     /// How long `/readyz` waits for the store before calling it unreachable.
     static let storeProbeTimeout: Duration = .seconds(2)
@@ -34,6 +37,7 @@ struct OperationsController {
             var problems: [String] = []
             if let problem = await probeStore() { problems.append(problem) }
             if !keyRing.hasActiveKey { problems.append("no signing key is loaded yet") }
+            if let problem = await secondFactorKeys?.readinessProblem() { problems.append(problem) }
             guard problems.isEmpty else { throw HearthAPIError(.notReady, problems.joined(separator: "; ")) }
             return JSONResponse(["status": "ready", "store": "ok", "keys": "ok"])
         }
