@@ -147,6 +147,21 @@ def _():
     assert fresh.status_code == 400 and "USER_DISABLED" in fresh.text, fresh.text
 
 
+@check("revoke_refresh_tokens in the same second as the sign-in still revokes it (issue 35, item 6); a sign-in right after passes check_revoked")
+def _():
+    user_id = uid()
+    # No sleep: the revocation lands in the same wall-clock second as the sign-in (firebase-admin sends that second).
+    session = sign_in_with_custom_token(auth.create_custom_token(user_id, app=APP))
+    auth.revoke_refresh_tokens(user_id, app=APP)
+    expect_raises(auth.RevokedIdTokenError, lambda: auth.verify_id_token(session["idToken"], check_revoked=True, app=APP))
+    refresh = requests.post(f"{BASE}/securetoken.googleapis.com/v1/token?key=any",
+                            data={"grant_type": "refresh_token", "refresh_token": session["refreshToken"]}, timeout=10)
+    assert refresh.status_code == 400 and "TOKEN_EXPIRED" in refresh.text, refresh.text
+    again = sign_in_with_custom_token(auth.create_custom_token(user_id, app=APP))
+    claims = auth.verify_id_token(again["idToken"], check_revoked=True, app=APP)
+    assert claims["uid"] == user_id, claims
+
+
 @check("create_session_cookie and verify_session_cookie(check_revoked)")
 def _():
     user_id = uid()
