@@ -28,11 +28,15 @@ struct PasskeyCLIFlow {
         defer { receiver.shutdown() }
         do {
             let response = try Self.decodeResponse(fields, as: PasskeyAuthenticationResponse.self)
-            let session = try await call(WirePaths.passkeySignInFinalize, FinalizePasskeySignInRequest(authenticatorAuthenticationResponse: response),
-                                         as: PasskeySessionResponse.self)
-            let result = try await auth.sessionResult(session.idToken, session.refreshToken, session.expiresIn, provider: "passkey", isNewUser: false)
+            // HearthAuth's finalize: a passkey that did not verify the person (a project with userVerification
+            // PREFERRED) is one factor, and a user with a second factor then gets secondFactorRequired, which
+            // `hearth signin` answers with the TOTP prompt as after a password.
+            let result = try await auth.finalizePasskeySignIn(with: PasskeyAssertion(json: JSONEncoder().encode(response)))
             receiver.finish(.signedIn(providerID: "passkey", email: result.user.email))
             return result
+        } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.secondFactorRequired.rawValue {
+            receiver.finish(.confirmed(providerID: "passkey"))
+            throw error
         } catch {
             receiver.finish(.notAllowed(providerID: "passkey", message: explainPasskey(error)))
             throw error
