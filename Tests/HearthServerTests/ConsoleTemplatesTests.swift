@@ -92,10 +92,27 @@ import Testing
             let session = try await ConsoleTests().signIn(h)
             let overview = try await h.send(.get, "/console", headers: session.headers)
             #expect(overview.text.contains("nowhere: no SMTP relay"))
-            #expect(overview.text.contains("sendOobCode answers EMAIL_NOT_CONFIGURED"))
+            #expect(overview.text.contains("sendOobCode answers EMAIL_SENDING_NOT_CONFIGURED"))
             let test = try await post(h, "/console/templates", session, [("csrf", session.csrf), ("kind", "verifyEmail"), ("do", "test"),
                                                                           ("testTo", "a@example.com")])
             #expect(test.status == 400 && test.text.contains("smtp.url"))
+        }
+    }
+
+    /// Issue 35, smaller things: the console's mail banner names the error code the server really answers when
+    /// no relay is configured (it said EMAIL_NOT_CONFIGURED; `sendOobCode` answers EMAIL_SENDING_NOT_CONFIGURED).
+    @Test func theMailBannerNamesTheCodeSendOobCodeAnswers() async throws {
+        try await HearthHarness.run(configure: { $0.projectId = "prod-project"; $0.apiKeys = ["test-key"]; $0.mail.devMailbox = false }) { h in
+            let reply = try await h.post(WirePaths.accounts("sendOobCode"), SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com"))
+            #expect(reply.status == 400)
+            let code = try #require(reply.errorCode)
+            #expect(code == ServerErrorCode.emailNotConfigured.rawValue)
+            let session = try await ConsoleTests().signIn(h)
+            for path in ["/console", "/console/templates"] {
+                let page = try await h.send(.get, path, headers: session.headers)
+                #expect(page.text.contains("sendOobCode answers \(code)."), "\(path)")
+                #expect(!page.text.contains("EMAIL_NOT_CONFIGURED"), "\(path)")
+            }
         }
     }
 }

@@ -78,7 +78,7 @@ extension ConsoleController {
         let devMailbox = emailActions.mailer.devMailbox != nil
         let production = !configuration.projectId.hasPrefix("demo-")
         let warning: String? = relay ? nil
-            : !devMailbox ? "Password-reset, verification and sign-in emails cannot be sent: sendOobCode answers EMAIL_NOT_CONFIGURED. Set smtp.url (--smtp-url or HEARTH_SMTP_URL) and mail.from."
+            : !devMailbox ? "Password-reset, verification and sign-in emails cannot be sent: sendOobCode answers \(ServerErrorCode.emailNotConfigured.rawValue). Set smtp.url (--smtp-url or HEARTH_SMTP_URL) and mail.from."
             : production ? "Mail only reaches the dev mailbox, not people: set smtp.url (--smtp-url or HEARTH_SMTP_URL) to deliver it." : nil
         return MailStatus(summary: emailActions.deliverySummary, tone: relay ? "success" : warning == nil ? "info" : "warning",
                           warning: warning, devMailbox: devMailbox)
