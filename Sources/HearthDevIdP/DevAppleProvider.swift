@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HearthCore
+import HearthPages
 import HearthWire
 import Hummingbird
 import JWTKit
@@ -116,6 +117,9 @@ public final class DevAppleProvider: Sendable {
 
     // MARK: Authorization
 
+    /// The login form's checkbox: share a private relay address instead of the person's.
+    static let hideMyEmail = Pages.Checkbox(name: "hide_email", label: "Hide My Email (share a private relay address)")
+
     func isClient(_ id: String) -> Bool { id == servicesId || bundleIds.contains(id) }
 
     func authorizeForm(_ request: Request) async throws -> Response {
@@ -148,8 +152,8 @@ public final class DevAppleProvider: Sendable {
                                                  codeChallenge: challenge, scope: scope, tenant: nil, createdAt: clock.now(),
                                                  extra: ["response_mode": mode, "response_type": responseType])
         let id = await state.addPending(pending)
-        return DevHTTP.loginForm(provider: "Apple", action: request.uri.path, requestId: id, email: query.get("login_hint") ?? "",
-                                 checkbox: ("hide_email", "Hide My Email (share a private relay address)"), note: nil, error: nil)
+        return DevPage.login(provider: "Apple", action: request.uri.path, requestId: id, email: query.get("login_hint") ?? "", name: "",
+                             tenant: nil, checkbox: Self.hideMyEmail, error: nil)
     }
 
     /// The answer to the redirect URI, in the request's response mode.
@@ -170,9 +174,8 @@ public final class DevAppleProvider: Sendable {
         }
         guard let email = EmailAddress.normalize(form["email"] ?? "") else {
             let again = await state.addPending(pending)
-            return DevHTTP.loginForm(provider: "Apple", action: request.uri.path, requestId: again, email: form["email"] ?? "",
-                                     checkbox: ("hide_email", "Hide My Email (share a private relay address)"), note: nil,
-                                     error: "Enter a valid email address.", status: .badRequest)
+            return DevPage.login(provider: "Apple", action: request.uri.path, requestId: again, email: form["email"] ?? "", name: form["name"] ?? "",
+                                 tenant: nil, checkbox: Self.hideMyEmail, error: "Enter a valid email address.", status: .badRequest)
         }
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         let hide = form["hide_email"] != nil

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthPages
 import HearthWire
 import Hummingbird
 
@@ -15,6 +16,8 @@ public final class DevGoogleProvider: Sendable {
     public static let path = "/__dev/google"
     /// Consumer Google domains: accounts there carry no `hd`.
     static let consumerDomains: Set<String> = ["gmail.com", "googlemail.com"]
+    /// The login form's checkbox: the address is not verified (`email_verified: false`; ignored for Gmail addresses).
+    static let unverifiedEmail = Pages.Checkbox(name: "unverified", label: "Email address not verified")
 
     /// The web client (`….apps.googleusercontent.com` and its secret).
     public let client: DevIdentityProviders.Client
@@ -106,8 +109,8 @@ public final class DevGoogleProvider: Sendable {
                                                  codeChallenge: challenge, scope: scope, tenant: nil, createdAt: clock.now(), extra: extra)
         let id = await self.state.addPending(pending)
         let hint = query.get("hd").map { "This app asks for an account of \($0)." }
-        return DevHTTP.loginForm(provider: "Google", action: request.uri.path, requestId: id, email: query.get("login_hint") ?? "",
-                                 checkbox: ("unverified", "Email address not verified"), note: hint, error: nil)
+        return DevPage.login(provider: "Google", action: request.uri.path, requestId: id, email: query.get("login_hint") ?? "", name: "",
+                             tenant: nil, note: hint, checkbox: Self.unverifiedEmail, error: nil)
     }
 
     func authorizeSubmit(_ request: Request) async throws -> Response {
@@ -118,9 +121,8 @@ public final class DevGoogleProvider: Sendable {
         if form["action"] == "cancel" { return DevHTTP.redirect(pending.redirectUri, ["error": "access_denied", "state": pending.state]) }
         guard let email = EmailAddress.normalize(form["email"] ?? "") else {
             let again = await state.addPending(pending)
-            return DevHTTP.loginForm(provider: "Google", action: request.uri.path, requestId: again, email: form["email"] ?? "",
-                                     checkbox: ("unverified", "Email address not verified"), note: nil,
-                                     error: "Enter a valid email address.", status: .badRequest)
+            return DevPage.login(provider: "Google", action: request.uri.path, requestId: again, email: form["email"] ?? "", name: form["name"] ?? "",
+                                 tenant: nil, checkbox: Self.unverifiedEmail, error: "Enter a valid email address.", status: .badRequest)
         }
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         // A Gmail address is always verified.

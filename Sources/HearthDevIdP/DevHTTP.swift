@@ -5,8 +5,8 @@ import HearthWire
 import Hummingbird
 import NIOCore
 
-/// HTTP pieces every dev provider answers with: form bodies, redirects, JSON, and the small HTML pages the
-/// Apple- and Google-shaped providers need beyond the shared login template.
+/// HTTP pieces every dev provider answers with: form bodies, redirects, JSON, and Apple's `form_post` page (its
+/// HTML, like every dev page's, comes from HearthPages' templates).
 enum DevHTTP {
     static func formFields(_ request: Request) async throws -> [String: String] {
         var request = request
@@ -55,48 +55,11 @@ enum DevHTTP {
     /// `fields` to `redirectUri` by itself, with a visible button for browsers without JavaScript. The only script
     /// allowed is that one (its hash in the Content-Security-Policy).
     static func formPost(to redirectUri: String, _ fields: [(String, String)]) -> Response {
-        let inputs = fields.map { #"<input type="hidden" name="\#(escape($0.0))" value="\#(escape($0.1))">"# }.joined(separator: "\n")
-        let html = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>Returning to the app</title></head>
-        <body>
-        <form method="post" action="\(escape(redirectUri))">
-        \(inputs)
-        <p>Returning to the app…</p>
-        <button type="submit">Continue</button>
-        </form>
-        <script>\(autoSubmitScript)</script>
-        </body></html>
-        """
+        let html = Pages.formPost(title: "Returning to the app", action: redirectUri, fields: fields, script: autoSubmitScript)
         let hash = WireDigest.sha256(autoSubmitScript).base64EncodedString()
         return Response(status: .ok,
                         headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                                   .contentSecurityPolicy: "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"],
                         body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
-
-    /// A dev provider's login form with one extra checkbox (Apple's "Hide My Email", Google's unverified address):
-    /// email, name, the checkbox, and "Sign in" / "Cancel" buttons posting to `action`.
-    static func loginForm(provider: String, action: String, requestId: String, email: String, checkbox: (name: String, label: String),
-                          note: String?, error: String?, status: HTTPResponse.Status = .ok) -> Response {
-        let html = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>Sign in to \(escape(provider))</title></head>
-        <body>
-        <p><small>development provider</small></p>
-        <h1>Sign in to \(escape(provider))</h1>
-        \(note.map { "<p>\(escape($0))</p>" } ?? "")
-        \(error.map { "<p role=\"alert\">\(escape($0))</p>" } ?? "")
-        <form method="post" action="\(escape(action))">
-        <input type="hidden" name="request_id" value="\(escape(requestId))">
-        <label>Email <input type="email" name="email" value="\(escape(email))" required></label>
-        <label>Name <input type="text" name="name" value=""></label>
-        <label><input type="checkbox" name="\(escape(checkbox.name))" value="1"> \(escape(checkbox.label))</label>
-        <button type="submit" name="action" value="login">Sign in</button>
-        <button type="submit" name="action" value="cancel" formnovalidate>Cancel</button>
-        </form>
-        </body></html>
-        """
-        return DevPage.response(html, status: status)
     }
 }

@@ -10,10 +10,12 @@ enum DevPage {
                  status: status)
     }
 
-    /// The login form.
+    /// The login form, the same for every dev provider (`login.mustache` and the shared stylesheet); Apple's and
+    /// Google's add a note and one checkbox.
     static func login(provider: String, action: String, requestId: String, email: String, name: String, tenant: String?,
-                      error: String?, status: HTTPResponse.Status = .ok) -> Response {
-        response(Pages.login(provider: provider, action: action, requestId: requestId, email: email, name: name, tenant: tenant, error: error),
+                      note: String? = nil, checkbox: Pages.Checkbox? = nil, error: String?, status: HTTPResponse.Status = .ok) -> Response {
+        response(Pages.login(provider: provider, action: action, requestId: requestId, email: email, name: name, tenant: tenant,
+                             note: note, checkbox: checkbox, error: error),
                  status: status)
     }
 

@@ -60,7 +60,27 @@ public enum Pages {
         let email: String
         let name: String
         let tenantNote: String?
+        /// A line under the intro (Google's "This app asks for an account of …").
+        let note: String?
+        /// The form's one extra checkbox (Apple's "Hide My Email", Google's unverified address), if any.
+        let checkboxName: String?
+        let checkboxLabel: String?
         let error: String?
+    }
+
+    /// What `form-post.mustache` reads.
+    struct FormPostModel {
+        struct Field {
+            let name: String
+            let value: String
+        }
+
+        let stylesheet = Pages.stylesheet
+        let title: String
+        let badge = "development provider"
+        let action: String
+        let fields: [Field]
+        let script: String
     }
 
     /// A page with a title, paragraphs, optional facts (label: value), a list, a note and links.
@@ -73,12 +93,34 @@ public enum Pages {
             badge: nonEmpty(badge)), PageTemplate.message.rawValue)
     }
 
-    /// A dev identity provider's login form.
+    /// A checkbox on a dev identity provider's login form: the field's name and its label.
+    public struct Checkbox: Sendable, Equatable {
+        public var name: String
+        public var label: String
+
+        public init(name: String, label: String) {
+            self.name = name
+            self.label = label
+        }
+    }
+
+    /// A dev identity provider's login form (every dev provider's: Microsoft, Yahoo, Apple, Google): email, name, an
+    /// optional note and checkbox, "Sign in" and "Cancel".
     public static func login(provider: String, action: String, requestId: String, email: String, name: String, tenant: String?,
-                             error: String?) -> String {
+                             note: String? = nil, checkbox: Checkbox? = nil, error: String?) -> String {
         Templates.render(LoginModel(title: "Sign in to \(provider)", provider: provider, action: action, requestId: requestId,
-                                    email: email, name: name, tenantNote: nonEmpty(tenant), error: nonEmpty(error)),
+                                    email: email, name: name, tenantNote: nonEmpty(tenant), note: nonEmpty(note),
+                                    checkboxName: nonEmpty(checkbox?.name), checkboxLabel: checkbox?.label, error: nonEmpty(error)),
                          PageTemplate.login.rawValue)
+    }
+
+    /// A dev provider's `response_mode=form_post` answer: a form that POSTs `fields` to `action`, submitted at once by
+    /// `script` (the page's only script; its hash goes in the Content-Security-Policy), with a Continue button for
+    /// browsers without JavaScript.
+    public static func formPost(title: String, action: String, fields: [(String, String)], script: String) -> String {
+        Templates.render(FormPostModel(title: title, action: action, fields: fields.map { FormPostModel.Field(name: $0.0, value: $0.1) },
+                                       script: script),
+                         PageTemplate.formPost.rawValue)
     }
 
     /// `text`, or nil when it is nil or empty (an empty string would open its mustache section).

@@ -52,6 +52,8 @@ enum PageTemplate: String, CaseIterable {
     case message
     /// A dev identity provider's login form.
     case login
+    /// A dev provider's `form_post` answer, ``Pages/formPost(title:action:fields:script:)``.
+    case formPost = "form-post"
     /// An email action page: ``Pages/action(title:message:tone:facts:error:forms:note:links:badge:)``.
     case action
     /// The dev mailbox, ``Pages/devMailbox(_:summary:clear:)``.
@@ -68,6 +70,7 @@ enum PageTemplate: String, CaseIterable {
         case .head: PackageResources.head_mustache
         case .message: PackageResources.message_mustache
         case .login: PackageResources.login_mustache
+        case .formPost: PackageResources.form_post_mustache
         case .action: PackageResources.action_mustache
         case .devMail: PackageResources.dev_mail_mustache
         case .consoleLayout: PackageResources.console_layout_mustache

@@ -303,11 +303,11 @@ import Testing
         #expect(html.contains("<title>Sign in to Microsoft · Hearth</title>"))
         #expect(html.contains("<header>Hearth · development provider</header>"))
         #expect(html.contains(#"name="email" value="\#(Self.escaped)""#))
-        #expect(html.contains(#"<p class="error-text">\#(Self.escaped)</p>"#))
+        #expect(html.contains(#"<p class="error-text" role="alert">\#(Self.escaped)</p>"#))
         #expect(html.contains("Tenant: <code>contoso</code>."))
         #expect(!html.contains("<script>") && !html.contains("{{"))
         let bare = Pages.login(provider: "Yahoo", action: "/b", requestId: "r2", email: "", name: "", tenant: nil, error: "")
-        #expect(!bare.contains("Tenant:") && !bare.contains(#"<p class="error-text">"#))
+        #expect(!bare.contains("Tenant:") && !bare.contains(#"<p class="error-text""#))
     }
 
     @Test func theStylesheetsAndScriptAreTheTemplateFiles() {
