@@ -29,6 +29,8 @@ extension RelyingParty {
         // Reachability first: with no network (no DNS, no route) that is the finding, named as such, before anything
         // that would only fail because of it (a tenant lookup would blame the tenant).
         progress("checking that \(discoveryURL) answers…")
+        // Apple's issuer as its own discovery document names it, when that differs from the endpoint base.
+        var appleIssuerMismatch: ProviderCheckReport.Check?
         do {
             let reply = try await http.get(discoveryURL)
             if reply.status != 200 {
@@ -37,6 +39,7 @@ extension RelyingParty {
                                         : "check the endpoint base URL"))
                 return ProviderCheckReport(providerId: config.providerId, redirectUri: redirectUri, checks: checks + [redirectCheck(config, redirectUri)])
             }
+            if config.kind == .apple { appleIssuerMismatch = Self.appleIssuerMismatch(config, discovery: reply) }
         } catch {
             checks.append(.init(name: "discovery", status: .failed, detail: UpstreamHTTP.describe(error, url: discoveryURL),
                                 fix: "check that this server can reach \(discoveryURL) (network, DNS, firewall, proxy) and that the \(config.kind == .oidc ? "issuer" : "endpoint base") URL is right"))
@@ -74,7 +77,7 @@ extension RelyingParty {
                 "\(Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority))/\($0)/v2.0/.well-known/openid-configuration"
             } ?? discoveryURL
             checks.append(.init(name: "discovery", status: .ok, detail: "\(fetched) answered"))
-            checks.append(.init(name: "issuer", status: .ok, detail: "the issuer is \(provider.discovery.issuer)"))
+            checks.append(appleIssuerMismatch ?? .init(name: "issuer", status: .ok, detail: "the issuer is \(provider.discovery.issuer)"))
         } catch let error as RelyingPartyError {
             let fix: String = switch error.kind {
             case .discovery where error.message.contains("could not be fetched"):
@@ -102,7 +105,9 @@ extension RelyingParty {
                                 fix: "check that this server can reach the provider's jwks_uri"))
         }
 
-        if !config.clientId.isEmpty, !config.clientSecret.isEmpty {
+        // With Apple's issuer elsewhere, the token endpoint refuses the client secret's audience whatever the key: the
+        // client check would blame the key, so the issuer finding stands alone.
+        if !config.clientId.isEmpty, !config.clientSecret.isEmpty, appleIssuerMismatch == nil {
             progress("checking the client id and secret at the token endpoint…")
             checks.append(await clientCheck(provider, redirectUri: redirectUri))
         }
@@ -181,6 +186,22 @@ extension RelyingParty {
         }
         return .init(name: "client", status: .warning, detail: "the token endpoint answered \(cited); the client id and secret could not be confirmed",
                      fix: "sign in once (hearth sign-in or /__dev/try) to confirm the settings", providerError: info)
+    }
+
+    /// Apple's discovery document names its issuer: the `iss` of its ID tokens and the audience its token endpoint
+    /// requires of client secrets. Hearth takes both from the endpoint base, so a document there naming another issuer
+    /// (the dev provider reached by another host name or port than the server's public URL, `localhost` for
+    /// `127.0.0.1`) means every code exchange is refused as `invalid_client` and every ID token has the wrong issuer,
+    /// whatever the key. nil when the document names the endpoint base (or names no issuer).
+    static func appleIssuerMismatch(_ config: IdPConfig, discovery reply: UpstreamHTTP.Reply) -> ProviderCheckReport.Check? {
+        guard let named = (try? JSONDecoder().decode(JSONValue.self, from: reply.body))?.objectValue?["issuer"]?.stringValue,
+              !named.isEmpty else { return nil }
+        let base = config.appleSettings.base
+        let issuer = trimmed(named)
+        guard issuer != base else { return nil }
+        return .init(name: "issuer", status: .failed,
+                     detail: "the provider at \(base) names its issuer \(issuer): its ID tokens carry that issuer and its token endpoint accepts only client secrets addressed to it, but Hearth takes both from the endpoint base \(base), so every code exchange would be refused as invalid_client whatever the key",
+                     fix: "set the endpoint base to exactly \(issuer) (the same scheme, host and port: localhost and 127.0.0.1 differ): hearth providers enable apple.com --endpoint-base \(issuer)")
     }
 
     static func discoveryURL(_ config: IdPConfig) -> String {
