@@ -143,6 +143,18 @@ try:
     wait_for("Signed in with yahoo.com")
     shoot("try-signed-in", "Signed in with yahoo.com")
 
+    # The Apple- and Google-shaped dev providers' forms share the look (issue 35); Apple's answer is a form_post page.
+    driver.get(BASE + "/__dev/try?provider=apple.com")
+    WebDriverWait(driver, 15).until(expected_conditions.presence_of_element_located((By.NAME, "email")))
+    shoot("dev-idp-login-form-apple", "Hide My Email")
+    login("pages-apple@example.com")
+    wait_for("Signed in with apple.com")
+    shoot("try-signed-in-apple", "Signed in with apple.com")
+
+    driver.get(BASE + "/__dev/try?provider=google.com")
+    WebDriverWait(driver, 15).until(expected_conditions.presence_of_element_located((By.NAME, "email")))
+    shoot("dev-idp-login-form-google", "Email address not verified")
+
     driver.get(BASE + "/__dev/try?provider=microsoft.com")
     login("pages@yahoo.com")
     wait_for("An account already exists")
