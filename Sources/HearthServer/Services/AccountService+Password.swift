@@ -78,15 +78,14 @@ extension AccountService {
             user.passwordHash = hash
             user.passwordUpdatedAt = moment
             if let name = request.displayName { user.displayName = name }
-            if !upgrade { user.validSince = revocationMoment }
+            // The user's other sessions end; the caller's goes on (see below), so validSince stops at its sign-in.
+            if !upgrade { user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime))) }
         }
-        let tokens: SessionTokens
-        if upgrade {
-            tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)))
-        } else {
-            logger.info("password linked; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
-            tokens = try await issueSession(for: updated, signInProvider: "password")
-        }
+        // Linking adds a credential to the signed-in session: its sign-in time and second factor stay (a link is no
+        // new sign-in, and must not extend the recent-login window).
+        if !upgrade { logger.info("password linked; other sessions revoked", metadata: ["uid": "\(updated.localId)"]) }
+        let tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
+                                            sessionClaims: Self.carriedSecondFactor(claims))
         return SignUpResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName, tokens: tokens)
     }
 
