@@ -28,15 +28,16 @@ struct PasskeyCLIFlow {
         defer { receiver.shutdown() }
         do {
             let response = try Self.decodeResponse(fields, as: PasskeyAuthenticationResponse.self)
-            // HearthAuth's finalize: a passkey that did not verify the person (a project with userVerification
-            // PREFERRED) is one factor, and a user with a second factor then gets secondFactorRequired, which
-            // `hearth signin` answers with the TOTP prompt as after a password.
-            let result = try await auth.finalizePasskeySignIn(with: PasskeyAssertion(json: JSONEncoder().encode(response)))
+            let session = try await call(WirePaths.passkeySignInFinalize, FinalizePasskeySignInRequest(authenticatorAuthenticationResponse: response),
+                                         as: PasskeySessionResponse.self)
+            if session.mfaPendingCredential != nil {
+                // A passkey that did not verify the person (a project with userVerification PREFERRED) is one factor,
+                // and this account has a second factor.
+                throw CLIError(Self.oneFactorPasskey)
+            }
+            let result = try await auth.sessionResult(session.idToken, session.refreshToken, session.expiresIn, provider: "passkey", isNewUser: false)
             receiver.finish(.signedIn(providerID: "passkey", email: result.user.email))
             return result
-        } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.secondFactorRequired.rawValue {
-            receiver.finish(.confirmed(providerID: "passkey"))
-            throw error
         } catch {
             receiver.finish(.notAllowed(providerID: "passkey", message: explainPasskey(error)))
             throw error
@@ -147,6 +148,9 @@ struct PasskeyCLIFlow {
     }
 
     /// A server refusal in words, with what to do.
+    /// A passkey sign-in that needs the account's second factor too.
+    static let oneFactorPasskey = "the authenticator did not verify you (no PIN or biometrics), so the passkey counts as one factor and this account also has a second factor: use an authenticator that verifies you, or sign in with hearth signin password --email <address> and your code"
+
     static func explain(_ envelope: GoogleErrorEnvelope, server: String, apiKey: String) -> String {
         let message = envelope.error.message
         let detail = message.range(of: " : ").map { String(message[$0.upperBound...]) }
