@@ -11,7 +11,7 @@ struct Project: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or change the project's sign-in settings.",
         discussion: "Example: hearth project --email-enumeration-protection on --one-account-per-email on",
-        subcommands: [ProjectMFA.self, ProjectPasskeys.self])
+        subcommands: [ProjectMFA.self, ProjectPasskeys.self, ProjectDomains.self])
 
     /// `on` / `off`.
     enum Switch: String, ExpressibleByArgument, CaseIterable {
@@ -77,6 +77,49 @@ struct Project: AsyncParsableCommand {
             accept any app                 \(word(config.acceptAnyApp))
             authorized domains             \(config.authorizedDomains.joined(separator: ", "))
             """)
+    }
+}
+
+/// `hearth project domains` (also `hearth apps domains`): the project's authorized domains — the sites whose pages
+/// may use web sign-in (the auth handler's `redirectUrl`, the helper iframe's `frame-ancestors`) and receive email
+/// action links (`continueUrl`). Through the admin API's project-config update, as the console's Settings.
+struct ProjectDomains: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "domains",
+        abstract: "Show or change the project's authorized domains (getProjectConfig.authorizedDomains).",
+        discussion: """
+            Web apps signing in with the Firebase JS SDK (popups, redirects, the helper iframe) and email action \
+            continue URLs must be on one of these domains or a subdomain of one (any port). \
+            Example: hearth project domains --add app.example.com --remove 127.0.0.1
+            """)
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var project: ProjectOption
+    @Option(help: "A domain to add, e.g. app.example.com (its subdomains are included; no scheme or port).") var add: [String] = []
+    @Option(help: "A domain to remove.") var remove: [String] = []
+
+    func validate() throws {
+        for domain in add where domain.isEmpty || domain.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) {
+            throw ValidationError("\(domain) is not a domain name: give a host name such as app.example.com (no scheme, port or path)")
+        }
+    }
+
+    func run() async throws {
+        let remove = remove.map { $0.lowercased() }
+        let (domains, absent) = try await storeOptions.withService(projectId: project.projectId) { service, store, settings in
+            var domains = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings).authorizedDomains
+            let absent = remove.filter { domain in !domains.contains { $0.lowercased() == domain } }
+            domains.removeAll { remove.contains($0.lowercased()) }
+            for domain in add.map({ $0.lowercased() }) where !domains.contains(domain) { domains.append(domain) }
+            if !add.isEmpty || !remove.isEmpty {
+                try await HearthCLI.plainly {
+                    _ = try await service.updateProjectConfig(body: .object(["authorizedDomains": .array(domains.map { .string($0) })]),
+                                                              updateMask: "authorizedDomains", by: HearthCLI.principal)
+                }
+            }
+            return (domains, absent)
+        }
+        for domain in absent { FileHandle.standardError.write(Data("\(domain) was not an authorized domain\n".utf8)) }
+        print(domains.joined(separator: "\n"))
     }
 }
 

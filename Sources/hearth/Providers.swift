@@ -279,37 +279,8 @@ struct Apps: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
         abstract: "Register Apple and desktop apps that may receive sign-in results.",
-        subcommands: [AddApple.self, AddDesktop.self, List.self, Remove.self, Domains.self]
+        subcommands: [AddApple.self, AddDesktop.self, List.self, Remove.self, ProjectDomains.self]
     )
-
-    struct Domains: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Show or change the project's authorized domains (getProjectConfig.authorizedDomains).")
-        @OptionGroup var storeOptions: StoreOptions
-        @Option(name: .customLong("project-id"), help: "The project (default: env HEARTH_PROJECT_ID, else the one project the data holds, else demo-hearth).")
-        var projectId: String?
-        @Option(help: "A domain to add.") var add: [String] = []
-        @Option(help: "A domain to remove.") var remove: [String] = []
-
-        func run() async throws {
-            for domain in add where domain.isEmpty || domain.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) {
-                throw ValidationError("\(domain) is not a domain name")
-            }
-            let domains = try await storeOptions.withService(projectId: projectId) { service, store, settings in
-                var domains = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings).authorizedDomains
-                domains.removeAll { remove.contains($0) }
-                for domain in add.map({ $0.lowercased() }) where !domains.contains(domain) { domains.append(domain) }
-                if !add.isEmpty || !remove.isEmpty {
-                    try await HearthCLI.plainly {
-                        _ = try await service.updateProjectConfig(body: .object(["authorizedDomains": .array(domains.map { .string($0) })]),
-                                                                  updateMask: "authorizedDomains", by: HearthCLI.principal)
-                    }
-                }
-                return domains
-            }
-            print(domains.joined(separator: "\n"))
-        }
-    }
 
     struct AddApple: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-apple",

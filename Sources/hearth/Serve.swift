@@ -157,7 +157,9 @@ struct Serve: AsyncParsableCommand {
             let app = try await buildApplication(configuration: configuration, store: store, devProviders: devIdPs, logger: logger) { report in
                 // From here on the data is live: no later failure (a shutdown days later) may remove it.
                 listening.withLock { $0 = true }
-                Self.printBanner(settings: settings, configuration: configuration, report: report)
+                let domains = (try? await store.projectConfig(projectId: settings.projectId))?.authorizedDomains
+                    ?? (configuration.initialProjectConfig ?? ProjectConfig(projectId: settings.projectId)).authorizedDomains
+                Self.printBanner(settings: settings, configuration: configuration, report: report, authorizedDomains: domains)
                 await Self.deliverConsoleLink(linkDelivery, store: store, configuration: configuration, logger: logger)
             }
             try await runUntilStopped(app, logger: logger)
@@ -253,7 +255,30 @@ struct Serve: AsyncParsableCommand {
         return "NOT CONFIGURED: password reset and verification emails are refused until --smtp-url (env HEARTH_SMTP_URL) is set (docs/email.md)"
     }
 
-    static func printBanner(settings: Settings, configuration: HearthServerConfiguration, report: StartupReport) {
+    /// `--dev`: how to point a web app's Firebase JS SDK at this server (docs/web.md), below the try-it line.
+    static func webAppLines(publicURL: String, authorizedDomains: [String]) -> [String] {
+        let components = URLComponents(string: publicURL)
+        let origin = components.map { parts in
+            var origin = parts
+            origin.path = ""
+            origin.query = nil
+            origin.fragment = nil
+            return origin.string ?? publicURL
+        } ?? publicURL
+        let authDomain = origin.replacingOccurrences(of: "http://", with: "").replacingOccurrences(of: "https://", with: "")
+        var lines = [
+            "  web apps:      connectAuthEmulator(auth, '\(origin)', {disableWarnings: true}) with authDomain: '\(authDomain)' in the app's config (docs/web.md)",
+            "                 pages on " + (authorizedDomains.isEmpty ? "no domain (none authorized)" : authorizedDomains.joined(separator: ", "))
+                + " (and subdomains) may sign in; more with hearth project domains --add <domain>",
+            "                 try it: open \(publicURL)/__dev/try/web (the JS SDK's popup flow, in a browser)",
+        ]
+        if let path = components?.path, !path.isEmpty, path != "/" {
+            lines.insert("                 the SDK drops the path \(path): serve Hearth at the root of \(origin) for web apps", at: 1)
+        }
+        return lines
+    }
+
+    static func printBanner(settings: Settings, configuration: HearthServerConfiguration, report: StartupReport, authorizedDomains: [String]) {
         let port = report.port
         let base = "http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port)"
         let keys = configuration.acceptsAnyAPIKey
@@ -301,6 +326,7 @@ struct Serve: AsyncParsableCommand {
         if settings.dev {
             lines.append("  dev clients:   \(DevClientsFile.path(directory: settings.dataDir)) (the dev IdPs' client IDs and secrets, to configure a provider against them through the admin API or the CLI)")
             lines.append("  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, apple.com, google.com, or add &tenant=organizations) in a browser")
+            lines += Self.webAppLines(publicURL: configuration.publicURL.url, authorizedDomains: authorizedDomains)
         }
         lines.append("Press Ctrl-C to stop.")
         // Unbuffered, so the banner shows at once even when stdout is a pipe.
