@@ -124,4 +124,8 @@ enum Templates {
     static let consoleScript = text(PackageResources.console_js)
     /// The passkey page's script.
     static let passkeyScript = text(PackageResources.passkey_js)
+    /// The web result page's script.
+    static let webResultScript = text(PackageResources.web_result_js)
+    /// The helper iframe's script.
+    static let webIframeScript = text(PackageResources.iframe_js)
 }

@@ -151,7 +151,9 @@ public protocol FlowStore: Sendable {
     func insertAuthorizationSession(_ session: AuthorizationSession) async throws
     func authorizationSession(state: String) async throws -> AuthorizationSession?
     /// Marks the provider's callback as received, once: false when unknown, expired or already called back.
-    func markCallback(state: String, now: Date) async throws -> Bool
+    /// Marks the provider's callback of `state` once (false: unknown, used, expired or called back already);
+    /// `sessionIdHash` replaces the session's (web sign-ins get their session id at the callback).
+    func markCallback(state: String, now: Date, sessionIdHash: String?) async throws -> Bool
     /// Consumes the session once, if `sessionIdHash` matches (a mismatch burns it).
     func consumeAuthorizationSession(state: String, sessionIdHash: String, now: Date) async throws -> SessionConsumeOutcome
     func insertPendingCredential(_ credential: PendingCredential) async throws
@@ -175,6 +177,13 @@ public protocol FlowStore: Sendable {
     func deleteMFASession(idHash: String) async throws -> Bool
     /// Deletes every second-factor session of the user (its factors changed).
     func deleteMFASessions(localId: String) async throws
+}
+
+extension FlowStore {
+    /// ``markCallback(state:now:sessionIdHash:)`` keeping the session id the handler stored.
+    public func markCallback(state: String, now: Date) async throws -> Bool {
+        try await markCallback(state: state, now: now, sessionIdHash: nil)
+    }
 }
 
 /// Everything the server keeps: one database, any replica can serve any step.

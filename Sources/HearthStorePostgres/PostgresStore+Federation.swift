@@ -63,8 +63,8 @@ extension PostgresStore {
     }
 
     /// One conditional UPDATE: of two callbacks racing on two replicas, exactly one sees its row change.
-    public func markCallback(state: String, now: Date) async throws -> Bool {
-        try await single { db in try await db.execute(StoreSQL.markCallback(state: state, now: now)) == 1 }
+    public func markCallback(state: String, now: Date, sessionIdHash: String?) async throws -> Bool {
+        try await single { db in try await db.execute(StoreSQL.markCallback(state: state, now: now, sessionIdHash: sessionIdHash)) == 1 }
     }
 
     public func consumeAuthorizationSession(state: String, sessionIdHash: String, now: Date) async throws -> SessionConsumeOutcome {

@@ -59,8 +59,8 @@ extension SQLiteStore {
         try await read { db in try db.row(StoreSQL.authorizationSession(state: state)).flatMap(AuthorizationSession.init(row:)) }
     }
 
-    public func markCallback(state: String, now: Date) async throws -> Bool {
-        try await transaction { db in try db.execute(StoreSQL.markCallback(state: state, now: now)) == 1 }
+    public func markCallback(state: String, now: Date, sessionIdHash: String?) async throws -> Bool {
+        try await transaction { db in try db.execute(StoreSQL.markCallback(state: state, now: now, sessionIdHash: sessionIdHash)) == 1 }
     }
 
     public func consumeAuthorizationSession(state: String, sessionIdHash: String, now: Date) async throws -> SessionConsumeOutcome {

@@ -222,27 +222,6 @@ import Testing
         }
     }
 
-    /// Issue 35, item 2: linking a password to a signed-in account without one (`accounts:signUp` with `idToken`)
-    /// keeps the session's sign-in time: the link extends no recent-login window.
-    @Test func linkingAPasswordKeepsTheSessionsSignIn() async throws {
-        try await HearthHarness.run { h in
-            _ = try await h.post(Self.sendPath, SendOobCodeRequest(requestType: .emailSignIn, email: "ada@example.com"))
-            let ada = try await h.post(Self.linkPath, SignInWithEmailLinkRequest(
-                email: "ada@example.com", oobCode: try await Self.lastCode(h, .emailSignIn).oobCode)).decode(SignInWithEmailLinkResponse.self)
-            let adaToken = try #require(ada.idToken)
-            let signInTime = try #require(jwtPayload(adaToken)?["auth_time"] as? Int)
-            h.clock.advance(by: 200)
-            let linked = try await h.post(WirePaths.accounts("signUp"), SignUpRequest(email: "ada@example.com", password: "ada's password", idToken: ada.idToken))
-            #expect(linked.status == 200, "\(linked.text)")
-            let token = try #require(try linked.decode(SignUpResponse.self).idToken)
-            #expect(jwtPayload(token)?["auth_time"] as? Int == signInTime, "linking a password answered a session stamped 'signed in now'")
-            #expect(try await h.lookup(token).status == 200)
-            h.clock.advance(by: 120)
-            let change = try await h.post(Self.updatePath, UpdateRequest(idToken: token, password: "another password"))
-            #expect(change.errorCode == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "\(change.text)")
-        }
-    }
-
     // MARK: Item 3: an email link never replaces the sign-in email
 
     /// Issue 35, item 3: an account without a password or identities (made by an email link) is not moved to another

@@ -303,7 +303,7 @@ enum AuthErrorUtils {
         case .invalidOAuthClientId: .invalidClientID
         case .networkRequestFailed: .webNetworkRequestFailed
         case .internalError: .webInternalError
-        case .webContextCancelled: .webContextCancelled
+        case .webContextCancelled, .userCancelled: .webContextCancelled
         case .operationNotAllowed: .operationNotAllowed
         case .invalidCredential: .invalidCredential
         case .appNotAuthorized: .appNotAuthorized

@@ -160,11 +160,14 @@ public enum RedirectTarget: Sendable, Equatable {
     case appleScheme(String)
     /// `http://127.0.0.1:<port>/…` or `http://[::1]:<port>/…` (desktop and CLI apps).
     case loopback(String)
+    /// A web page on an authorized domain, signed in by the Firebase JS SDK (popup or redirect).
+    case web(WebAppTarget)
 
     public var kind: String {
         switch self {
         case .appleScheme: "apple"
         case .loopback: "loopback"
+        case .web: "web"
         }
     }
 
@@ -172,6 +175,7 @@ public enum RedirectTarget: Sendable, Equatable {
         switch self {
         case .appleScheme(let scheme): scheme
         case .loopback(let url): url
+        case .web(let target): target.encoded
         }
     }
 
@@ -179,6 +183,9 @@ public enum RedirectTarget: Sendable, Equatable {
         switch kind {
         case "apple": self = .appleScheme(value)
         case "loopback": self = .loopback(value)
+        case "web":
+            guard let target = WebAppTarget(encoded: value) else { return nil }
+            self = .web(target)
         default: return nil
         }
     }
@@ -192,6 +199,46 @@ public enum RedirectTarget: Sendable, Equatable {
               components.user == nil, components.password == nil, components.fragment == nil
         else { return false }
         return true
+    }
+}
+
+/// Where a web sign-in's result goes: the app's page (`redirectUrl`, on an authorized domain) and the JS SDK's app
+/// (`apiKey`, `appName`), whose helper iframe takes the event.
+public struct WebAppTarget: Sendable, Equatable, Codable {
+    /// The app's page, exactly as the SDK sent it (a redirect returns there).
+    public var redirectUrl: String
+    public var apiKey: String
+    public var appName: String
+
+    public init(redirectUrl: String, apiKey: String, appName: String) {
+        self.redirectUrl = redirectUrl
+        self.apiKey = apiKey
+        self.appName = appName
+    }
+
+    /// The app page's origin (`scheme://host[:port]`), to which alone the event may be delivered.
+    public var origin: String? { Self.origin(of: redirectUrl) }
+
+    /// `scheme://host[:port]` of an http(s) URL (default ports left out, host lower-cased), or nil.
+    public static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.host?.lowercased(), !host.isEmpty else { return nil }
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        if let port = components.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
+            return "\(scheme)://\(shownHost):\(port)"
+        }
+        return "\(scheme)://\(shownHost)"
+    }
+
+    var encoded: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    init?(encoded: String) {
+        guard let value = try? JSONDecoder().decode(WebAppTarget.self, from: Data(encoded.utf8)) else { return nil }
+        self = value
     }
 }
 

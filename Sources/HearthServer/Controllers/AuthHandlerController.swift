@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HearthCore
 import HearthPages
 import HearthWire
@@ -41,9 +42,35 @@ struct AuthHandlerController {
         }
         limited.post(RouterPath(AuthHandlerProtocol.handlerPath), use: formPost)
         limited.post(RouterPath(AuthHandlerProtocol.emulatorHandlerPath), use: formPost)
+        // The Firebase JS SDK's helper iframe, framed only by the project's authorized domains.
+        let iframe: @Sendable (Request, HearthRequestContext) async throws -> Response = { _, _ in
+            let domains = try await accounts.projectConfig().authorizedDomains
+            return Response(status: .ok, headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; script-src 'self' https://apis.google.com; connect-src https://apis.google.com; "
+                    + "frame-src https://apis.google.com; base-uri 'none'; form-action 'none'; frame-ancestors \(WebOrigins.frameAncestors(domains))",
+            ], body: .init(byteBuffer: ByteBuffer(string: Pages.webIframe(script: AuthHandlerProtocol.iframeScriptPath, gapiURL: Self.gapiURL))))
+        }
+        // Not rate-limited: Safari and mobile browsers load it with every page of the app.
+        router.get(RouterPath(AuthHandlerProtocol.iframePath), use: iframe)
+        router.get(RouterPath(AuthHandlerProtocol.emulatorIframePath), use: iframe)
+        router.get(RouterPath(AuthHandlerProtocol.iframeScriptPath)) { _, _ in Self.script(Pages.webIframeScript) }
+        router.get(RouterPath(AuthHandlerProtocol.webResultScriptPath)) { _, _ in Self.script(Pages.webResultScript) }
         router.get(RouterPath(AuthHandlerProtocol.callbackPath)) { _, _ in
             HTMLPage.message("Return to the app", "This address is opened by the app, not the browser. You can close this window.", tone: .info)
         }
+    }
+
+    /// Where the helper iframe loads `gapi.iframes` from (the same script the SDK loads into the app's page).
+    static let gapiURL = "https://apis.google.com/js/api.js"
+
+    /// The pages of web sign-in: their scripts from this origin only, inline styles, no framing. No
+    /// `Cross-Origin-Opener-Policy`: any but `unsafe-none` in a popup cuts it from the app that opened it.
+    static let webPageSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    static func script(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=300"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     static func render(_ outcome: HandlerOutcome) -> Response {
@@ -52,6 +79,32 @@ struct AuthHandlerController {
             return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
         case .page(let status, let title, let message):
             return HTMLPage.message(title, message, tone: status >= 400 ? .error : .info, status: HTTPResponse.Status(code: status))
+        case .explained(let status, let title, let message):
+            let data = JSONValue.object(["consoleError": .string(title + ". " + message.replacingOccurrences(of: "\n\n", with: " "))]).compactJSONString
+            return webPage(status: status, Pages.webResult(title: title, message: message, tone: .error, data: data,
+                                                           script: AuthHandlerProtocol.webResultScriptPath))
+        case .web(let delivery):
+            var data: [String: JSONValue] = [
+                "popup": .bool(delivery.popup), "apiKey": .string(delivery.target.apiKey), "appName": .string(delivery.target.appName),
+                "appOrigin": .string(delivery.target.origin ?? ""), "redirectUrl": .string(delivery.target.redirectUrl),
+                "storageKey": .string("hearth:redirectEvent:\(delivery.target.apiKey):\(delivery.target.appName)"),
+            ]
+            if let event = try? JSONDecoder().decode(JSONValue.self, from: WireJSON.encoder.encode(delivery.event)) { data["event"] = event }
+            let failed = delivery.event.error != nil
+            let title = failed ? "The sign-in did not complete" : "Signed in"
+            let message = failed
+                ? (delivery.event.error?.message ?? "") + "\n\nReturning to the app, which shows what to do."
+                : (delivery.popup ? "Returning to the app…" : "Returning to the app…")
+            return webPage(status: 200, Pages.webResult(title: title, message: message, tone: failed ? .warning : .success,
+                                                        data: JSONValue.object(data).compactJSONString,
+                                                        script: AuthHandlerProtocol.webResultScriptPath))
         }
+    }
+
+    static func webPage(status: Int, _ html: String) -> Response {
+        Response(status: HTTPResponse.Status(code: status),
+                 headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: webPageSecurityPolicy,
+                           HTTPField.Name("Referrer-Policy")!: "no-referrer"],
+                 body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }

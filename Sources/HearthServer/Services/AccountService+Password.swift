@@ -78,14 +78,18 @@ extension AccountService {
             user.passwordHash = hash
             user.passwordUpdatedAt = moment
             if let name = request.displayName { user.displayName = name }
-            // The user's other sessions end; the caller's goes on (see below), so validSince stops at its sign-in.
-            if !upgrade { user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime))) }
+            if !upgrade { user.validSince = revocationMoment }
         }
-        // Linking adds a credential to the signed-in session: its sign-in time and second factor stay (a link is no
-        // new sign-in, and must not extend the recent-login window).
-        if !upgrade { logger.info("password linked; other sessions revoked", metadata: ["uid": "\(updated.localId)"]) }
-        let tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
-                                            sessionClaims: Self.carriedSecondFactor(claims))
+        let tokens: SessionTokens
+        if upgrade {
+            tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)))
+        } else {
+            // A credential change with a recent sign-in (checked above): every earlier token ends, the caller's
+            // included (a session that keeps an older auth_time would read as revoked to the Admin SDKs'
+            // checkRevoked), and the caller goes on with a new session.
+            logger.info("password linked; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
+            tokens = try await issueSession(for: updated, signInProvider: "password")
+        }
         return SignUpResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName, tokens: tokens)
     }
 

@@ -5,10 +5,22 @@ import HearthStore
 import HearthWire
 import Logging
 
-/// What the auth handler answers: a redirect, or an HTML page (errors that must not redirect anywhere).
+/// What the auth handler answers: a redirect, or an HTML page (errors that must not redirect anywhere), or the web
+/// result page that hands an auth event to the JS SDK's helper iframe (popup) or keeps it for it (redirect).
 public enum HandlerOutcome: Sendable, Equatable {
     case redirect(String)
     case page(status: Int, title: String, message: String)
+    case web(WebDelivery)
+    /// A refusal page whose explanation also goes to the browser's console (a web app's developer looks there).
+    case explained(status: Int, title: String, message: String)
+}
+
+/// A web sign-in's result for the Firebase JS SDK: the event, the app it may go to, and how.
+public struct WebDelivery: Sendable, Equatable {
+    public var target: WebAppTarget
+    public var event: WebAuthEvent
+    /// A popup (the event goes to the opener's helper iframe) or a redirect (kept for the iframe, then back to the app).
+    public var popup: Bool
 }
 
 extension FederationService {
@@ -25,24 +37,43 @@ extension FederationService {
         guard IdPConfig.kind(forProviderId: providerId) != nil else {
             return .page(status: 400, title: "Unsupported provider", message: "providerId must be microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>.")
         }
-        guard let sessionIdHash = query[.sessionId]?.lowercased(), sessionIdHash.count == 64, sessionIdHash.allSatisfy(\.isHexDigit) else {
-            return .page(status: 400, title: "Invalid request", message: "sessionId must be the hex SHA-256 of the app's session id.")
-        }
-        guard let eventId = query[.eventId], (1...64).contains(eventId.count), eventId.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            return .page(status: 400, title: "Invalid request", message: "eventId is missing or malformed.")
-        }
         let authType = query[.authType].flatMap { $0.isEmpty ? nil : $0 } ?? "signInWithRedirect"
         guard authType.count <= 40, authType.allSatisfy({ $0.isLetter }) else {
             return .page(status: 400, title: "Invalid request", message: "authType is malformed.")
         }
+        // The Firebase JS SDK (popup and redirect): no session id (Hearth makes it at the callback), its own event ids,
+        // a page on an authorized domain.
+        let web = AuthHandlerProtocol.webAuthTypes.contains(authType)
+        let sessionIdHash: String
+        let eventId: String
         let target: RedirectTarget
-        switch try await redirectTarget(query) {
-        case .success(let value): target = value
-        case .failure(let error): return error.outcome
+        if web {
+            sessionIdHash = ""
+            guard let value = Self.webEventId(query[.eventId], authType: authType) else {
+                return .page(status: 400, title: "Invalid request", message: "eventId is missing or malformed.")
+            }
+            eventId = value
+            switch try await webTarget(query, authType: authType) {
+            case .success(let value): target = .web(value)
+            case .failure(let error): return error.outcome
+            }
+        } else {
+            guard let hash = query[.sessionId]?.lowercased(), hash.count == 64, hash.allSatisfy(\.isHexDigit) else {
+                return .page(status: 400, title: "Invalid request", message: "sessionId must be the hex SHA-256 of the app's session id.")
+            }
+            sessionIdHash = hash
+            guard let value = query[.eventId], (1...64).contains(value.count), value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                return .page(status: 400, title: "Invalid request", message: "eventId is missing or malformed.")
+            }
+            eventId = value
+            switch try await redirectTarget(query) {
+            case .success(let value): target = value
+            case .failure(let error): return error.outcome
+            }
         }
         func fail(_ code: WebAuthErrorCode, _ message: String) -> HandlerOutcome {
-            .redirect(Self.deliver(target, publicURL: configuration.publicURL.url, authType: authType, eventId: eventId,
-                                   link: nil, firebaseError: FirebaseWebError(code: code, message: message)))
+            Self.result(target, publicURL: configuration.publicURL.url, authType: authType, eventId: eventId,
+                        link: nil, sessionId: nil, firebaseError: FirebaseWebError(code: code, message: message))
         }
         let config: IdPConfig
         do {
@@ -96,9 +127,9 @@ extension FederationService {
             diagnostics.record("federated sign-in refused", error.errorInfo(providerId: config.providerId), detail: error.message,
                                correlationId: correlationId)
             let sentence = error.message.prefix(1).uppercased() + error.message.dropFirst()
-            return .redirect(Self.deliver(target, publicURL: configuration.publicURL.url, authType: authType, eventId: eventId, link: nil,
-                                          firebaseError: FirebaseWebError(code: .operationNotAllowed, message: "OPERATION_NOT_ALLOWED : \(sentence).",
-                                                                          correlationId: correlationId)))
+            return Self.result(target, publicURL: configuration.publicURL.url, authType: authType, eventId: eventId, link: nil, sessionId: nil,
+                               firebaseError: FirebaseWebError(code: .operationNotAllowed, message: "OPERATION_NOT_ALLOWED : \(sentence).",
+                                                               correlationId: correlationId))
         } catch let error as RelyingPartyError {
             let code: WebAuthErrorCode = error.kind == .configuration ? .argumentError : .networkRequestFailed
             return fail(code, "INVALID_ARGUMENT : \(error.message)")
@@ -172,6 +203,44 @@ extension FederationService {
         return .success(.appleScheme(scheme.lowercased()))
     }
 
+    /// A JS SDK event id: 10 digits for popups, `<uid>:::<digits>` for link and reauth redirects, none for a sign-in
+    /// redirect (empty then). Printable ASCII without spaces, at most 200 characters; echoed exactly.
+    static func webEventId(_ raw: String?, authType: String) -> String? {
+        guard let raw, !raw.isEmpty else { return authType == "signInViaRedirect" ? "" : nil }
+        guard raw.utf8.count <= 200, raw.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "<" && $0 != ">" && $0 != "\"" }) else { return nil }
+        return raw
+    }
+
+    /// The web page a JS SDK sign-in returns to: an http(s) URL on one of the project's authorized domains (the SDK
+    /// skips its own origin check in emulator mode, so Hearth does it). A redirect sign-in also needs the page on
+    /// Hearth's site: across sites, the browser partitions the storage that carries the result back.
+    func webTarget(_ query: [String: String], authType: String) async throws -> Result<WebAppTarget, HandlerOutcomeError> {
+        let apiKey = query[.apiKey] ?? ""
+        let appName = query[.appName].flatMap { $0.isEmpty ? nil : $0 } ?? "[DEFAULT]"
+        guard let redirectUrl = query[.redirectUrl], !redirectUrl.isEmpty, redirectUrl.utf8.count <= 4096,
+              let components = URLComponents(string: redirectUrl), components.user == nil, components.password == nil,
+              let host = components.host, WebAppTarget.origin(of: redirectUrl) != nil,
+              apiKey.utf8.count <= 200, appName.utf8.count <= 200,
+              (apiKey + appName).unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        else {
+            return .failure(HandlerOutcomeError(.page(status: 400, title: "Invalid request",
+                message: "redirectUrl must be the http(s) address of the app's page (the Firebase JS SDK sends it).")))
+        }
+        let project = try await accounts.projectConfig()
+        guard WebOrigins.isAuthorized(host: host, domains: project.authorizedDomains) else {
+            logger.notice("web sign-in from an unauthorized domain refused", metadata: ["host": "\(host.prefix(100))"])
+            return .failure(HandlerOutcomeError(.page(status: 400, title: "This site is not an authorized domain",
+                message: "\(host.prefix(100)) is not an authorized domain of this project, so Hearth does not sign in from it. An administrator adds it with hearth apps domains --add \(host.prefix(100)) (or the console's Settings) — only for a site the project owns.")))
+        }
+        if authType.hasSuffix("ViaRedirect"), let publicHost = URLComponents(string: configuration.publicURL.url)?.host,
+           !WebOrigins.sameSite(redirectUrl, configuration.publicURL.url) {
+            logger.notice("redirect sign-in across sites refused", metadata: ["host": "\(host.prefix(100))", "hearth": "\(publicHost)"])
+            return .failure(HandlerOutcomeError(.explained(status: 400, title: WebOrigins.crossSiteTitle,
+                message: WebOrigins.crossSiteExplanation(appHost: String(host.prefix(100)), hearthHost: publicHost))))
+        }
+        return .success(WebAppTarget(redirectUrl: redirectUrl, apiKey: apiKey, appName: appName))
+    }
+
     /// The app's event id when well-formed, else empty (an error still reaches the app).
     static func safeEventId(_ raw: String?) -> String {
         guard let raw, (1...64).contains(raw.count), raw.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return "" }
@@ -191,7 +260,10 @@ extension FederationService {
             logger.notice("form_post callback for a provider that does not post refused", metadata: ["provider": "\(session.providerId)"])
             return .page(status: 400, title: "Unknown sign-in", message: "This sign-in is unknown. Start again from the app.")
         }
-        guard try await store.markCallback(state: state, now: now) else {
+        // A web sign-in's session id is made now and handed to the page only; the session keeps its hash.
+        var rawSessionId: String?
+        if case .web = session.redirect, query["error"] == nil { rawSessionId = RandomID.token(byteCount: 32) }
+        guard try await store.markCallback(state: state, now: now, sessionIdHash: rawSessionId.map(\.sha256Hex)) else {
             return .page(status: 400, title: "Sign-in link used or expired", message: "This sign-in was already completed or has expired. Start again from the app.")
         }
         let base = configuration.publicURL.url
@@ -202,11 +274,11 @@ extension FederationService {
             if refusal.cancelled { info.reason = "cancelled" }
             diagnostics.record(refusal.cancelled ? "federated sign-in cancelled by the user" : "federated sign-in refused by the provider",
                                info, detail: refusal.logReason, correlationId: refusal.correlationId)
-            return .redirect(Self.deliver(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
-                                          link: nil, firebaseError: refusal.firebaseError))
+            return Self.result(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
+                               link: nil, sessionId: nil, firebaseError: refusal.firebaseError)
         }
-        return .redirect(Self.deliver(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
-                                      link: callbackURL, firebaseError: nil))
+        return Self.result(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
+                           link: callbackURL, sessionId: rawSessionId, firebaseError: nil)
     }
 
     /// Apple's `form_post` fields as the callback URL the app receives (`link`) and its query: `code` or `error`
@@ -224,6 +296,24 @@ extension FederationService {
         return (handlerURL + "?" + FormEncoding.encode(pairs), query)
     }
 
+    /// What hands a result to the app: a redirect to Firebase's Apple deep link or the loopback URL, or the web
+    /// result page (the JS SDK's auth event; `sessionId` is the raw one, for web sign-ins).
+    static func result(_ target: RedirectTarget, publicURL: String, authType: String, eventId: String, link: String?, sessionId: String?,
+                       firebaseError: FirebaseWebError?) -> HandlerOutcome {
+        guard case .web(let app) = target else {
+            return .redirect(deliver(target, publicURL: publicURL, authType: authType, eventId: eventId, link: link, firebaseError: firebaseError))
+        }
+        var error: WebAuthEvent.EventError?
+        if let firebaseError {
+            // The JS SDK's name for a cancellation; its other codes are the same.
+            let code = firebaseError.webCode == .webContextCancelled ? WebAuthErrorCode.userCancelled.rawValue : firebaseError.code
+            error = WebAuthEvent.EventError(code: code, message: firebaseError.message)
+        }
+        let event = WebAuthEvent(type: authType, eventId: eventId.isEmpty ? nil : eventId, urlResponse: error == nil ? link : nil,
+                                 sessionId: error == nil ? sessionId : nil, error: error)
+        return .web(WebDelivery(target: app, event: event, popup: authType.hasSuffix("ViaPopup")))
+    }
+
     /// The URL that hands a result to the app: Firebase's Apple deep link, or the loopback URL.
     static func deliver(_ target: RedirectTarget, publicURL: String, authType: String, eventId: String, link: String?,
                         firebaseError: FirebaseWebError?) -> String {
@@ -237,6 +327,8 @@ extension FederationService {
             return "\(scheme)://firebaseauth/link?\(AuthHandlerParameter.deepLinkId.rawValue)=" + FormEncoding.escape(deepLink)
         case .loopback(let url):
             return url + (url.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
+        case .web(let app):
+            return app.redirectUrl
         }
     }
 }

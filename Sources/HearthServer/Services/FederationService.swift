@@ -155,6 +155,19 @@ public struct FederationService: Sendable {
             throw HearthAPIError(.invalidIdpResponse, "the sign-in was started for another provider")
         }
         let config = try await enabledProvider(session.providerId)
+        // A web sign-in (Firebase JS SDK) says what it is for in its authType, kept with the session: a link needs the
+        // user's idToken and a sign-in or reauthentication must not carry one; a reauthentication creates nothing.
+        var request = request
+        let webReauth = session.authType.hasPrefix("reauth") && AuthHandlerProtocol.webAuthTypes.contains(session.authType)
+        if AuthHandlerProtocol.webAuthTypes.contains(session.authType) {
+            let hasToken = request.idToken?.isEmpty == false
+            if session.authType.hasPrefix("link") {
+                guard hasToken else { throw HearthAPIError(.invalidIdpResponse, "this sign-in was started to link (\(session.authType)): send the user's idToken") }
+            } else if hasToken {
+                throw HearthAPIError(.invalidIdpResponse, "this sign-in was started as \(session.authType), not to link an account")
+            }
+            if webReauth { request.autoCreate = false }
+        }
         let signIn: FederatedSignIn
         do {
             let provider = try await relyingParty.resolve(config, tenant: session.tenant)
@@ -165,7 +178,14 @@ public struct FederationService: Sendable {
         } catch let error as RelyingPartyError {
             throw diagnostics.refusal(error, providerId: config.providerId)
         }
-        let answer = try await finish(signIn, request: request, returnCredential: returnCredential)
+        let answer: SignInWithIdpResponse
+        do {
+            answer = try await finish(signIn, request: request, returnCredential: returnCredential)
+        } catch let error as HearthAPIError where webReauth && error.code == .userNotFound {
+            // The JS SDK reads USER_NOT_FOUND as an expired session and signs the user out; EMAIL_NOT_FOUND is its
+            // user-mismatch, which is what this is.
+            throw HearthAPIError(.emailNotFound, "this \(session.providerId) account is not linked to any user: reauthenticate with a provider the user has")
+        }
         await keepProviderTokens(signIn, answer: answer, config: config, tenant: session.tenant)
         return answer
     }

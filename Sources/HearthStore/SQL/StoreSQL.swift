@@ -339,9 +339,12 @@ package enum StoreSQL {
     }
 
     /// Changes one row only the first time, before expiry, while not consumed.
-    package static func markCallback(state: String, now: Date) -> SQLStatement {
-        """
-        UPDATE authorization_sessions SET callback_at = \(now)
+    /// Marks the provider's callback once; `sessionIdHash`, when given, becomes the session's (a web sign-in's raw
+    /// session id is made at the callback and handed to the page only).
+    package static func markCallback(state: String, now: Date, sessionIdHash: String? = nil) -> SQLStatement {
+        let binding: SQLStatement = sessionIdHash.map { ", session_id_hash = \($0)" } ?? ""
+        return """
+        UPDATE authorization_sessions SET callback_at = \(now)\(binding)
         WHERE state = \(state) AND callback_at IS NULL AND consumed_at IS NULL AND expires_at > \(now)
         """
     }

@@ -27,6 +27,8 @@ public enum AuthHandlerParameter: String, Sendable, CaseIterable {
     case hl
     /// The SDK version.
     case v
+    /// The Firebase JS SDK's app name (`[DEFAULT]`): with `apiKey`, it names the app's helper iframe.
+    case appName
     // Handler → app.
     /// The full callback URL to send as `requestUri` to `signInWithIdp`.
     case link
@@ -56,6 +58,8 @@ public enum WebAuthErrorCode: String, Sendable, CaseIterable, Codable {
     case invalidOAuthClientId = "auth/invalid-oauth-client-id"
     /// The app that would receive the result is not registered for the project.
     case appNotAuthorized = "auth/app-not-authorized"
+    /// The user cancelled at the provider (the JS SDK's name for `web-context-cancelled`).
+    case userCancelled = "auth/user-cancelled"
 }
 
 /// Who stopped a sign-in — the page a person sees is titled by it, so a failure of Hearth's is never blamed on the
@@ -132,7 +136,7 @@ public struct FirebaseWebError: Codable, Sendable, Equatable {
     public var refusal: SignInRefusal {
         switch webCode {
         case .invalidCredential?: providerError != nil || providerErrorCode != nil ? .provider : .rules
-        case .internalError?, .invalidOAuthClientId?, .webContextCancelled?: .provider
+        case .internalError?, .invalidOAuthClientId?, .webContextCancelled?, .userCancelled?: .provider
         case .networkRequestFailed?: .server
         case .operationNotAllowed?, .argumentError?, .unsupportedTenantOperation?, .appNotAuthorized?, nil: .rules
         }
@@ -160,6 +164,18 @@ public enum AuthHandlerProtocol {
     public static let emulatorHandlerPath = "/emulator/auth/handler"
     /// The path a result URL for Apple apps points at (inside `deep_link_id`).
     public static let callbackPath = "/__/auth/callback"
+    /// The helper iframe the Firebase JS SDK embeds in the app's page (`gapi.iframes`), and the emulator's alias
+    /// (the path the SDK uses after `connectAuthEmulator`).
+    public static let iframePath = "/__/auth/iframe"
+    public static let emulatorIframePath = "/emulator/auth/iframe"
+    /// The scripts of the web result page and of the iframe (served from Hearth's origin, never inline).
+    public static let webResultScriptPath = "/__/auth/web-result.js"
+    public static let iframeScriptPath = "/__/auth/iframe.js"
+    /// The Firebase JS SDK's `authType` values (`AuthEventType`): the web flow, as opposed to the Apple SDK's
+    /// `signInWithRedirect` family.
+    public static let webAuthTypes: Set<String> = [
+        "signInViaPopup", "linkViaPopup", "reauthViaPopup", "signInViaRedirect", "linkViaRedirect", "reauthViaRedirect",
+    ]
 
     /// `sessionId` on the wire: the hex SHA-256 of the app's raw session id.
     public static func sessionIdHash(_ rawSessionId: String) -> String { WireDigest.sha256Hex(rawSessionId) }
@@ -187,5 +203,56 @@ public enum AuthHandlerProtocol {
             if let name = AuthHandlerParameter(rawValue: item.name), let value = item.value { result[name] = value }
         }
         return result
+    }
+}
+
+/// The Firebase JS SDK's `AuthEvent`: what Hearth's web result page hands to the app's helper iframe, which gives it
+/// to the SDK; the SDK then sends `urlResponse` and `sessionId` to `accounts:signInWithIdp` unchanged.
+public struct WebAuthEvent: Codable, Sendable, Equatable {
+    /// The SDK's `authType` of the sign-in (`signInViaPopup`, …), or `unknown`.
+    public var type: String
+    /// The SDK's event id, echoed exactly (nil for `signInViaRedirect`).
+    public var eventId: String?
+    /// The provider's callback URL as Hearth received it (`requestUri` of `signInWithIdp`).
+    public var urlResponse: String?
+    /// The sign-in's raw session id (Hearth keeps its SHA-256 only).
+    public var sessionId: String?
+    public var postBody: String?
+    public var tenantId: String?
+    public var error: EventError?
+
+    /// An event's error: the SDK keeps the `auth/…` code only (the message is for the page and the console).
+    public struct EventError: Codable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public init(type: String, eventId: String?, urlResponse: String?, sessionId: String?, error: EventError?) {
+        self.type = type
+        self.eventId = eventId
+        self.urlResponse = urlResponse
+        self.sessionId = sessionId
+        self.postBody = nil
+        self.tenantId = nil
+        self.error = error
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, eventId, urlResponse, sessionId, postBody, tenantId, error }
+
+    /// Every key, `null` included (the SDK's event has them all).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(eventId, forKey: .eventId)
+        try container.encode(urlResponse, forKey: .urlResponse)
+        try container.encode(sessionId, forKey: .sessionId)
+        try container.encode(postBody, forKey: .postBody)
+        try container.encode(tenantId, forKey: .tenantId)
+        try container.encode(error, forKey: .error)
     }
 }
