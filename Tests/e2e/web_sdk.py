@@ -15,13 +15,15 @@ here by openssl. Chromium maps apis.google.com to the stand-in and app.unauthori
    the event's requestUri/sessionId, accounts:lookup) through the --dev Microsoft (tenant common, scopes) and Yahoo
    providers, popup and redirect; a provider refusal as an error event; then the attacks: an unauthorized
    redirectUrl, an unauthorized embedding origin, a replayed event and callback, an event for another eventId, an
-   event for another app origin, a requestUri/sessionId mix-up, another provider's callback, the cross-site redirect
+   event for another app origin, a requestUri/sessionId mix-up, another provider's callback, a sign-in completed as
+   another operation (reauth creates no user, link needs the idToken, sign-in takes none), the cross-site redirect
    (Hearth's explanation page) and the same-site redirect; and no Cross-Origin-Opener-Policy on Hearth's pages in
    the popup's path.
 2. With Google's Firebase JS SDK (the CDN build's firebase-app.js and firebase-auth.js in the folder named by
    HEARTH_FIREBASE_JS_SDK, default /work/firebase-js-sdk; never copied into the repository; a SKIP line when absent):
    Tests/e2e/web/sdk.html runs, for microsoft.com (tenant common, a scope) and for yahoo.com: signInWithPopup,
-   linkWithPopup (the other provider), reauthenticateWithPopup, signInWithRedirect + getRedirectResult, and the
+   linkWithPopup (the other provider), reauthenticateWithPopup (as the user: reauthenticate; as an account the user
+   does not have: auth/user-mismatch), signInWithRedirect + getRedirectResult, and the
    account-exists error → credentialFromError → password sign-in → linkWithCredential; then linkWithRedirect, a
    cancelled popup, an unauthorized embedding origin, and the cross-site redirect stopping at Hearth's explanation
    page.
@@ -538,7 +540,7 @@ def attack_other_app_origin():
 def capture(provider, address):
     op_id, _, _ = popup("t.popup(a)", dict(provider, capture=True), email=address)
     op = operation(op_id)
-    assert_event(op["event"], "signInViaPopup", op["eventId"], BASE)
+    assert_event(op["event"], provider.get("authType", "signInViaPopup"), op["eventId"], BASE)
     return op["event"]
 
 
@@ -575,6 +577,38 @@ def attack_other_provider():
     status, body = rest("signInWithIdp", {"requestUri": yahoo_event["urlResponse"], "sessionId": microsoft["sessionId"],
                                           "returnSecureToken": True, "returnIdpCredential": True})
     refused(status, body)
+
+
+def users_with_email(address):
+    response = requests.post(f"{BASE}/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/accounts:lookup",
+                             json={"email": [address]}, headers={"Authorization": "Bearer owner"}, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json().get("users", [])
+
+
+@check("attack: a sign-in used for another operation: a reauthentication creates no user, a link needs the idToken, a sign-in takes none")
+def attack_operation_binding():
+    """Issue 36, items 3-4 of the server contract: the authType kept with the session decides what signInWithIdp does."""
+    open_page(APP, "protocol.html", BASE)
+    # reauthViaPopup for an identity no user has (the SDK sends no idToken for a reauthentication).
+    stranger = email("reauth-stranger")
+    op_id, _, _ = popup("t.popup(a)", ms(authType="reauthViaPopup"), email=stranger)
+    op = operation(op_id)
+    assert_event(op["event"], "reauthViaPopup", op["eventId"], BASE)
+    refused(op["signIn"]["status"], op["signIn"]["body"])
+    assert users_with_email(stranger) == [], users_with_email(stranger)
+    # linkViaPopup completed without the user's idToken.
+    linking = capture(ms(authType="linkViaPopup"), email("link-no-token"))
+    refused(*rest("signInWithIdp", {"requestUri": linking["urlResponse"], "sessionId": linking["sessionId"],
+                                    "returnSecureToken": True, "returnIdpCredential": True}))
+    # signInViaPopup completed with someone's idToken (it would link the identity to that user).
+    holder = state["ms_popup"]["signIn"]["body"]
+    intruder = email("signin-with-token")
+    signing_in = capture(ms(), intruder)
+    refused(*rest("signInWithIdp", {"requestUri": signing_in["urlResponse"], "sessionId": signing_in["sessionId"],
+                                    "returnSecureToken": True, "returnIdpCredential": True, "idToken": holder["idToken"]}))
+    status, body = rest("lookup", {"idToken": holder["idToken"]})
+    assert status == 200 and all(p.get("email") != intruder for p in body["users"][0]["providerUserInfo"]), body
 
 
 def console_messages(origin):
@@ -714,6 +748,16 @@ def sdk_checks():
             op, _ = sdk_popup("reauthenticateWithPopup", make(), address=address)
             assert "error" not in op, op
             assert op["result"]["operationType"] == "reauthenticate" and op["result"]["user"]["uid"] == uid, op
+
+        @check(f"SDK: reauthenticateWithPopup({primary}) as an account the user does not have: auth/user-mismatch, still signed in")
+        def sdk_reauth_mismatch(make=make, domain=domain):
+            """Issue 36, item 3 (server contract 4): a reauthentication never creates a user; the SDK says user-mismatch."""
+            uid, _ = state["sdk_user"]
+            stranger = email("sdk-reauth-stranger", domain)
+            op, _ = sdk_popup("reauthenticateWithPopup", make(), address=stranger)
+            assert op.get("error", {}).get("code") == "auth/user-mismatch", op
+            assert driver.execute_script("return sdk.currentUser()")["uid"] == uid
+            assert users_with_email(stranger) == []
 
         @check(f"SDK: signInWithRedirect({primary}) + getRedirectResult (same site: app and Hearth on localhost)")
         def sdk_redirect(primary=primary, make=make, domain=domain):
