@@ -75,8 +75,9 @@ import Testing
 
     /// Issue 36, deliver 1 and 3: a popup sign-in with the SDK's query — Microsoft with its tenant and a scope — ends in
     /// the result page's event (the SDK's shape, its eventId echoed), which signs in once.
-    @Test func aPopupSignInHandsTheEventToTheAppAndSignsInOnce() async throws {
-        try await HearthHarness.run(devIdPs: true) { h in
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func aPopupSignInHandsTheEventToTheAppAndSignsInOnce(_ store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store, devIdPs: true) { h in
             let url = Self.handlerURL(h, providerId: "microsoft.com", customParameters: #"{"tenant":"common"}"#, scopes: "User.Read")
             let flow = try await Self.run(h, url, email: "ada@outlook.com")
             let delivered = try #require(flow.delivered, "\(flow.resultPage?.body.prefix(400) ?? "")")
