@@ -64,6 +64,8 @@ enum PageTemplate: String, CaseIterable {
     case passkey
     /// The overview's chart, an SVG (a partial).
     case consoleChart = "console-chart"
+    /// The dev try page of the web flow, ``Pages/devTryWeb(providers:selected:customParameters:scopes:apiKey:origin:handler:signIn:warning:links:script:)``.
+    case devTryWeb = "dev-try-web"
 
     var source: [UInt8] {
         switch self {
@@ -76,6 +78,7 @@ enum PageTemplate: String, CaseIterable {
         case .consoleLayout: PackageResources.console_layout_mustache
         case .passkey: PackageResources.passkey_mustache
         case .consoleChart: PackageResources.console_chart_mustache
+        case .devTryWeb: PackageResources.dev_try_web_mustache
         }
     }
 }
@@ -124,6 +127,8 @@ enum Templates {
     static let consoleScript = text(PackageResources.console_js)
     /// The passkey page's script.
     static let passkeyScript = text(PackageResources.passkey_js)
+    /// The dev try web page's script.
+    static let devTryWebScript = text(PackageResources.dev_try_web_js)
     /// The web result page's script.
     static let webResultScript = text(PackageResources.web_result_js)
     /// The helper iframe's script.

@@ -126,9 +126,11 @@ struct AdminAuthorizer: Sendable {
     /// (a same-host proxy forwards other machines' requests), a loopback `Host` (DNS rebinding makes a web page's
     /// requests reach 127.0.0.1 under another name) and no `Origin` (a web page the developer visits is a loopback
     /// peer too; the Admin SDKs never send one).
-    static func isLocalClient(_ request: Request, context: HearthRequestContext) -> Bool {
+    /// `allowingOrigin`: a browser page on this machine counts too (its `Origin` is the caller's to check): the
+    /// unsigned custom tokens of a demo project, which the Firebase emulator accepts from web apps.
+    static func isLocalClient(_ request: Request, context: HearthRequestContext, allowingOrigin: Bool = false) -> Bool {
         guard isLoopback(context.remoteAddress) else { return false }
-        let proxyHeaders = ["Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP", "Via", "Origin"]
+        let proxyHeaders = ["Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP", "Via"] + (allowingOrigin ? [] : ["Origin"])
         guard proxyHeaders.allSatisfy({ request.headers[HTTPField.Name($0)!] == nil }) else { return false }
         guard let host = request.head.authority else { return false }
         return isLoopbackHostName(host)

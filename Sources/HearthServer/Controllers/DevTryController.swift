@@ -4,7 +4,9 @@ import HearthOIDC
 import HearthPages
 import HearthStore
 import HearthWire
+import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// `--dev` only: a page that runs the whole federated flow in a browser, as an app would, and shows what happened
 /// (signed in, refused, cancelled, account exists). `/__dev/try?provider=microsoft.com` → auth handler → dev IdP
@@ -56,12 +58,56 @@ struct DevTryController {
         router.get("/__dev/try/done") { request, _ -> Response in
             try await done(request)
         }
+        router.get(RouterPath(Self.webPath)) { request, _ -> Response in
+            try await webPage(request)
+        }
+        router.get(RouterPath(Self.webScriptPath)) { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache",
+                                            HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
+                     body: .init(byteBuffer: ByteBuffer(string: Pages.devTryWebScript)))
+        }
+    }
+
+    /// The web flow's page (issue 36): what a web app does with the Firebase JS SDK's `signInWithPopup`.
+    static let webPath = "/__dev/try/web"
+    static let webScriptPath = "/__dev/try/web.js"
+    static let webProviders = ["microsoft.com", "yahoo.com", "apple.com", "google.com"]
+
+    /// `/__dev/try/web[?provider=…&customParameters=…&scopes=…]`: the page, prefilled from its query. It works at
+    /// Hearth's public origin only (the result page hands the event to a same-origin opener); a public host that is
+    /// not an authorized domain is named before anyone clicks, since the handler refuses such a page.
+    func webPage(_ request: Request) async throws -> Response {
+        let query = FormQuery(request.uri.query)
+        var providers = Self.webProviders
+        let configured = try await federation.store.idpConfigs().map(\.providerId).filter { $0.hasPrefix("oidc.") }.sorted()
+        providers += configured
+        let asked = query.get("provider") ?? "microsoft.com"
+        if !providers.contains(asked), asked.hasPrefix("oidc.") { providers.append(asked) }
+        let origin = WebAppTarget.origin(of: publicURL.url) ?? publicURL.url
+        let host = URLComponents(string: publicURL.url)?.host ?? ""
+        let project = try await federation.accounts.projectConfig()
+        let warning = WebOrigins.isAuthorized(host: host, domains: project.authorizedDomains) ? nil
+            : "This server's host, \(host), is not an authorized domain of project \(project.projectId), so the auth handler refuses this page as a redirectUrl. Add it with hearth project domains --add \(host) (or in the console's Settings), then reload."
+        let apiKey = federation.configuration.apiKeys.sorted().first ?? "dev"
+        let html = Pages.devTryWeb(
+            providers: providers, selected: providers.contains(asked) ? asked : "microsoft.com",
+            customParameters: query.get("customParameters") ?? "", scopes: query.get("scopes") ?? "", apiKey: apiKey, origin: origin,
+            handler: publicURL.url + AuthHandlerProtocol.emulatorHandlerPath,
+            signIn: publicURL.url + WirePaths.accounts("signInWithIdp") + "?" + FormEncoding.encode([("key", apiKey)]),
+            warning: warning, links: [Pages.Link("Try the app flow", href: "/__dev/try?provider=microsoft.com"), Pages.Link("Server home", href: "/")],
+            script: Self.webScriptPath)
+        // No Cross-Origin-Opener-Policy: the popup's result page reaches this page through window.opener.
+        return Response(status: .ok, headers: [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: Pages.devTryWebContentSecurityPolicy,
+            ActionHandlerController.referrerPolicy: "no-referrer", HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        ], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     static let startLinks = [Pages.Link("Try Microsoft", href: "/__dev/try?provider=microsoft.com"),
                              Pages.Link("Try Yahoo", href: "/__dev/try?provider=yahoo.com"),
                              Pages.Link("Try Apple", href: "/__dev/try?provider=apple.com"),
-                             Pages.Link("Try Google", href: "/__dev/try?provider=google.com")]
+                             Pages.Link("Try Google", href: "/__dev/try?provider=google.com"),
+                             Pages.Link("Try the web flow", href: webPath)]
 
     func done(_ request: Request) async throws -> Response {
         let query = FormQuery(request.uri.query)

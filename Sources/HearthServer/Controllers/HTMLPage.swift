@@ -31,6 +31,7 @@ enum HTMLPage {
             links.append(Pages.Link("Try Yahoo sign-in", href: "/__dev/try?provider=yahoo.com"))
             links.append(Pages.Link("Try Sign in with Apple", href: "/__dev/try?provider=apple.com"))
             links.append(Pages.Link("Try Google sign-in", href: "/__dev/try?provider=google.com"))
+            links.append(Pages.Link("Try web sign-in (the JS SDK's popup flow)", href: DevTryController.webPath))
         }
         if devMail { links.append(Pages.Link("Dev mailbox", href: WirePaths.devMail)) }
         return message(

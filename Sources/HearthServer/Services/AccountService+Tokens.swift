@@ -140,12 +140,35 @@ extension AccountService {
 
 extension SignInWithCustomTokenRequest: ServedRPC {
     static let signInKind: SignInKind? = .custom
-    /// Unsigned (emulator-mode) custom tokens only where the emulator credential is accepted from this client.
+    /// Unsigned (emulator-mode) custom tokens only where the emulator credential is accepted from this client, and,
+    /// for a `demo-*` project, from a web page on this machine whose origin is on one of the project's authorized
+    /// domains: the Firebase emulator accepts them from web apps (firebase-admin mints them in emulator mode and the
+    /// app's page signs in with them), while a page on any other site the developer visits is still refused.
     static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithCustomTokenResponse {
         let configuration = call.services.configuration
         let emulator = configuration.emulatorAdminEnabled
             && (configuration.emulatorAdminAllowRemote || AdminAuthorizer.isLocalClient(call.request, context: call.context))
-        return try await call.accounts.signInWithCustomToken(request, allowUnsigned: emulator)
+        guard !emulator, configuration.emulatorAdminEnabled, let token = request.token,
+              JWTHeaderFields(token: token)?.alg == "none" else {
+            return try await call.accounts.signInWithCustomToken(request, allowUnsigned: emulator)
+        }
+        // An unsigned token the emulator credential's rule refuses: a web page's (Origin), or another machine's.
+        let demo = configuration.projectId.hasPrefix("demo-")
+        if demo, let origin = call.request.headers[.origin],
+           AdminAuthorizer.isLocalClient(call.request, context: call.context, allowingOrigin: true) {
+            let domains = try await call.accounts.projectConfig().authorizedDomains
+            let shown = origin.count > 200 ? String(origin.prefix(200)) + "…" : origin
+            // The rule of web sign-in (the handler's redirectUrl, the iframe's frame-ancestors).
+            guard let components = URLComponents(string: origin), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+                  let host = components.host?.lowercased(), !host.isEmpty else {
+                throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(configuration.projectId); the request's Origin \(shown) is not an http(s) origin")
+            }
+            guard WebOrigins.isAuthorized(host: host, domains: domains) else {
+                throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(configuration.projectId); \(shown) is not (add \(host) with hearth project domains --add \(host), or in the console's Settings)")
+            }
+            return try await call.accounts.signInWithCustomToken(request, allowUnsigned: true)
+        }
+        throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted only from programs on this machine that reach the server as localhost or 127.0.0.1 directly (no proxy headers)" + (demo ? ", and from web pages there on an authorized domain" : "; from web pages only for demo-* projects") + "; see --emulator-admin-allow-remote")
     }
 }
 
