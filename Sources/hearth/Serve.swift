@@ -269,7 +269,7 @@ struct Serve: AsyncParsableCommand {
         var lines = [
             "  web apps:      connectAuthEmulator(auth, '\(origin)', {disableWarnings: true}) with authDomain: '\(authDomain)' in the app's config (docs/web.md)",
             "                 pages on " + (authorizedDomains.isEmpty ? "no domain (none authorized)" : authorizedDomains.joined(separator: ", "))
-                + " (and subdomains) may sign in; more with hearth project domains --add <domain>",
+                + " (a name's subdomains too, any port) may sign in; more with hearth project domains --add <domain>",
             "                 try it: open \(publicURL)/__dev/try/web (the JS SDK's popup flow, in a browser)",
         ]
         if let path = components?.path, !path.isEmpty, path != "/" {

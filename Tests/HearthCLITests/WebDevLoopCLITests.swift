@@ -51,7 +51,7 @@ import Testing
         dev.stop()
         let base = "http://127.0.0.1:\(dev.port)"
         #expect(dev.banner.contains("  web apps:      connectAuthEmulator(auth, '\(base)', {disableWarnings: true}) with authDomain: '127.0.0.1:\(dev.port)' in the app's config (docs/web.md)"), "\(dev.banner)")
-        #expect(dev.banner.contains("pages on localhost, 127.0.0.1, app.example.com (and subdomains) may sign in; more with hearth project domains --add <domain>"), "\(dev.banner)")
+        #expect(dev.banner.contains("pages on localhost, 127.0.0.1, app.example.com (a name's subdomains too, any port) may sign in; more with hearth project domains --add <domain>"), "\(dev.banner)")
         #expect(dev.banner.contains("try it: open \(base)/__dev/try/web"), "\(dev.banner)")
         // The block sits with the other --dev lines, before the last line.
         let lines = dev.banner.split(separator: "\n")

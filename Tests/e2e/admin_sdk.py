@@ -147,6 +147,32 @@ def _():
     assert fresh.status_code == 400 and "USER_DISABLED" in fresh.text, fresh.text
 
 
+@check("create_custom_token's unsigned token signs in from a web app's page on an authorized domain (Origin, CORS preflight), not from another site (issue 36, item 7)")
+def _():
+    import base64
+    import json
+    user_id = uid("web")
+    token = auth.create_custom_token(user_id, {"plan": "web"}, app=APP).decode()
+    header = json.loads(base64.urlsafe_b64decode(token.split(".")[0] + "=="))
+    assert header["alg"] == "none" and token.endswith("."), header
+    url = f"{BASE}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=any"
+    # What the browser sends first for the JS SDK's JSON POST.
+    preflight = requests.options(url, headers={"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST",
+                                               "Access-Control-Request-Headers": "content-type,x-client-version"}, timeout=10)
+    assert preflight.status_code in (200, 204), preflight.text
+    assert preflight.headers.get("Access-Control-Allow-Origin") == "http://localhost:5173", preflight.headers
+    page = requests.post(url, json={"token": token, "returnSecureToken": True},
+                         headers={"Origin": "http://localhost:5173", "X-Client-Version": "Chrome/JsCore/12.3.0/FirebaseCore-web"}, timeout=10)
+    assert page.status_code == 200, page.text
+    claims = auth.verify_id_token(page.json()["idToken"], app=APP)
+    assert claims["uid"] == user_id and claims["plan"] == "web", claims
+    other = requests.post(url, json={"token": auth.create_custom_token(uid("evil"), app=APP).decode(), "returnSecureToken": True},
+                          headers={"Origin": "https://evil.example"}, timeout=10)
+    assert other.status_code == 400, other.text
+    message = other.json()["error"]["message"]
+    assert message.startswith("INVALID_CUSTOM_TOKEN") and "authorized domain" in message, message
+
+
 @check("revoke_refresh_tokens in the same second as the sign-in still revokes it (issue 35, item 6); a sign-in right after passes check_revoked")
 def _():
     user_id = uid()

@@ -14,6 +14,7 @@
   const status = byId('try-web-status');
   const errorText = byId('try-web-error');
   const result = byId('try-web-result');
+  const outcome = byId('try-web-outcome');
   const providerField = byId('try-web-provider');
   const customField = byId('try-web-custom');
   const scopesField = byId('try-web-scopes');
@@ -36,11 +37,15 @@
     errorText.textContent = '';
     result.hidden = true;
     result.replaceChildren();
+    outcome.hidden = true;
+    outcome.textContent = '';
     tone('info');
   };
   const show = (heading, facts, name) => {
     tone(name);
-    say(heading);
+    say('');
+    outcome.textContent = heading;
+    outcome.hidden = false;
     const rows = [];
     for (const [label, value] of facts) {
       const term = document.createElement('dt');
