@@ -163,6 +163,18 @@ try:
     driver.get(BASE + "/__/auth/handler?apiKey=k&providerId=facebook.com")
     shoot("handler-error", "Unsupported provider")
 
+    # /__dev/try/web (issue 36): the JS SDK's popup flow on Hearth's own page, signed in.
+    driver.get(BASE + '/__dev/try/web?provider=microsoft.com&customParameters={"tenant":"organizations"}&scopes=User.Read')
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "try-web-go").get_attribute("disabled") is None)
+    page = driver.current_window_handle
+    driver.find_element(By.ID, "try-web-go").click()
+    WebDriverWait(driver, 10).until(lambda d: len(d.window_handles) == 2)
+    driver.switch_to.window(next(handle for handle in driver.window_handles if handle != page))
+    login("pages-web@contoso.com")
+    driver.switch_to.window(page)
+    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "try-web-outcome").text)
+    shoot("try-web-signed-in", "Signed in with microsoft.com")
+
     cli, url, _ = start_signin(HEARTH, tempfile.mkdtemp(), "yahoo.com", "--server", BASE)
     driver.get(url)
     login("pages-cli@yahoo.com")
