@@ -9,7 +9,7 @@ extension Pages {
     /// The web result page: a message for people, and `data` (the event, the app's origin, apiKey, appName, where a
     /// redirect returns) for `web-result.js`, which `script` names.
     public static func webResult(title: String, message: String, tone: Tone, data: String, script: String) -> String {
-        let page = Pages.message(title: title, message: message, tone: tone, badge: "Hearth")
+        let page = Pages.message(title: title, message: message, tone: tone, badge: "web sign-in")
         // JSON in a script element: no "<" may end it early.
         let safe = data.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
             .replacingOccurrences(of: "&", with: "\\u0026")
