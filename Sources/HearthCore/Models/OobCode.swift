@@ -184,11 +184,7 @@ public enum ActionLinks {
             guard isIPv6 || isName else {
                 return .invalid("continueUrl's host must be an ASCII host name (write an international domain in punycode, xn--…) or an IPv6 address")
             }
-            let allowed = authorizedDomains.contains { domain in
-                let domain = domain.lowercased()
-                return bare == domain || bare.hasSuffix("." + domain)
-            }
-            return allowed ? nil : .unauthorizedDomain(bare)
+            return AuthorizedDomains.allows(host: bare, in: authorizedDomains) ? nil : .unauthorizedDomain(bare)
         }
         if scheme == "javascript" || scheme == "data" || scheme == "file" || scheme == "vbscript" {
             return .invalid("continueUrl may not use the \(scheme) scheme")

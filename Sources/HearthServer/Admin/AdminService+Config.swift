@@ -201,7 +201,7 @@ extension AdminService {
             case .string(let text)?:
                 let rpId = text.lowercased()
                 if rpId.isEmpty { passkeys.rpId = nil; break }
-                guard Self.isDomain(rpId), !AccountService.isAddressLiteral(rpId), !rpId.hasPrefix("."), !rpId.hasSuffix(".") else {
+                guard Self.isDomain(rpId), !AuthorizedDomains.isAddressLiteral(rpId), !rpId.hasPrefix("."), !rpId.hasSuffix(".") else {
                     throw HearthAPIError(.invalidConfig, "passkeys.rpId must be a domain name (an IP address cannot be an rp id)")
                 }
                 guard publicHost == rpId || publicHost.hasSuffix("." + rpId) else {

@@ -24,7 +24,7 @@ public struct PasskeySetting: Sendable, Equatable {
     /// The rp id in force is an IPv4 or IPv6 address (the default on a server reached by address): browsers refuse
     /// passkeys there.
     public var rpIdIsIPAddress: Bool {
-        AccountService.isAddressLiteral(rpId)
+        AuthorizedDomains.isAddressLiteral(rpId)
     }
 
     /// A setting as shown.

@@ -86,7 +86,7 @@ struct DevTryController {
         let origin = WebAppTarget.origin(of: publicURL.url) ?? publicURL.url
         let host = URLComponents(string: publicURL.url)?.host ?? ""
         let project = try await federation.accounts.projectConfig()
-        let warning = WebOrigins.isAuthorized(host: host, domains: project.authorizedDomains) ? nil
+        let warning = AuthorizedDomains.allows(host: host, in: project.authorizedDomains) ? nil
             : "This server's host, \(host), is not an authorized domain of project \(project.projectId), so the auth handler refuses this page as a redirectUrl. Add it with hearth project domains --add \(host) (or in the console's Settings), then reload."
         let apiKey = federation.configuration.apiKeys.sorted().first ?? "dev"
         let html = Pages.devTryWeb(

@@ -58,11 +58,6 @@ extension AccountService {
         return own.contains("https://\(rpId)") ? own : own + ["https://\(rpId)"]
     }
 
-    /// An IPv4 or IPv6 address literal (or digits and dots alone): never a valid rp id, browsers refuse it.
-    static func isAddressLiteral(_ host: String) -> Bool {
-        host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
-    }
-
     /// `scheme://host[:port]` of a URL (the default port left out, as browsers write origins).
     static func origin(of url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),

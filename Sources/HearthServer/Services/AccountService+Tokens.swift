@@ -163,7 +163,7 @@ extension SignInWithCustomTokenRequest: ServedRPC {
                   let host = components.host?.lowercased(), !host.isEmpty else {
                 throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(configuration.projectId); the request's Origin \(shown) is not an http(s) origin")
             }
-            guard WebOrigins.isAuthorized(host: host, domains: domains) else {
+            guard AuthorizedDomains.allows(host: host, in: domains) else {
                 throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(configuration.projectId); \(shown) is not (add \(host) with hearth project domains --add \(host), or in the console's Settings)")
             }
             return try await call.accounts.signInWithCustomToken(request, allowUnsigned: true)

@@ -227,7 +227,7 @@ extension FederationService {
                 message: "redirectUrl must be the http(s) address of the app's page (the Firebase JS SDK sends it).")))
         }
         let project = try await accounts.projectConfig()
-        guard WebOrigins.isAuthorized(host: host, domains: project.authorizedDomains) else {
+        guard AuthorizedDomains.allows(host: host, in: project.authorizedDomains) else {
             logger.notice("web sign-in from an unauthorized domain refused", metadata: ["host": "\(host.prefix(100))"])
             return .failure(HandlerOutcomeError(.page(status: 400, title: "This site is not an authorized domain",
                 message: "\(host.prefix(100)) is not an authorized domain of this project, so Hearth does not sign in from it. An administrator adds it with hearth project domains --add \(host.prefix(100)) (or the console's Settings) — only for a site the project owns.")))

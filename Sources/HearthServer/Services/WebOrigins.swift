@@ -1,24 +1,9 @@
 import Foundation
+import HearthCore
 
-/// The rules of web sign-in about sites: which pages may start one (the project's authorized domains, as the
-/// Firebase JS SDK checks them outside emulator mode), where the helper iframe may be embedded, and when a redirect
-/// sign-in cannot work (the page and Hearth on different sites).
+/// The rules of web sign-in about sites: where the helper iframe may be embedded (the project's authorized domains,
+/// matched by ``AuthorizedDomains``) and when a redirect sign-in cannot work (the page and Hearth on different sites).
 enum WebOrigins {
-    /// Whether `host` is one of `domains` or a subdomain of one (case-insensitive; an IP address only exactly).
-    static func isAuthorized(host: String, domains: [String]) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return domains.contains { raw in
-            let domain = raw.lowercased()
-            if host == domain { return true }
-            return !isAddress(domain) && !isAddress(host) && host.hasSuffix("." + domain)
-        }
-    }
-
-    /// An IPv4 or IPv6 literal.
-    static func isAddress(_ host: String) -> Bool {
-        host.contains(":") || (host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
-    }
-
     /// The `frame-ancestors` sources of the authorized domains: each domain and its subdomains, any port, http and
     /// https (an `https:` source does not match an `http:` page). IPv6 literals cannot be written as sources.
     static func frameAncestors(_ domains: [String]) -> String {
@@ -27,7 +12,7 @@ enum WebOrigins {
             let domain = raw.lowercased()
             guard !domain.isEmpty, !domain.contains(":"), domain.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { continue }
             sources += ["http://\(domain):*", "https://\(domain):*"]
-            if !isAddress(domain) { sources += ["http://*.\(domain):*", "https://*.\(domain):*"] }
+            if !AuthorizedDomains.isAddressLiteral(domain) { sources += ["http://*.\(domain):*", "https://*.\(domain):*"] }
         }
         return sources.isEmpty ? "'none'" : sources.joined(separator: " ")
     }
@@ -45,7 +30,7 @@ enum WebOrigins {
 
     static func site(_ host: String) -> String {
         let host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if isAddress(host) { return host }
+        if AuthorizedDomains.isAddressLiteral(host) { return host }
         let labels = host.split(separator: ".")
         if labels.last == "localhost" { return "localhost" }
         return labels.suffix(2).joined(separator: ".")
