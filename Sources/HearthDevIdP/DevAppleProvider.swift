@@ -149,11 +149,11 @@ public final class DevAppleProvider: Sendable {
             return DevPage.message("invalid_request", "Only S256 code challenges are supported.", status: .badRequest)
         }
         let pending = DevIdPState.PendingRequest(clientId: clientId, redirectUri: redirectUri, state: query.get("state"), nonce: query.get("nonce"),
-                                                 codeChallenge: challenge, scope: scope, tenant: nil, createdAt: clock.now(),
+                                                 codeChallenge: challenge, scope: scope, entraTenant: nil, createdAt: clock.now(),
                                                  extra: ["response_mode": mode, "response_type": responseType])
         let id = await state.addPending(pending)
         return DevPage.login(provider: "Apple", action: request.uri.path, requestId: id, email: query.get("login_hint") ?? "", name: "",
-                             tenant: nil, checkbox: Self.hideMyEmail, error: nil)
+                             entraTenant: nil, checkbox: Self.hideMyEmail, error: nil)
     }
 
     /// The answer to the redirect URI, in the request's response mode.
@@ -175,7 +175,7 @@ public final class DevAppleProvider: Sendable {
         guard let email = EmailAddress.normalize(form["email"] ?? "") else {
             let again = await state.addPending(pending)
             return DevPage.login(provider: "Apple", action: request.uri.path, requestId: again, email: form["email"] ?? "", name: form["name"] ?? "",
-                                 tenant: nil, checkbox: Self.hideMyEmail, error: "Enter a valid email address.", status: .badRequest)
+                                 entraTenant: nil, checkbox: Self.hideMyEmail, error: "Enter a valid email address.", status: .badRequest)
         }
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         let hide = form["hide_email"] != nil
@@ -298,7 +298,7 @@ public final class DevAppleProvider: Sendable {
                   grant.clientId == clientId, !revoked.withLock({ $0.contains(presented) })
             else { return error("invalid_grant") }
             let request = DevIdPState.PendingRequest(clientId: clientId, redirectUri: "", state: nil, nonce: nil, codeChallenge: nil,
-                                                     scope: grant.scope, tenant: nil, createdAt: now)
+                                                     scope: grant.scope, entraTenant: nil, createdAt: now)
             let issued = DevIdPState.IssuedCode(request: request, email: grant.email, name: grant.name, expiresAt: now, used: true)
             // Apple renews the access and ID tokens and keeps the refresh token.
             return DevHTTP.json([

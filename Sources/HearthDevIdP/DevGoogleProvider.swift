@@ -106,11 +106,11 @@ public final class DevGoogleProvider: Sendable {
         var extra: [String: String] = [:]
         if query.get("access_type") == "offline" { extra["offline"] = "true" }
         let pending = DevIdPState.PendingRequest(clientId: clientId, redirectUri: redirectUri, state: state, nonce: query.get("nonce"),
-                                                 codeChallenge: challenge, scope: scope, tenant: nil, createdAt: clock.now(), extra: extra)
+                                                 codeChallenge: challenge, scope: scope, entraTenant: nil, createdAt: clock.now(), extra: extra)
         let id = await self.state.addPending(pending)
         let hint = query.get("hd").map { "This app asks for an account of \($0)." }
         return DevPage.login(provider: "Google", action: request.uri.path, requestId: id, email: query.get("login_hint") ?? "", name: "",
-                             tenant: nil, note: hint, checkbox: Self.unverifiedEmail, error: nil)
+                             entraTenant: nil, note: hint, checkbox: Self.unverifiedEmail, error: nil)
     }
 
     func authorizeSubmit(_ request: Request) async throws -> Response {
@@ -122,7 +122,7 @@ public final class DevGoogleProvider: Sendable {
         guard let email = EmailAddress.normalize(form["email"] ?? "") else {
             let again = await state.addPending(pending)
             return DevPage.login(provider: "Google", action: request.uri.path, requestId: again, email: form["email"] ?? "", name: form["name"] ?? "",
-                                 tenant: nil, checkbox: Self.unverifiedEmail, error: "Enter a valid email address.", status: .badRequest)
+                                 entraTenant: nil, checkbox: Self.unverifiedEmail, error: "Enter a valid email address.", status: .badRequest)
         }
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         // A Gmail address is always verified.

@@ -31,7 +31,7 @@ actor DevIdPState {
         var nonce: String?
         var codeChallenge: String?
         var scope: String
-        var tenant: String?
+        var entraTenant: String?
         var createdAt: Date
         /// Provider-specific parts of the request and the login (Apple's `response_mode`, "hide my email", ...).
         var extra: [String: String] = [:]

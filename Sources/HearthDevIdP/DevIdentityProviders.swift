@@ -128,10 +128,10 @@ public final class DevIdentityProviders: Sendable {
         google.register(on: router)
         let ms = Self.microsoftPath
         router.get("\(ms)/:tenant/v2.0/.well-known/openid-configuration") { _, context in
-            try self.microsoftDiscovery(tenant: context.parameters.require("tenant"))
+            try self.microsoftDiscovery(entraTenant: context.parameters.require("tenant"))
         }
         router.get("\(ms)/:tenant/oauth2/v2.0/authorize") { request, context in
-            try await self.authorizeForm(.microsoft, request: request, tenant: context.parameters.require("tenant"))
+            try await self.authorizeForm(.microsoft, request: request, entraTenant: context.parameters.require("tenant"))
         }
         router.post("\(ms)/:tenant/oauth2/v2.0/authorize") { request, context in
             try await self.authorizeSubmit(.microsoft, request: request, context: context)
@@ -144,7 +144,7 @@ public final class DevIdentityProviders: Sendable {
 
         let yh = Self.yahooPath
         router.get("\(yh)/.well-known/openid-configuration") { _, _ in try self.yahooDiscovery() }
-        router.get("\(yh)/oauth2/request_auth") { request, _ in try await self.authorizeForm(.yahoo, request: request, tenant: nil) }
+        router.get("\(yh)/oauth2/request_auth") { request, _ in try await self.authorizeForm(.yahoo, request: request, entraTenant: nil) }
         router.post("\(yh)/oauth2/request_auth") { request, context in try await self.authorizeSubmit(.yahoo, request: request, context: context) }
         router.post("\(yh)/oauth2/get_token") { request, context in try await self.token(.yahoo, request: request, context: context) }
         router.get("\(yh)/openid/v1/certs") { _, _ in try await self.jwks(.yahoo) }
@@ -154,18 +154,18 @@ public final class DevIdentityProviders: Sendable {
 
     // MARK: Discovery and keys
 
-    func microsoftDiscovery(tenant: String) throws -> Response {
+    func microsoftDiscovery(entraTenant: String) throws -> Response {
         let base = microsoftBase
-        let issuerTenant: String = switch tenant {
+        let issuerEntraTenant: String = switch entraTenant {
         case "common", "organizations": "{tenantid}"
-        case "consumers": DevUsers.consumerTenant
-        default: UUID(uuidString: tenant) != nil ? tenant.lowercased() : DevUsers.tenantId(forDomain: tenant)
+        case "consumers": DevUsers.entraConsumerTenant
+        default: UUID(uuidString: entraTenant) != nil ? entraTenant.lowercased() : DevUsers.entraTenantId(forDomain: entraTenant)
         }
         return json([
-            "issuer": .string("\(base)/\(issuerTenant)/v2.0"),
-            "authorization_endpoint": .string("\(base)/\(tenant)/oauth2/v2.0/authorize"),
-            "token_endpoint": .string("\(base)/\(tenant)/oauth2/v2.0/token"),
-            "jwks_uri": .string("\(base)/\(tenant)/discovery/v2.0/keys"),
+            "issuer": .string("\(base)/\(issuerEntraTenant)/v2.0"),
+            "authorization_endpoint": .string("\(base)/\(entraTenant)/oauth2/v2.0/authorize"),
+            "token_endpoint": .string("\(base)/\(entraTenant)/oauth2/v2.0/token"),
+            "jwks_uri": .string("\(base)/\(entraTenant)/discovery/v2.0/keys"),
             "userinfo_endpoint": .string("\(base)/oidc/userinfo"),
             "response_types_supported": .array([.string("code"), .string("id_token"), .string("code id_token")]),
             "response_modes_supported": .array([.string("query"), .string("fragment"), .string("form_post")]),
@@ -204,7 +204,7 @@ public final class DevIdentityProviders: Sendable {
     func client(_ provider: Provider) -> Client { provider == .microsoft ? microsoftClient : yahooClient }
     func displayName(_ provider: Provider) -> String { provider == .microsoft ? "Microsoft" : "Yahoo" }
 
-    func authorizeForm(_ provider: Provider, request: Request, tenant: String?) async throws -> Response {
+    func authorizeForm(_ provider: Provider, request: Request, entraTenant: String?) async throws -> Response {
         let query = FormQuery(request.uri.query)
         let clientId = query.get("client_id") ?? ""
         let redirectUri = query.get("redirect_uri") ?? ""
@@ -230,11 +230,11 @@ public final class DevIdentityProviders: Sendable {
             return fail("invalid_request", "The dev provider supports response_mode=query only.")
         }
         let pending = DevIdPState.PendingRequest(clientId: clientId, redirectUri: redirectUri, state: state, nonce: nonce,
-                                                 codeChallenge: challenge, scope: scope, tenant: tenant, createdAt: clock.now())
+                                                 codeChallenge: challenge, scope: scope, entraTenant: entraTenant, createdAt: clock.now())
         let id = await self.state(provider).addPending(pending)
         let hint = query.get("login_hint") ?? ""
         return DevPage.login(provider: displayName(provider), action: request.uri.path, requestId: id,
-                             email: hint, name: "", tenant: tenant, error: nil)
+                             email: hint, name: "", entraTenant: entraTenant, error: nil)
     }
 
     func authorizeSubmit<Context: RequestContext>(_ provider: Provider, request: Request, context: Context) async throws -> Response {
@@ -252,24 +252,24 @@ public final class DevIdentityProviders: Sendable {
         guard let email = EmailAddress.normalize(form["email"] ?? "") else {
             let again = await state(provider).addPending(pending)
             return DevPage.login(provider: displayName(provider), action: request.uri.path, requestId: again,
-                                 email: form["email"] ?? "", name: form["name"] ?? "", tenant: pending.tenant,
+                                 email: form["email"] ?? "", name: form["name"] ?? "", entraTenant: pending.entraTenant,
                                  error: "Enter a valid email address.", status: .badRequest)
         }
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
             ? String(email.split(separator: "@")[0]) : form["name"]!.trimmingCharacters(in: .whitespaces)
-        if provider == .microsoft, let tenant = pending.tenant {
+        if provider == .microsoft, let entraTenant = pending.entraTenant {
             let user = DevUsers.microsoft(email: email, name: name)
-            let allowed: Bool = switch tenant {
+            let allowed: Bool = switch entraTenant {
             case "common": true
             case "organizations": !user.isPersonal
             case "consumers": user.isPersonal
-            default: user.tid == (UUID(uuidString: tenant) != nil ? tenant.lowercased() : DevUsers.tenantId(forDomain: tenant))
+            default: user.tid == (UUID(uuidString: entraTenant) != nil ? entraTenant.lowercased() : DevUsers.entraTenantId(forDomain: entraTenant))
             }
             guard allowed else {
                 return redirect(pending.redirectUri, [
                     "error": "access_denied",
                     // As Microsoft writes it: the trace and correlation ids and the time follow the sentence.
-                    "error_description": "AADSTS50020: User account '\(email)' does not exist in tenant '\(tenant)'. Trace ID: \(UUID().uuidString.lowercased()) Correlation ID: \(UUID().uuidString.lowercased()) Timestamp: \(clock.now().formatted(.iso8601))",
+                    "error_description": "AADSTS50020: User account '\(email)' does not exist in tenant '\(entraTenant)'. Trace ID: \(UUID().uuidString.lowercased()) Correlation ID: \(UUID().uuidString.lowercased()) Timestamp: \(clock.now().formatted(.iso8601))",
                     "state": pending.state,
                 ])
             }
@@ -354,7 +354,7 @@ public final class DevIdentityProviders: Sendable {
         let accessToken = try await state(provider).grant(email: grant.email, name: grant.name, clientId: clientId, now: now,
                                                       lifetime: accessTokenLifetime)
         let request = DevIdPState.PendingRequest(clientId: clientId, redirectUri: "", state: nil, nonce: nil, codeChallenge: nil,
-                                                 scope: grant.scope, tenant: nil, createdAt: now)
+                                                 scope: grant.scope, entraTenant: nil, createdAt: now)
         let issued = DevIdPState.IssuedCode(request: request, email: grant.email, name: grant.name, expiresAt: now, used: true)
         let idToken = try await state(provider).sign(idTokenClaims(provider, issued: issued, now: now))
         var next = grant

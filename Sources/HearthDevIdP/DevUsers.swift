@@ -5,7 +5,7 @@ import HearthCore
 /// The deterministic identities of the dev IdPs: the same email always gives the same ids.
 enum DevUsers {
     /// Microsoft's consumer tenant (personal accounts).
-    static let consumerTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
+    static let entraConsumerTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
     static let consumerDomains: Set<String> = ["outlook.com", "hotmail.com", "live.com"]
 
     struct MicrosoftUser: Sendable {
@@ -35,12 +35,12 @@ enum DevUsers {
         if consumerDomains.contains(domain) {
             let h = Data(digest("msa:" + email).prefix(8)).hexString
             let oid = "00000000-0000-0000-\(h.prefix(4))-\(h.dropFirst(4))"
-            return MicrosoftUser(email: email, name: name, oid: oid, tid: consumerTenant, isPersonal: true)
+            return MicrosoftUser(email: email, name: name, oid: oid, tid: entraConsumerTenant, isPersonal: true)
         }
-        return MicrosoftUser(email: email, name: name, oid: uuid("oid:" + email), tid: tenantId(forDomain: domain), isPersonal: false)
+        return MicrosoftUser(email: email, name: name, oid: uuid("oid:" + email), tid: entraTenantId(forDomain: domain), isPersonal: false)
     }
 
-    static func tenantId(forDomain domain: String) -> String { uuid("tenant:" + domain.lowercased()) }
+    static func entraTenantId(forDomain domain: String) -> String { uuid("tenant:" + domain.lowercased()) }
 
     /// Public mail domains no work tenant owns: a work account with such an address is one whose administrator set
     /// the email freely (the nOAuth case), so its token carries no `xms_edov`.

@@ -12,9 +12,9 @@ enum DevPage {
 
     /// The login form, the same for every dev provider (`login.mustache` and the shared stylesheet); Apple's and
     /// Google's add a note and one checkbox.
-    static func login(provider: String, action: String, requestId: String, email: String, name: String, tenant: String?,
+    static func login(provider: String, action: String, requestId: String, email: String, name: String, entraTenant: String?,
                       note: String? = nil, checkbox: Pages.Checkbox? = nil, error: String?, status: HTTPResponse.Status = .ok) -> Response {
-        response(Pages.login(provider: provider, action: action, requestId: requestId, email: email, name: name, tenant: tenant,
+        response(Pages.login(provider: provider, action: action, requestId: requestId, email: email, name: name, entraTenant: entraTenant,
                              note: note, checkbox: checkbox, error: error),
                  status: status)
     }

@@ -26,24 +26,24 @@ public enum IssuerRule: Sendable, Equatable {
     /// The issuer must equal this string.
     case exact(String)
     /// Microsoft's multi-tenant template (`…/{tenantid}/v2.0`): `{tenantid}` is replaced by the token's `tid`,
-    /// which must be a GUID; `excludedTenant` (the consumer tenant, for `organizations`) is refused.
-    case microsoftTemplate(String, excludedTenant: String?)
+    /// which must be a GUID; `excludedEntraTenant` (the consumer tenant, for `organizations`) is refused.
+    case microsoftTemplate(String, excludedEntraTenant: String?)
     /// Microsoft with the administrator's tenant allow-list: the token's `tid` must be allowed, then the
     /// wrapped rule applies. Every Microsoft ID token Hearth accepts is checked here (code exchange, link,
     /// reauthentication, and any other path that validates with the resolved provider's rule).
-    indirect case microsoftAllowList(IssuerRule, MicrosoftTenantAllowList)
+    indirect case entraTenantAllowList(IssuerRule, EntraTenantAllowList)
     /// The issuer must be one of these exact strings (Google signs with `https://accounts.google.com` and
     /// `accounts.google.com`).
     case oneOf([String])
 
     func expectedIssuer(claims: [String: JSONValue]) throws -> String {
         switch self {
-        case .microsoftAllowList(let rule, let list):
+        case .entraTenantAllowList(let rule, let list):
             guard let tid = claims["tid"]?.stringValue, UUID(uuidString: tid) != nil else {
                 throw RelyingPartyError.idToken("the ID token has no valid tenant id (tid)")
             }
             guard list.allows(tid: tid) else {
-                throw RelyingPartyError(.tenantNotAllowed, "accounts of Microsoft tenant \(tid.lowercased()) are not allowed to sign in to this app")
+                throw RelyingPartyError(.entraTenantNotAllowed, "accounts of Microsoft tenant \(tid.lowercased()) are not allowed to sign in to this app")
             }
             return try rule.expectedIssuer(claims: claims)
         case .exact(let issuer): return issuer

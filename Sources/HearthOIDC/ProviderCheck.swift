@@ -56,10 +56,10 @@ extension RelyingParty {
             checks.append(.init(name: "client", status: .failed, detail: "no client secret is configured",
                                 fix: "set the client secret (HEARTH_CLIENT_SECRET=… hearth providers enable \(config.providerId))"))
         }
-        if let entries = config.allowedTenants, !entries.isEmpty, config.kind == .microsoft {
+        if let entries = config.allowedEntraTenants, !entries.isEmpty, config.kind == .microsoft {
             progress("checking the tenant allow-list…")
             let base = Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority)
-            let list = await microsoftAllowList(config, base: base)
+            let list = await entraTenantAllowList(config, base: base)
             if let list, !list.unresolvedDomains.isEmpty {
                 checks.append(.init(name: "tenants", status: list.isEmpty ? .failed : .warning,
                                     detail: "no Microsoft tenant was found for \(list.unresolvedDomains.joined(separator: ", "))",
@@ -72,8 +72,8 @@ extension RelyingParty {
         let provider: ResolvedProvider
         progress("checking the discovery document and its issuer…")
         do {
-            provider = try await resolve(config, tenant: nil)
-            let fetched = provider.tenant.map {
+            provider = try await resolve(config, entraTenantOrHostedDomain: nil)
+            let fetched = provider.entraTenantOrHostedDomain.map {
                 "\(Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority))/\($0)/v2.0/.well-known/openid-configuration"
             } ?? discoveryURL
             checks.append(.init(name: "discovery", status: .ok, detail: "\(fetched) answered"))
@@ -84,7 +84,7 @@ extension RelyingParty {
                 "check that this server can reach \(discoveryURL) (DNS, firewall, proxy) and that the \(config.kind == .oidc ? "issuer" : "endpoint base") URL is right"
             case .discovery:
                 config.kind == .oidc ? "set the issuer to exactly the issuer its discovery document names" : "check the endpoint base URL"
-            case .tenantNotAllowed: "fix the tenant allow-list"
+            case .entraTenantNotAllowed: "fix the tenant allow-list"
             default: "check the provider's settings"
             }
             checks.append(.init(name: "discovery", status: .failed, detail: error.message, fix: fix))
@@ -214,8 +214,8 @@ extension RelyingParty {
         }
     }
 
-    /// Normalizes an allow-list for storage (see ``MicrosoftTenantAllowList/normalize(_:)``).
-    public static func normalizedTenantAllowList(_ entries: [String]) throws -> [String] {
-        try MicrosoftTenantAllowList.normalize(entries)
+    /// Normalizes an allow-list for storage (see ``EntraTenantAllowList/normalize(_:)``).
+    public static func normalizedEntraTenantAllowList(_ entries: [String]) throws -> [String] {
+        try EntraTenantAllowList.normalize(entries)
     }
 }

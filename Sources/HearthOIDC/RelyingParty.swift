@@ -6,7 +6,8 @@ import Logging
 /// A provider ready for one sign-in: its configuration, endpoints (from discovery) and issuer rule.
 public struct ResolvedProvider: Sendable {
     public var config: IdPConfig
-    public var tenant: String?
+    /// The Microsoft Entra tenant of the sign-in (the authority path segment), or Google's narrowed hosted domain `hd`.
+    public var entraTenantOrHostedDomain: String?
     public var discovery: DiscoveryDocument
     public var issuerRule: IssuerRule
     /// Microsoft Graph `/v1.0/me` or the UserInfo endpoint.
@@ -99,28 +100,28 @@ public struct RelyingParty: Sendable {
         return (verifier, challenge)
     }
 
-    /// Endpoints and issuer rule for `config` (and, for Microsoft, `tenant`; for Google, `tenant` is the hosted
-    /// domain `hd` the app asked for).
-    public func resolve(_ config: IdPConfig, tenant: String?) async throws -> ResolvedProvider {
+    /// Endpoints and issuer rule for `config`. `entraTenantOrHostedDomain` is what the app asked for: for Microsoft
+    /// the Entra tenant, for Google the hosted domain `hd`.
+    public func resolve(_ config: IdPConfig, entraTenantOrHostedDomain: String?) async throws -> ResolvedProvider {
         switch config.kind {
         case .apple, .google:
-            return try await resolveAppleOrGoogle(config, hostedDomain: tenant)
+            return try await resolveAppleOrGoogle(config, hostedDomain: entraTenantOrHostedDomain)
         case .microsoft:
             let base = Self.trimmed(config.endpointBase ?? ProviderRules.microsoftAuthority)
-            var tenant = try ProviderRules.microsoftTenant(tenant)
-            // The administrator's allow-list: the app's tenant may narrow it, never widen it.
-            let allowList = await microsoftAllowList(config, base: base)
-            if let allowList { tenant = try await narrowedAuthority(tenant, list: allowList, base: base) }
-            let document = try await discovery.document(at: "\(base)/\(tenant)/v2.0/.well-known/openid-configuration")
+            var entraTenant = try ProviderRules.entraTenant(entraTenantOrHostedDomain)
+            // The administrator's allow-list: the app's Entra tenant may narrow it, never widen it.
+            let allowList = await entraTenantAllowList(config, base: base)
+            if let allowList { entraTenant = try await narrowedAuthority(entraTenant, list: allowList, base: base) }
+            let document = try await discovery.document(at: "\(base)/\(entraTenant)/v2.0/.well-known/openid-configuration")
             guard document.issuer.hasPrefix(base + "/") else {
                 throw RelyingPartyError(.discovery, "the Microsoft discovery document names a foreign issuer")
             }
             var rule: IssuerRule = document.issuer.contains("{tenantid}")
-                ? .microsoftTemplate(document.issuer, excludedTenant: tenant == "organizations" ? ProviderRules.consumerTenant : nil)
+                ? .microsoftTemplate(document.issuer, excludedEntraTenant: entraTenant == "organizations" ? ProviderRules.entraConsumerTenant : nil)
                 : .exact(document.issuer)
-            if let allowList { rule = .microsoftAllowList(rule, allowList) }
+            if let allowList { rule = .entraTenantAllowList(rule, allowList) }
             let graph = Self.trimmed(config.graphBase ?? ProviderRules.microsoftGraph)
-            return ResolvedProvider(config: config, tenant: tenant, discovery: document, issuerRule: rule, profileURL: "\(graph)/v1.0/me")
+            return ResolvedProvider(config: config, entraTenantOrHostedDomain: entraTenant, discovery: document, issuerRule: rule, profileURL: "\(graph)/v1.0/me")
         case .yahoo, .oidc:
             let issuer = Self.trimmed(config.kind == .yahoo ? (config.endpointBase ?? ProviderRules.yahooBase) : (config.issuer ?? ""))
             guard issuer.hasPrefix("https://") || issuer.hasPrefix("http://") else {
@@ -130,7 +131,7 @@ public struct RelyingParty: Sendable {
             guard Self.trimmed(document.issuer) == issuer else {
                 throw RelyingPartyError(.discovery, "the discovery document's issuer differs from the configured issuer")
             }
-            return ResolvedProvider(config: config, tenant: nil, discovery: document, issuerRule: .exact(document.issuer),
+            return ResolvedProvider(config: config, entraTenantOrHostedDomain: nil, discovery: document, issuerRule: .exact(document.issuer),
                                     profileURL: document.userinfoEndpoint)
         }
     }

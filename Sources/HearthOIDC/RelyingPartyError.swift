@@ -10,7 +10,7 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
         case profile
         case configuration
         /// The token's Microsoft tenant (or the tenant the app asked for) is not on the administrator's allow-list.
-        case tenantNotAllowed
+        case entraTenantNotAllowed
         /// The token's Google hosted domain (`hd`), or the domain the app asked for, is not on the allow-list.
         case hostedDomainNotAllowed
         /// The provider refused a stored refresh token (`invalid_grant`): it is dead, a new sign-in is needed.
@@ -43,7 +43,7 @@ public struct RelyingPartyError: Error, Sendable, Equatable, CustomStringConvert
         case .idToken: "id_token"
         case .profile: "profile"
         case .configuration: "configuration"
-        case .tenantNotAllowed: "tenant_not_allowed"
+        case .entraTenantNotAllowed: "tenant_not_allowed"
         case .hostedDomainNotAllowed: "hosted_domain_not_allowed"
         case .refreshRefused: "refresh_refused"
         case .nonce: "nonce"

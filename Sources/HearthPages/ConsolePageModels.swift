@@ -356,7 +356,7 @@ public struct ProviderPage: ConsolePage {
     public var tokenVault: Bool
     public let vaultKeys: Bool
     public var nativeClientIds: String
-    public var allowedTenants: String
+    public var allowedEntraTenants: String
     public let canTest: Bool
     /// `google.com`: the hosted-domain allow-list field.
     public var isGoogle: Bool
@@ -371,11 +371,11 @@ public struct ProviderPage: ConsolePage {
     public var issuerError: String?
     public var clientIdError: String?
     public var clientSecretError: String?
-    public var allowedTenantsError: String?
+    public var allowedEntraTenantsError: String?
     public var nativeClientIdsError: String?
     public var allowedHostedDomainsError: String?
 
-    public init(pageTitle: String? = nil, providerId: String, isNew: Bool, isOIDC: Bool, isMicrosoft: Bool, redirectURI: String, hint: String, clientId: String, issuer: String, displayName: String, secretSet: Bool, secretState: String, enabled: Bool, tokenVault: Bool, vaultKeys: Bool, nativeClientIds: String, allowedTenants: String, canTest: Bool, isGoogle: Bool = false, allowedHostedDomains: String = "", nativeClientIdsLabel: String = "Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)", formError: String? = nil, providerIdError: String? = nil, issuerError: String? = nil, clientIdError: String? = nil, clientSecretError: String? = nil, allowedTenantsError: String? = nil, nativeClientIdsError: String? = nil, allowedHostedDomainsError: String? = nil) {
+    public init(pageTitle: String? = nil, providerId: String, isNew: Bool, isOIDC: Bool, isMicrosoft: Bool, redirectURI: String, hint: String, clientId: String, issuer: String, displayName: String, secretSet: Bool, secretState: String, enabled: Bool, tokenVault: Bool, vaultKeys: Bool, nativeClientIds: String, allowedEntraTenants: String, canTest: Bool, isGoogle: Bool = false, allowedHostedDomains: String = "", nativeClientIdsLabel: String = "Native client IDs whose ID tokens are accepted (comma-separated, e.g. an MSAL app's ID)", formError: String? = nil, providerIdError: String? = nil, issuerError: String? = nil, clientIdError: String? = nil, clientSecretError: String? = nil, allowedEntraTenantsError: String? = nil, nativeClientIdsError: String? = nil, allowedHostedDomainsError: String? = nil) {
         self.isGoogle = isGoogle
         self.allowedHostedDomains = allowedHostedDomains
         self.nativeClientIdsLabel = nativeClientIdsLabel
@@ -396,14 +396,14 @@ public struct ProviderPage: ConsolePage {
         self.tokenVault = tokenVault
         self.vaultKeys = vaultKeys
         self.nativeClientIds = nativeClientIds
-        self.allowedTenants = allowedTenants
+        self.allowedEntraTenants = allowedEntraTenants
         self.canTest = canTest
         self.formError = formError
         self.providerIdError = providerIdError
         self.issuerError = issuerError
         self.clientIdError = clientIdError
         self.clientSecretError = clientSecretError
-        self.allowedTenantsError = allowedTenantsError
+        self.allowedEntraTenantsError = allowedEntraTenantsError
         self.nativeClientIdsError = nativeClientIdsError
     }
 }

@@ -59,7 +59,7 @@ public enum Pages {
         let requestId: String
         let email: String
         let name: String
-        let tenantNote: String?
+        let entraTenantNote: String?
         /// A line under the intro (Google's "This app asks for an account of …").
         let note: String?
         /// The form's one extra checkbox (Apple's "Hide My Email", Google's unverified address), if any.
@@ -106,10 +106,10 @@ public enum Pages {
 
     /// A dev identity provider's login form (every dev provider's: Microsoft, Yahoo, Apple, Google): email, name, an
     /// optional note and checkbox, "Sign in" and "Cancel".
-    public static func login(provider: String, action: String, requestId: String, email: String, name: String, tenant: String?,
+    public static func login(provider: String, action: String, requestId: String, email: String, name: String, entraTenant: String?,
                              note: String? = nil, checkbox: Checkbox? = nil, error: String?) -> String {
         Templates.render(LoginModel(title: "Sign in to \(provider)", provider: provider, action: action, requestId: requestId,
-                                    email: email, name: name, tenantNote: nonEmpty(tenant), note: nonEmpty(note),
+                                    email: email, name: name, entraTenantNote: nonEmpty(entraTenant), note: nonEmpty(note),
                                     checkboxName: nonEmpty(checkbox?.name), checkboxLabel: checkbox?.label, error: nonEmpty(error)),
                          PageTemplate.login.rawValue)
     }

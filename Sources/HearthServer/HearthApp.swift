@@ -28,7 +28,7 @@ public final class HearthApp: Sendable {
     /// The development providers, served under `/__dev/…` when present.
     public let devProviders: (any DevelopmentProviders)?
     /// Whether every stored TOTP secret opens with this server's keys (counted at start; `/readyz` reports it).
-    public let secondFactorKeys: SecondFactorKeyCheck
+    public let multiFactorKeys: MultiFactorKeyCheck
     let logger: Logger
 
     public init(configuration: HearthServerConfiguration, store: any HearthStore, devProviders: (any DevelopmentProviders)? = nil,
@@ -37,7 +37,7 @@ public final class HearthApp: Sendable {
         self.store = store
         self.logger = logger
         self.devProviders = devProviders
-        self.secondFactorKeys = SecondFactorKeyCheck(store: store, configuration: configuration, logger: logger)
+        self.multiFactorKeys = MultiFactorKeyCheck(store: store, configuration: configuration, logger: logger)
         // Provider client secrets are sealed at rest with the vault keys, when the server has them.
         store.clientSecrets.use(configuration.providerTokenKeys)
         self.keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock,
@@ -100,7 +100,7 @@ public final class HearthApp: Sendable {
         }
         if changed { try await store.saveProjectConfig(project) }
         // A restored database whose key file was left behind: said now, and by /readyz until repaired.
-        await secondFactorKeys.run()
+        await multiFactorKeys.run()
         if configuration.providerTokenKeys != nil {
             let sealed = try await store.sealStoredClientSecrets()
             if sealed > 0 { logger.info("provider client secrets sealed with the vault key", metadata: ["count": "\(sealed)"]) }
@@ -169,7 +169,7 @@ public final class HearthApp: Sendable {
             if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode, devMail: devMail) }
             return try JSONResponse(["service": "hearth", "projectId": configuration.projectId]).response(from: request, context: context)
         }
-        OperationsController(store: store, keyRing: keyRing, configuration: configuration, secondFactorKeys: secondFactorKeys).register(on: router)
+        OperationsController(store: store, keyRing: keyRing, configuration: configuration, multiFactorKeys: multiFactorKeys).register(on: router)
         PublicKeysController(keyRing: keyRing).register(on: router)
         AppleAppSiteAssociationController(store: store).register(on: router)
         AuthHandlerController(federation: federation, accounts: accounts, maxBodySize: configuration.maxBodySize, limiter: limiter).register(on: router)

@@ -22,7 +22,7 @@ public struct SealedFactorCensus: Sendable, Equatable {
     public init(byKey: [String: Entry] = [:]) { self.byKey = byKey }
 
     /// Adds one user's factors (unsealed secrets are not counted: no key opens them).
-    public mutating func add(localId: String, mfa: UserMFA) {
+    public mutating func add(localId: String, mfa: UserMultiFactor) {
         var counted: Set<String> = []
         for factor in mfa.factors {
             guard let keyId = ProviderTokenKeys.sealingKeyId(factor.secret) else { continue }

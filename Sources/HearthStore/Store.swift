@@ -170,13 +170,13 @@ public protocol FlowStore: Sendable {
     /// attempts.
     func pruneExpiredFlows(now: Date) async throws
     /// Stores an enrollment or a sign-in waiting for its second factor.
-    func insertMFASession(_ session: MFASession) async throws
+    func insertMultiFactorSession(_ session: MultiFactorSessionRecord) async throws
     /// The session, expired or not, until it is pruned.
-    func mfaSession(idHash: String) async throws -> MFASession?
+    func mfaSession(idHash: String) async throws -> MultiFactorSessionRecord?
     /// Deletes the session: true for the one caller that deleted it (it completes once across replicas).
-    func deleteMFASession(idHash: String) async throws -> Bool
+    func deleteMultiFactorSession(idHash: String) async throws -> Bool
     /// Deletes every second-factor session of the user (its factors changed).
-    func deleteMFASessions(localId: String) async throws
+    func deleteMultiFactorSessions(localId: String) async throws
 }
 
 extension FlowStore {

@@ -214,21 +214,21 @@ extension PostgresStore {
 
     // MARK: Second-factor sessions
 
-    public func insertMFASession(_ session: MFASession) async throws {
-        let statement = try StoreSQL.insertMFASession(session)
+    public func insertMultiFactorSession(_ session: MultiFactorSessionRecord) async throws {
+        let statement = try StoreSQL.insertMultiFactorSession(session)
         try await single { db in try await db.execute(statement) }
     }
 
-    public func mfaSession(idHash: String) async throws -> MFASession? {
-        try await single { db in try await db.row(StoreSQL.mfaSession(idHash: idHash)).map(MFASession.init(row:)) }
+    public func mfaSession(idHash: String) async throws -> MultiFactorSessionRecord? {
+        try await single { db in try await db.row(StoreSQL.mfaSession(idHash: idHash)).map(MultiFactorSessionRecord.init(row:)) }
     }
 
-    public func deleteMFASession(idHash: String) async throws -> Bool {
+    public func deleteMultiFactorSession(idHash: String) async throws -> Bool {
         // One DELETE: of two replicas completing the same session, exactly one sees the row go.
-        try await single { db in try await db.execute(StoreSQL.deleteMFASession(idHash: idHash)) == 1 }
+        try await single { db in try await db.execute(StoreSQL.deleteMultiFactorSession(idHash: idHash)) == 1 }
     }
 
-    public func deleteMFASessions(localId: String) async throws {
-        try await single { db in try await db.execute(StoreSQL.deleteMFASessions(localId: localId)) }
+    public func deleteMultiFactorSessions(localId: String) async throws {
+        try await single { db in try await db.execute(StoreSQL.deleteMultiFactorSessions(localId: localId)) }
     }
 }

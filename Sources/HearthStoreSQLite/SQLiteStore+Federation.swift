@@ -105,20 +105,20 @@ extension SQLiteStore {
 
     // MARK: Second-factor sessions
 
-    public func insertMFASession(_ session: MFASession) async throws {
-        let statement = try StoreSQL.insertMFASession(session)
+    public func insertMultiFactorSession(_ session: MultiFactorSessionRecord) async throws {
+        let statement = try StoreSQL.insertMultiFactorSession(session)
         try await transaction { db in try db.execute(statement) }
     }
 
-    public func mfaSession(idHash: String) async throws -> MFASession? {
-        try await read { db in try db.row(StoreSQL.mfaSession(idHash: idHash)).map(MFASession.init(row:)) }
+    public func mfaSession(idHash: String) async throws -> MultiFactorSessionRecord? {
+        try await read { db in try db.row(StoreSQL.mfaSession(idHash: idHash)).map(MultiFactorSessionRecord.init(row:)) }
     }
 
-    public func deleteMFASession(idHash: String) async throws -> Bool {
-        try await transaction { db in try db.execute(StoreSQL.deleteMFASession(idHash: idHash)) == 1 }
+    public func deleteMultiFactorSession(idHash: String) async throws -> Bool {
+        try await transaction { db in try db.execute(StoreSQL.deleteMultiFactorSession(idHash: idHash)) == 1 }
     }
 
-    public func deleteMFASessions(localId: String) async throws {
-        try await transaction { db in try db.execute(StoreSQL.deleteMFASessions(localId: localId)) }
+    public func deleteMultiFactorSessions(localId: String) async throws {
+        try await transaction { db in try db.execute(StoreSQL.deleteMultiFactorSessions(localId: localId)) }
     }
 }

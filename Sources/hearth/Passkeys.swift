@@ -178,7 +178,7 @@ struct UsersPasskeys: AsyncParsableCommand {
                 }
                 let what = named.map { "\($0.credentialId) (\($0.name.flatMap { $0.isEmpty ? nil : $0 } ?? "unnamed"))" }.joined(separator: ", ")
                 let noun = named.count == 1 ? "the passkey" : "the \(named.count) passkeys"
-                if !yes { try UsersMFA.confirm("Remove \(noun) \(what) of \(record.localId)? They no longer sign in to this account.") }
+                if !yes { try UsersMultiFactor.confirm("Remove \(noun) \(what) of \(record.localId)? They no longer sign in to this account.") }
                 do {
                     try await HearthCLI.answered {
                         try await service.removePasskeys(localId: record.localId, credentialIds: named.map(\.credentialId), by: HearthCLI.principal)

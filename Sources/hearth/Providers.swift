@@ -49,9 +49,9 @@ struct Providers: AsyncParsableCommand {
         @Option(name: .customLong("allowed-tenant"), help: ArgumentHelp(
             "microsoft.com: a tenant whose accounts may sign in (tenant id, verified domain, consumers or organizations); repeat for several. Replaces the stored list.",
             valueName: "tenant"))
-        var allowedTenants: [String] = []
+        var allowedEntraTenants: [String] = []
         @Flag(name: .customLong("any-tenant"), help: "microsoft.com: allow every tenant again (clears the allow-list).")
-        var anyTenant = false
+        var anyEntraTenant = false
         @Flag(name: .customLong("token-vault"), inversion: .prefixedNo,
               help: "Keep the provider's refresh token in the token vault (default: on when the server has vault keys; --no-token-vault deletes the kept tokens).")
         var tokenVault: Bool?
@@ -102,13 +102,13 @@ struct Providers: AsyncParsableCommand {
                 throw ValidationError("--allowed-hosted-domain and --any-hosted-domain apply to google.com only")
             }
             if anyHostedDomain, !allowedHostedDomains.isEmpty { throw ValidationError("give --allowed-hosted-domain or --any-hosted-domain, not both") }
-            if !allowedTenants.isEmpty || anyTenant {
+            if !allowedEntraTenants.isEmpty || anyEntraTenant {
                 guard IdPConfig.kind(forProviderId: providerId) == .microsoft else {
                     throw ValidationError("--allowed-tenant and --any-tenant apply to microsoft.com only")
                 }
-                guard !(anyTenant && !allowedTenants.isEmpty) else { throw ValidationError("give --allowed-tenant or --any-tenant, not both") }
+                guard !(anyEntraTenant && !allowedEntraTenants.isEmpty) else { throw ValidationError("give --allowed-tenant or --any-tenant, not both") }
                 do {
-                    _ = try RelyingParty.normalizedTenantAllowList(allowedTenants)
+                    _ = try RelyingParty.normalizedEntraTenantAllowList(allowedEntraTenants)
                 } catch let error as RelyingPartyError {
                     throw ValidationError(error.message)
                 }
@@ -156,8 +156,8 @@ struct Providers: AsyncParsableCommand {
                                        graphBase: graphBase ?? stored?.graphBase, pkce: pkce ?? stored?.pkce,
                                        trustEmailVerified: trustEmailVerified || (stored?.trustEmailVerified ?? false),
                                        displayName: displayName ?? stored?.displayName)
-                config.allowedTenants = anyTenant ? nil
-                    : allowedTenants.isEmpty ? stored?.allowedTenants : try RelyingParty.normalizedTenantAllowList(allowedTenants)
+                config.allowedEntraTenants = anyEntraTenant ? nil
+                    : allowedEntraTenants.isEmpty ? stored?.allowedEntraTenants : try RelyingParty.normalizedEntraTenantAllowList(allowedEntraTenants)
                 config.enabled = true
                 config.tokenVault = tokenVault ?? stored?.tokenVault
                 config.nativeClientIds = clearNativeClientIds ? nil : (nativeClientIds.isEmpty ? stored?.nativeClientIds : nativeClientIds)
@@ -177,9 +177,9 @@ struct Providers: AsyncParsableCommand {
                 }
                 return (config, kind == .apple ? privateKeyFile == nil && !config.clientSecret.isEmpty : given == nil || given?.isEmpty == true)
             }
-            let tenants = config.kind == .microsoft ? ", tenants: \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ", ") } ?? "any")" : ""
+            let entraTenants = config.kind == .microsoft ? ", tenants: \(config.allowedEntraTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ", ") } ?? "any")" : ""
             let native = config.nativeClientIds.map { ", native client ids \($0.joined(separator: ","))" } ?? ""
-            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(tenants), token vault \(Providers.vaultState(config, keys: vaultKeys))\(native)\(keptSecret ? ", stored secret kept" : "")).")
+            print("Enabled \(providerId) (client id \(config.clientId), PKCE \(config.pkce ? "on" : "off")\(entraTenants), token vault \(Providers.vaultState(config, keys: vaultKeys))\(native)\(keptSecret ? ", stored secret kept" : "")).")
         }
 
     }
@@ -194,9 +194,9 @@ struct Providers: AsyncParsableCommand {
             if configs.isEmpty { print("No providers. Enable one with: hearth providers enable microsoft.com --client-id … --client-secret …") }
             for config in configs {
                 let endpoint = config.issuer ?? config.endpointBase ?? "default endpoints"
-                let tenants = config.kind == .microsoft ? "\ttenants \(config.allowedTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ",") } ?? "any")" : ""
+                let entraTenants = config.kind == .microsoft ? "\ttenants \(config.allowedEntraTenants.map { $0.isEmpty ? "any" : $0.joined(separator: ",") } ?? "any")" : ""
                 let native = config.nativeClientIds.map { "\tnative clients \($0.joined(separator: ","))" } ?? ""
-                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\(tenants)\ttoken vault \(Providers.vaultState(config, keys: vaultKeys))\(native)")
+                print("\(config.providerId)\t\(config.enabled ? "enabled" : "disabled")\tclient \(config.clientId)\tsecret ********\t\(endpoint)\tPKCE \(config.pkce ? "on" : "off")\(entraTenants)\ttoken vault \(Providers.vaultState(config, keys: vaultKeys))\(native)")
             }
         }
     }

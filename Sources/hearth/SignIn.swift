@@ -286,7 +286,7 @@ struct SignIn: AsyncParsableCommand {
             throw ValidationError("--passkey-name takes 1 to 100 characters")
         }
         if totpCode != nil, recoveryCode != nil { throw ValidationError("pass either --totp-code or --recovery-code, not both") }
-        if let totpCode, !SecondFactorPrompt.isTOTPCode(totpCode) {
+        if let totpCode, !MultiFactorPrompt.isTOTPCode(totpCode) {
             throw ValidationError("--totp-code takes the 6 to 8 digits your authenticator app shows, got \(totpCode)")
         }
         if providerId == "password", email == nil { throw ValidationError("password sign-in needs --email") }
@@ -304,7 +304,7 @@ struct SignIn: AsyncParsableCommand {
                 result = signedIn
             } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.secondFactorRequired.rawValue {
                 guard let resolver = error.userInfo[AuthErrorUserInfoMultiFactorResolverKey] as? MultiFactorResolver else { throw error }
-                let prompt = SecondFactorPrompt(totpCode: totpCode, recoveryCode: recoveryCode, factor: factor)
+                let prompt = MultiFactorPrompt(totpCode: totpCode, recoveryCode: recoveryCode, factor: factor)
                 result = try await prompt.resolve(resolver)
             }
             target.save()
@@ -349,7 +349,7 @@ extension SignIn {
                 user = try await auth.signIn(withEmail: email, password: readPassword()).user
             } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.secondFactorRequired.rawValue {
                 guard let resolver = error.userInfo[AuthErrorUserInfoMultiFactorResolverKey] as? MultiFactorResolver else { throw error }
-                user = try await SecondFactorPrompt(totpCode: totpCode, recoveryCode: recoveryCode, factor: factor).resolve(resolver).user
+                user = try await MultiFactorPrompt(totpCode: totpCode, recoveryCode: recoveryCode, factor: factor).resolve(resolver).user
             }
         } else {
             guard let current = auth.currentUser else {
@@ -364,7 +364,7 @@ extension SignIn {
 }
 
 /// The second factor of `hearth signin`: `--totp-code` / `--recovery-code`, else asked on the terminal.
-struct SecondFactorPrompt {
+struct MultiFactorPrompt {
     var totpCode: String?
     var recoveryCode: String?
     var factor: String?

@@ -17,7 +17,7 @@ struct Users: AsyncParsableCommand {
         commandName: "users",
         abstract: "List, inspect, create, change, disable, delete, import and export users.",
         subcommands: [List.self, Get.self, Create.self, Update.self, Disable.self, Enable.self, Delete.self, Revoke.self,
-                      SetClaims.self, Import.self, Export.self, ResetLink.self, VerifyLink.self, SignInLink.self, UsersMFA.self, UsersPasskeys.self]
+                      SetClaims.self, Import.self, Export.self, ResetLink.self, VerifyLink.self, SignInLink.self, UsersMultiFactor.self, UsersPasskeys.self]
     )
 
     /// The user with this uid, else with this email.

@@ -40,7 +40,7 @@ import Testing
         try await HearthHarness.run(devIdPs: true) { h in
             try await h.storeDevProviderConfig("microsoft.com")
             var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
-            config.allowedTenants = ["consumers", "contoso.com"]
+            config.allowedEntraTenants = ["consumers", "contoso.com"]
             try await h.store.saveIdPConfig(config)
             let auth = AuthSDKTests.makeAuth(h)
             // A token of another tenant (the authority is `common`): refused on its tid.

@@ -211,7 +211,7 @@ import Glibc
     static func giveFactor(data: String, email: String) async throws {
         let store = try await SQLiteStore.open(path: data + "/hearth.sqlite")
         var user = try #require(try await store.user(email: email))
-        user.mfa = UserMFA(factors: [MFAFactor(enrollmentId: "enr-phone", displayName: "Work phone", enrolledAt: Date(), secret: "JBSWY3DPEHPK3PXP")],
+        user.mfa = UserMultiFactor(factors: [MultiFactorEnrollment(enrollmentId: "enr-phone", displayName: "Work phone", enrolledAt: Date(), secret: "JBSWY3DPEHPK3PXP")],
                            recoveryCodeHashes: RecoveryCodes.generate(count: 3).compactMap(RecoveryCodes.hash))
         _ = try await store.updateUser(user)
         _ = try await store.insertPasskey(PasskeyCredential(

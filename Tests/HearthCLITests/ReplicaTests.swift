@@ -289,7 +289,7 @@ struct ReplicaTests {
             var vaultUser = UserRecord(localId: "vault-user", createdAt: Date(), validSince: Date(),
                                        identities: [ProviderIdentity(providerId: "microsoft.com", federatedId: "oid-v", email: nil, displayName: nil)])
             // With a second factor and recovery codes: `hearth migrate` keeps them.
-            vaultUser.mfa = UserMFA(factors: [MFAFactor(enrollmentId: "f1", displayName: "Phone", enrolledAt: Date(timeIntervalSince1970: 1_800_000_000.5),
+            vaultUser.mfa = UserMultiFactor(factors: [MultiFactorEnrollment(enrollmentId: "f1", displayName: "Phone", enrolledAt: Date(timeIntervalSince1970: 1_800_000_000.5),
                                                         secret: "JBSWY3DPEHPK3PXP", lastUsedStep: 60_000_000)],
                                     recoveryCodeHashes: [String(repeating: "a", count: 64)], recoveryCodesUsed: 1)
             try await local.createUser(vaultUser)

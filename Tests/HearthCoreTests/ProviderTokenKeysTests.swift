@@ -13,7 +13,7 @@ import Testing
         #expect(try ProviderTokenKeys.parse("\(Self.b),\(Self.a)").keyIds == ["b", "a"])
         let old = try ProviderTokenKeys.parse(Self.a)
         let tokens = ProviderTokens(refreshToken: "rt-secret", accessToken: "at-secret", accessTokenExpiresAt: Date(timeIntervalSince1970: 1_800_000_000),
-                                    clientId: "client", scope: "openid", tenant: "common")
+                                    clientId: "client", scope: "openid", entraTenantOrHostedDomain: "common")
         let (keyId, sealed) = try old.seal(tokens, localId: "u1", providerId: "microsoft.com")
         #expect(keyId == "a" && !sealed.contains("secret"))
         // The rotated list still opens it; a list without key a cannot; another row's context cannot.

@@ -371,7 +371,7 @@ func expectRefusal(_ kind: RelyingPartyError.Kind, _ comment: Comment? = nil, so
             let base = root + "/op"
             let party = RelyingParty(clock: Self.clock.wallClock)
             let config = IdPConfig(providerId: "google.com", kind: .google, clientId: Self.web, clientSecret: "web-secret", endpointBase: base + "/")
-            let provider = try await party.resolve(config, tenant: nil)
+            let provider = try await party.resolve(config, entraTenantOrHostedDomain: nil)
             #expect(provider.discovery.authorizationEndpoint == base + "/authorize")
             #expect(provider.googleSettings.jwksURI == base + "/jwks" && provider.googleSettings.issuers == [base])
             let url = party.authorizationURL(provider, redirectUri: "https://hearth.example/__/auth/handler", state: "st", nonce: "n1",
@@ -393,12 +393,12 @@ func expectRefusal(_ kind: RelyingPartyError.Kind, _ comment: Comment? = nil, so
             // A discovery document naming another issuer than the base.
             var foreign = config
             foreign.endpointBase = root + "/foreign"
-            await #expect(throws: RelyingPartyError.self) { try await party.resolve(foreign, tenant: nil) }
+            await #expect(throws: RelyingPartyError.self) { try await party.resolve(foreign, entraTenantOrHostedDomain: nil) }
 
             // No base: Google's fixed endpoints, nothing fetched.
             var real = config
             real.endpointBase = nil
-            let google = try await party.resolve(real, tenant: nil)
+            let google = try await party.resolve(real, entraTenantOrHostedDomain: nil)
             #expect(google.discovery.authorizationEndpoint == "https://accounts.google.com/o/oauth2/v2/auth")
             #expect(google.issuerRule == .oneOf(GoogleSignInSettings.googleIssuers))
         }

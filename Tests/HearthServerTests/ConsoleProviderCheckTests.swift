@@ -20,14 +20,14 @@ import Testing
                                                                                  ("clientId", clientId), ("clientSecret", ""), ("enabled", "true"),
                                                                                  ("allowedTenants", "Contoso.com, consumers")])
             #expect(saved.status == 303, "\(saved.text)")
-            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.allowedTenants == ["contoso.com", "consumers"])
+            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.allowedEntraTenants == ["contoso.com", "consumers"])
             #expect(try await h.send(.get, "/console/provider?id=microsoft.com", headers: session.headers).text.contains("value=\"contoso.com, consumers\""))
             let refused = try await console.post(h, "/console/provider", session, [("csrf", session.csrf), ("provider", "microsoft.com"),
                                                                                    ("clientId", clientId), ("clientSecret", ""), ("enabled", "true"),
                                                                                    ("allowedTenants", "common")])
             #expect(refused.status == 400)
             #expect(refused.text.contains("is not a Microsoft tenant"))
-            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.allowedTenants == ["contoso.com", "consumers"], "a refused form changes nothing")
+            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.allowedEntraTenants == ["contoso.com", "consumers"], "a refused form changes nothing")
 
             let good = try await console.post(h, "/console/provider/test", session, [("csrf", session.csrf), ("provider", "microsoft.com")])
             #expect(good.status == 200)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DevIdPExpiryTests {
     static func request(at time: Date) -> DevIdPState.PendingRequest {
         DevIdPState.PendingRequest(clientId: "client", redirectUri: "http://127.0.0.1/cb", state: "s", nonce: "n",
-                                   codeChallenge: nil, scope: "openid", tenant: nil, createdAt: time)
+                                   codeChallenge: nil, scope: "openid", entraTenant: nil, createdAt: time)
     }
 
     @Test func queuePopsOnlyDueEntriesInOrderAndCompacts() {

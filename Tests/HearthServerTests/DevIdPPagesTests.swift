@@ -47,7 +47,7 @@ import Testing
             #expect(again.body.contains(#"name="name" value="Ada &lt;b&gt;""#))
 
             // The Microsoft form, whose look the others now share, keeps it and has no checkbox.
-            let microsoft = Pages.login(provider: "Microsoft", action: "/a", requestId: "r", email: "", name: "", tenant: nil, error: nil)
+            let microsoft = Pages.login(provider: "Microsoft", action: "/a", requestId: "r", email: "", name: "", entraTenant: nil, error: nil)
             Self.expectSharedLook(microsoft, provider: "Microsoft")
             #expect(!microsoft.contains(#"type="checkbox""#))
         }

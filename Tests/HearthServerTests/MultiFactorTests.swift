@@ -354,7 +354,7 @@ import Testing
             h.clock.advance(by: 2)
             let cleared = try await h.send(.post, update, body: #"{"localId":"\#(ada.localId)","mfa":{}}"#, headers: Self.owner)
             #expect(cleared.status == 200)
-            #expect(try await h.store.user(localId: ada.localId)?.mfa == UserMFA())
+            #expect(try await h.store.user(localId: ada.localId)?.mfa == UserMultiFactor())
             let notice = try #require(h.server.emailActions.mailer.devMailbox?.messages.first?.mail)
             #expect(notice.to == "ada@example.com" && notice.subject.contains("Two-step verification was removed"))
             #expect(try await h.store.auditEntries(before: nil, limit: 5).map(\.action).contains("mfa.remove"))

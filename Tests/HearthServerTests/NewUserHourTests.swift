@@ -11,7 +11,7 @@ import Testing
 /// (item 14), `# HELP` in `/metrics`.
 @Suite struct NewUserHourTests {
     static func sealed(_ keys: ProviderTokenKeys, enrollmentId: String) throws -> String {
-        try keys.sealSecret("JBSWY3DPEHPK3PXP", context: MFAFactor.sealingContext(enrollmentId: enrollmentId))
+        try keys.sealSecret("JBSWY3DPEHPK3PXP", context: MultiFactorEnrollment.sealingContext(enrollmentId: enrollmentId))
     }
 
     /// Issue 35, item 11: a factor sealed with a key this server does not have (a database restored without its key
@@ -25,14 +25,14 @@ import Testing
             #expect(try await h.send(.get, "/readyz").status == 200)
             let signedUp = try await h.signUp(email: "restored@example.com")
             var user = try #require(try await h.store.user(localId: signedUp.localId))
-            user.mfa = UserMFA(factors: [
-                MFAFactor(enrollmentId: "enr-kept", displayName: "Phone", enrolledAt: h.clock.now, secret: try Self.sealed(local, enrollmentId: "enr-kept")),
-                MFAFactor(enrollmentId: "enr-lost", displayName: "Tablet", enrolledAt: h.clock.now, secret: try Self.sealed(gone, enrollmentId: "enr-lost")),
+            user.mfa = UserMultiFactor(factors: [
+                MultiFactorEnrollment(enrollmentId: "enr-kept", displayName: "Phone", enrolledAt: h.clock.now, secret: try Self.sealed(local, enrollmentId: "enr-kept")),
+                MultiFactorEnrollment(enrollmentId: "enr-lost", displayName: "Tablet", enrolledAt: h.clock.now, secret: try Self.sealed(gone, enrollmentId: "enr-lost")),
             ])
             user = try await h.store.updateUser(user)
             // What a restart on this data does.
             try await h.server.start()
-            let unopenable = try #require(h.server.secondFactorKeys.unopenable)
+            let unopenable = try #require(h.server.multiFactorKeys.unopenable)
             #expect(unopenable.keyIds == ["local-gone"])
             #expect(unopenable.users == [signedUp.localId])
             let notReady = try await h.send(.get, "/readyz")
@@ -61,12 +61,12 @@ import Testing
             for index in 0..<count {
                 var user = UserRecord(localId: String(format: "user-%04d", index), createdAt: h.clock.now, validSince: h.clock.now)
                 let id = "enr-\(index)"
-                user.mfa = UserMFA(factors: [MFAFactor(enrollmentId: id, displayName: nil, enrolledAt: h.clock.now, secret: try Self.sealed(gone, enrollmentId: id))])
+                user.mfa = UserMultiFactor(factors: [MultiFactorEnrollment(enrollmentId: id, displayName: nil, enrolledAt: h.clock.now, secret: try Self.sealed(gone, enrollmentId: id))])
                 try await h.store.createUser(user)
             }
             // An unsealed secret is not counted.
             var plain = UserRecord(localId: "user-plain", createdAt: h.clock.now, validSince: h.clock.now)
-            plain.mfa = UserMFA(factors: [MFAFactor(enrollmentId: "enr-plain", displayName: nil, enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXP")])
+            plain.mfa = UserMultiFactor(factors: [MultiFactorEnrollment(enrollmentId: "enr-plain", displayName: nil, enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXP")])
             try await h.store.createUser(plain)
             let counted = try await census.sealedTOTPFactors()
             #expect(counted.byKey["k-gone"]?.factors == count)
@@ -102,7 +102,7 @@ import Testing
             #expect(mail == ServedMail(from: "Hearth <noreply@localhost>", relay: false, devMailbox: true))
             let signedUp = try await h.signUp(email: "told@example.com")
             var user = try #require(try await h.store.user(localId: signedUp.localId))
-            user.mfa = UserMFA(factors: [MFAFactor(enrollmentId: "enr-1", displayName: "Phone", enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXP")])
+            user.mfa = UserMultiFactor(factors: [MultiFactorEnrollment(enrollmentId: "enr-1", displayName: "Phone", enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXP")])
             _ = try await h.store.updateUser(user)
 
             let command = AdminService.commandLine(store: h.store, projectId: h.projectId, mail: mail)

@@ -37,18 +37,18 @@ import Testing
         pageTitle: "Configure Microsoft", providerId: "microsoft.com", isNew: false, isOIDC: false, isMicrosoft: true,
         redirectURI: "http://localhost:9099/__/auth/handler", hint: "hint " + evil, clientId: evil, issuer: "", displayName: "",
         secretSet: true, secretState: "set; never shown", enabled: true, tokenVault: false, vaultKeys: false, nativeClientIds: "a, b",
-        allowedTenants: "contoso.com", canTest: true)
+        allowedEntraTenants: "contoso.com", canTest: true)
 
     static let refusedProvider = ProviderPage(
         pageTitle: "Configure Microsoft", providerId: "oidc.", isNew: true, isOIDC: true, isMicrosoft: false,
         redirectURI: "http://localhost:9099/__/auth/handler", hint: "hint " + evil, clientId: evil, issuer: "", displayName: "",
         secretSet: false, secretState: "set; never shown", enabled: false, tokenVault: true, vaultKeys: true, nativeClientIds: "a, b",
-        allowedTenants: "contoso.com", canTest: false, formError: "Nothing was saved: " + evil, providerIdError: "bad id " + evil,
+        allowedEntraTenants: "contoso.com", canTest: false, formError: "Nothing was saved: " + evil, providerIdError: "bad id " + evil,
         issuerError: "iss", clientIdError: "cid", clientSecretError: "sec", nativeClientIdsError: "nat")
 
     static var tenantsRefused: ProviderPage {
         var page = provider
-        page.allowedTenantsError = "tenants " + evil
+        page.allowedEntraTenantsError = "tenants " + evil
         return page
     }
 
@@ -299,14 +299,14 @@ import Testing
     }
 
     @Test func devLoginPageIsWholeAndEscaped() {
-        let html = Pages.login(provider: "Microsoft", action: "/a", requestId: "r1", email: Self.evil, name: "N", tenant: "contoso", error: Self.evil)
+        let html = Pages.login(provider: "Microsoft", action: "/a", requestId: "r1", email: Self.evil, name: "N", entraTenant: "contoso", error: Self.evil)
         #expect(html.contains("<title>Sign in to Microsoft · Hearth</title>"))
         #expect(html.contains("<header>Hearth · development provider</header>"))
         #expect(html.contains(#"name="email" value="\#(Self.escaped)""#))
         #expect(html.contains(#"<p class="error-text" role="alert">\#(Self.escaped)</p>"#))
         #expect(html.contains("Tenant: <code>contoso</code>."))
         #expect(!html.contains("<script>") && !html.contains("{{"))
-        let bare = Pages.login(provider: "Yahoo", action: "/b", requestId: "r2", email: "", name: "", tenant: nil, error: "")
+        let bare = Pages.login(provider: "Yahoo", action: "/b", requestId: "r2", email: "", name: "", entraTenant: nil, error: "")
         #expect(!bare.contains("Tenant:") && !bare.contains(#"<p class="error-text""#))
     }
 

@@ -188,7 +188,7 @@ import Testing
         try await HearthHarness.run(devIdPs: true) { h in
             try await h.storeDevProviderConfig("microsoft.com")
             var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
-            config.allowedTenants = ["contoso.com", "consumers"]
+            config.allowedEntraTenants = ["contoso.com", "consumers"]
             try await h.store.saveIdPConfig(config)
             let report = try await check(h)
             #expect(report.ok, "\(report.text)")

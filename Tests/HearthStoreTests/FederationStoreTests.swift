@@ -27,7 +27,7 @@ import Testing
 
     static func session(_ state: String) -> AuthorizationSession {
         AuthorizationSession(state: state, providerId: "microsoft.com", nonce: "n", codeVerifier: "v", sessionIdHash: "h", eventId: "E",
-                             authType: "signInWithRedirect", tenant: "common", redirect: .loopback("http://127.0.0.1:5/cb"),
+                             authType: "signInWithRedirect", entraTenantOrHostedDomain: "common", redirect: .loopback("http://127.0.0.1:5/cb"),
                              redirectUri: "http://x/__/auth/handler", scopes: ["openid", "email"], createdAt: t0, expiresAt: t0.addingTimeInterval(600))
     }
 

@@ -131,21 +131,22 @@ public struct ProviderTokens: Codable, Sendable, Equatable, CustomStringConverti
     public var clientId: String
     /// The scopes the provider granted, when it said.
     public var scope: String?
-    /// Microsoft: the tenant of the sign-in (its token endpoint renews the tokens).
-    public var tenant: String?
+    /// Microsoft: the Entra tenant of the sign-in (its token endpoint renews the tokens); Google: the narrowed hosted
+    /// domain. Stored as `tenant`.
+    public var entraTenantOrHostedDomain: String?
 
     public init(refreshToken: String?, accessToken: String?, accessTokenExpiresAt: Date?, clientId: String, scope: String? = nil,
-                tenant: String? = nil) {
+                entraTenantOrHostedDomain: String? = nil) {
         self.refreshToken = refreshToken
         self.accessToken = accessToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.clientId = clientId
         self.scope = scope
-        self.tenant = tenant
+        self.entraTenantOrHostedDomain = entraTenantOrHostedDomain
     }
 
     enum CodingKeys: String, CodingKey {
-        case refreshToken = "rt", accessToken = "at", accessTokenExpiresAt = "exp", clientId = "cid", scope, tenant
+        case refreshToken = "rt", accessToken = "at", accessTokenExpiresAt = "exp", clientId = "cid", scope, entraTenantOrHostedDomain = "tenant"
     }
 
     public var description: String {

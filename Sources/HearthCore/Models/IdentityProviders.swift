@@ -39,9 +39,10 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     /// For `oidc.*`: trust the provider's `email_verified` claim.
     public var trustEmailVerified: Bool
     public var displayName: String?
-    /// Microsoft only: the tenants whose accounts may sign in (tenant GUIDs, verified domains, `consumers`,
-    /// `organizations`), checked on the validated token's `tid` on every path. Nil or empty: any tenant.
-    public var allowedTenants: [String]?
+    /// Microsoft only: the Entra tenants whose accounts may sign in (tenant GUIDs, verified domains, `consumers`,
+    /// `organizations`), checked on the validated token's `tid` on every path. Nil or empty: any tenant. Stored
+    /// (and named on the admin API) as `allowedTenants`.
+    public var allowedEntraTenants: [String]?
     /// Hearth extension: keep this provider's refresh token in the provider token vault (nil: on; the vault also
     /// needs vault keys in the server's configuration). Turning it off deletes the tokens kept.
     public var tokenVault: Bool? = nil
@@ -61,9 +62,17 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Whether the token vault keeps this provider's tokens (when the server has vault keys).
     public var keepsProviderTokens: Bool { tokenVault ?? true }
 
+    /// The keys of the stored JSON (`idp_configs.config_json`). Every stored property must be listed here: one left out
+    /// is silently not saved. `allowedEntraTenants` keeps its stored name, `allowedTenants`.
+    enum CodingKeys: String, CodingKey {
+        case providerId, kind, enabled, clientId, clientSecret, issuer, endpointBase, graphBase, pkce, trustEmailVerified,
+             displayName, allowedEntraTenants = "allowedTenants", tokenVault, nativeClientIds, appleBundleIds, appleTeamId,
+             appleKeyId, allowedHostedDomains
+    }
+
     public init(providerId: String, kind: IdPKind, enabled: Bool = true, clientId: String, clientSecret: String,
                 issuer: String? = nil, endpointBase: String? = nil, graphBase: String? = nil, pkce: Bool? = nil,
-                trustEmailVerified: Bool = false, displayName: String? = nil, allowedTenants: [String]? = nil) {
+                trustEmailVerified: Bool = false, displayName: String? = nil, allowedEntraTenants: [String]? = nil) {
         self.providerId = providerId
         self.kind = kind
         self.enabled = enabled
@@ -76,7 +85,7 @@ public struct IdPConfig: Codable, Sendable, Equatable, CustomStringConvertible {
         self.pkce = pkce ?? (kind != .yahoo && kind != .apple)
         self.trustEmailVerified = trustEmailVerified
         self.displayName = displayName
-        self.allowedTenants = allowedTenants
+        self.allowedEntraTenants = allowedEntraTenants
     }
 
     /// The provider kind a provider id implies, or nil for ids Hearth does not federate.
@@ -255,8 +264,9 @@ public struct AuthorizationSession: Sendable, Equatable {
     public var sessionIdHash: String
     public var eventId: String
     public var authType: String
-    /// Microsoft tenant (`common`, `organizations`, `consumers`, a GUID or a domain).
-    public var tenant: String?
+    /// The Microsoft Entra tenant (`common`, `organizations`, `consumers`, a GUID or a domain), or Google's narrowed
+    /// hosted domain (the `tenant` column).
+    public var entraTenantOrHostedDomain: String?
     public var redirect: RedirectTarget
     /// The `redirect_uri` sent to the provider (this server's handler URL).
     public var redirectUri: String
@@ -267,7 +277,7 @@ public struct AuthorizationSession: Sendable, Equatable {
     public var consumedAt: Date?
 
     public init(state: String, providerId: String, nonce: String, codeVerifier: String?, sessionIdHash: String, eventId: String,
-                authType: String, tenant: String?, redirect: RedirectTarget, redirectUri: String, scopes: [String],
+                authType: String, entraTenantOrHostedDomain: String?, redirect: RedirectTarget, redirectUri: String, scopes: [String],
                 createdAt: Date, expiresAt: Date, callbackAt: Date? = nil, consumedAt: Date? = nil) {
         self.state = state
         self.providerId = providerId
@@ -276,7 +286,7 @@ public struct AuthorizationSession: Sendable, Equatable {
         self.sessionIdHash = sessionIdHash
         self.eventId = eventId
         self.authType = authType
-        self.tenant = tenant
+        self.entraTenantOrHostedDomain = entraTenantOrHostedDomain
         self.redirect = redirect
         self.redirectUri = redirectUri
         self.scopes = scopes

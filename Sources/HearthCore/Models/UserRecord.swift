@@ -35,7 +35,7 @@ public struct UserRecord: Sendable, Equatable {
     /// `password`, as at Firebase, even without a password).
     public var emailLinkSignIn: Bool
     /// Second factors and recovery codes.
-    public var mfa: UserMFA = UserMFA()
+    public var mfa: UserMultiFactor = UserMultiFactor()
 
     public init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
                 photoUrl: String? = nil, passwordHash: String? = nil, passwordUpdatedAt: Date? = nil,

@@ -24,7 +24,7 @@ extension IdPConfig {
 
 extension ResolvedProvider {
     /// Google's settings for this sign-in: with `endpointBase`, the endpoints and issuer of the discovery document
-    /// ``RelyingParty/resolve(_:tenant:)`` read.
+    /// ``RelyingParty/resolve(_:entraTenantOrHostedDomain:)`` read.
     public var googleSettings: GoogleSignInSettings {
         var settings = config.googleSettings
         if settings.endpointBase != nil { settings.discovered = discovery }
@@ -72,7 +72,7 @@ extension RelyingParty {
     /// `<endpointBase>/.well-known/openid-configuration` (cached as for `oidc.*`), whose issuer must be the base —
     /// so any OpenID provider can stand in for Google. For Google, `hostedDomain` is the `hd` the app asked for:
     /// the allow-list may be narrowed by it, never widened (``RelyingPartyError/Kind/hostedDomainNotAllowed``);
-    /// the narrowed value is the resolved provider's `tenant`, checked again on the ID token.
+    /// the narrowed value is the resolved provider's `entraTenantOrHostedDomain`, checked again on the ID token.
     func resolveAppleOrGoogle(_ config: IdPConfig, hostedDomain: String?) async throws -> ResolvedProvider {
         if config.kind == .apple {
             let settings = config.appleSettings
@@ -80,7 +80,7 @@ extension RelyingParty {
                                              tokenEndpoint: settings.tokenEndpoint, jwksURI: settings.jwksURI, userinfoEndpoint: nil,
                                              scopesSupported: ["name", "email"], tokenEndpointAuthMethodsSupported: ["client_secret_post"],
                                              revocationEndpoint: settings.revocationEndpoint)
-            return ResolvedProvider(config: config, tenant: nil, discovery: document, issuerRule: .exact(settings.issuer), profileURL: nil)
+            return ResolvedProvider(config: config, entraTenantOrHostedDomain: nil, discovery: document, issuerRule: .exact(settings.issuer), profileURL: nil)
         }
         let settings = config.googleSettings
         let narrowed = try settings.narrowedHostedDomain(requested: hostedDomain)
@@ -89,14 +89,14 @@ extension RelyingParty {
             guard Self.trimmed(document.issuer) == base else {
                 throw RelyingPartyError(.discovery, "the discovery document's issuer differs from the configured endpointBase")
             }
-            return ResolvedProvider(config: config, tenant: narrowed, discovery: document, issuerRule: .exact(document.issuer), profileURL: nil)
+            return ResolvedProvider(config: config, entraTenantOrHostedDomain: narrowed, discovery: document, issuerRule: .exact(document.issuer), profileURL: nil)
         }
         let document = DiscoveryDocument(issuer: settings.issuers[0], authorizationEndpoint: settings.authorizationEndpoint,
                                          tokenEndpoint: settings.tokenEndpoint, jwksURI: settings.jwksURI, userinfoEndpoint: settings.userinfoEndpoint,
                                          scopesSupported: ["openid", "email", "profile"],
                                          tokenEndpointAuthMethodsSupported: ["client_secret_post", "client_secret_basic"],
                                          revocationEndpoint: settings.revocationEndpoint)
-        return ResolvedProvider(config: config, tenant: narrowed, discovery: document, issuerRule: .oneOf(settings.issuers), profileURL: nil)
+        return ResolvedProvider(config: config, entraTenantOrHostedDomain: narrowed, discovery: document, issuerRule: .oneOf(settings.issuers), profileURL: nil)
     }
 
     /// The authorization URL of an Apple or Google sign-in (`form_post` and `name email` for Apple; `hd`,
@@ -114,7 +114,7 @@ extension RelyingParty {
             let loginHint = parameters.first { $0.0 == "login_hint" }?.1
             url = try googleAuthorizationURL(provider.googleSettings, redirectUri: redirectUri, state: state, nonce: nonce,
                                              codeChallenge: codeChallenge, scopes: scopes.filter { $0 != "offline_access" },
-                                             prompt: prompt, loginHint: loginHint, hostedDomain: provider.tenant, offlineAccess: offline)
+                                             prompt: prompt, loginHint: loginHint, hostedDomain: provider.entraTenantOrHostedDomain, offlineAccess: offline)
         }
         let rest = parameters.filter { !["prompt", "login_hint", "hd"].contains($0.0) || config.kind == .apple }
         if !rest.isEmpty { url += "&" + FormEncoding.encode(rest) }
@@ -131,7 +131,7 @@ extension RelyingParty {
                                            nonce: nonce, clientSecret: minter, userField: userField)
         }
         return try await completeGoogle(provider.googleSettings, clientSecret: config.clientSecret, code: code, redirectUri: redirectUri,
-                                        codeVerifier: codeVerifier, nonce: nonce, requestedHostedDomain: provider.tenant)
+                                        codeVerifier: codeVerifier, nonce: nonce, requestedHostedDomain: provider.entraTenantOrHostedDomain)
     }
 
     /// A natively obtained Apple or Google ID token: Apple requires the raw nonce (the token carries its SHA-256);
@@ -142,7 +142,7 @@ extension RelyingParty {
             return try await validateAppleIDToken(idToken, settings: provider.config.appleSettings, nonce: nonce)
         }
         return try await validateGoogleIDToken(idToken, settings: provider.googleSettings, nonce: nonce,
-                                               requestedHostedDomain: provider.tenant)
+                                               requestedHostedDomain: provider.entraTenantOrHostedDomain)
     }
 
     /// Revokes an Apple token with the configuration's minted client secret (account deletion). `clientId` is the

@@ -17,7 +17,7 @@ public struct GoogleSignInSettings: Sendable, Equatable {
     public var allowedHostedDomains: [String]
     /// Replaces Google's hosts in every URL and in the expected issuer (dev and test providers).
     public var endpointBase: String?
-    /// The discovery document read at ``discoveryURL`` (``RelyingParty/resolve(_:tenant:)`` reads it when
+    /// The discovery document read at ``discoveryURL`` (``RelyingParty/resolve(_:entraTenantOrHostedDomain:)`` reads it when
     /// `endpointBase` is set, so any OpenID provider can stand in for Google): its endpoints and its issuer then
     /// replace the fixed ones. Nil: Google's fixed endpoints (under `endpointBase` when set).
     public var discovered: DiscoveryDocument?

@@ -8,10 +8,10 @@ enum ProviderRules {
     static let microsoftGraph = "https://graph.microsoft.com"
     static let yahooBase = "https://api.login.yahoo.com"
     /// The Microsoft consumer (personal accounts) tenant.
-    static let consumerTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
+    static let entraConsumerTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
     /// `common` when absent; otherwise `organizations`, `consumers`, a GUID or a domain.
-    static func microsoftTenant(_ raw: String?) throws -> String {
+    static func entraTenant(_ raw: String?) throws -> String {
         let tenant = (raw ?? "").isEmpty ? "common" : raw!
         let allowed = tenant.count <= 253 && tenant.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
         guard allowed, !tenant.hasPrefix("."), !tenant.hasPrefix("-") else {
@@ -65,7 +65,7 @@ enum ProviderRules {
         if emailFromToken, claims["xms_edov"] == .bool(true) || claims["xms_edov"] == .string("true") || claims["xms_edov"] == .string("1") {
             return true
         }
-        guard claims["tid"]?.stringValue?.lowercased() == consumerTenant else { return false }
+        guard claims["tid"]?.stringValue?.lowercased() == entraConsumerTenant else { return false }
         return microsoftConsumerDomains.contains(domain(of: email))
     }
 

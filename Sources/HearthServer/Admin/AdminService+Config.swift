@@ -310,7 +310,7 @@ extension AdminService {
         DefaultSupportedIdpConfig(name: "projects/\(configuration.projectId)/defaultSupportedIdpConfigs/\(config.providerId)",
                                   enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
                                   endpointBase: config.endpointBase, graphBase: config.graphBase,
-                                  allowedTenants: config.kind == .microsoft ? config.allowedTenants.flatMap { $0.isEmpty ? nil : $0 } : nil,
+                                  allowedTenants: config.kind == .microsoft ? config.allowedEntraTenants.flatMap { $0.isEmpty ? nil : $0 } : nil,
                                   tokenVault: config.keepsProviderTokens, nativeClientIds: config.nativeClientIds ?? [],
                                   appleSignInConfig: config.kind == .apple ? Self.appleResource(config) : nil,
                                   allowedHostedDomains: config.kind == .google ? config.allowedHostedDomains.flatMap { $0.isEmpty ? nil : $0 } : nil)
@@ -396,11 +396,11 @@ extension AdminService {
     }
 
     /// A checked tenant allow-list (Microsoft only).
-    static func checkAllowedTenants(_ entries: [String]?, kind: IdPKind) throws -> [String]? {
+    static func checkAllowedEntraTenants(_ entries: [String]?, kind: IdPKind) throws -> [String]? {
         guard let entries, !entries.isEmpty else { return nil }
         guard kind == .microsoft else { throw HearthAPIError(.invalidConfig, "allowedTenants applies to microsoft.com only") }
         do {
-            return try RelyingParty.normalizedTenantAllowList(entries)
+            return try RelyingParty.normalizedEntraTenantAllowList(entries)
         } catch let error as RelyingPartyError {
             throw HearthAPIError(.invalidConfig, error.message)
         }
@@ -436,7 +436,7 @@ extension AdminService {
         }
         try checkURL(config.endpointBase, "endpointBase")
         try checkURL(config.graphBase, "graphBase")
-        checked.allowedTenants = try checkAllowedTenants(config.allowedTenants, kind: config.kind)
+        checked.allowedEntraTenants = try checkAllowedEntraTenants(config.allowedEntraTenants, kind: config.kind)
         return checked
     }
 
@@ -462,7 +462,7 @@ extension AdminService {
         }
         var draft = IdPConfig(
             providerId: providerId, kind: kind, enabled: body.enabled ?? true, clientId: body.clientId ?? "", clientSecret: body.clientSecret ?? "",
-            endpointBase: body.endpointBase, graphBase: body.graphBase, allowedTenants: body.allowedTenants)
+            endpointBase: body.endpointBase, graphBase: body.graphBase, allowedEntraTenants: body.allowedTenants)
         try Self.applyAppleFields(body, fields: nil, to: &draft)
         draft.allowedHostedDomains = body.allowedHostedDomains
         var config = try Self.checkedProvider(draft)
@@ -519,7 +519,7 @@ extension AdminService {
                 try Self.checkURL(body.graphBase, "graphBase")
                 config.graphBase = body.graphBase
             case "allowedTenants":
-                config.allowedTenants = try Self.checkAllowedTenants(body.allowedTenants, kind: config.kind)
+                config.allowedEntraTenants = try Self.checkAllowedEntraTenants(body.allowedTenants, kind: config.kind)
             case "tokenVault": config.tokenVault = body.tokenVault ?? true
             case "nativeClientIds": try Self.applyVaultFields(tokenVault: nil, nativeClientIds: body.nativeClientIds ?? [], to: &config)
             default: break

@@ -221,7 +221,7 @@ extension AdminService {
             guard try await store.user(localId: localId) != nil else { throw HearthAPIError(.userNotFound) }
             try await accounts.removePasskeys(ids, localId: localId, actor: principal.actor)
         }
-        var removedFactors: [MFAFactor] = []
+        var removedFactors: [MultiFactorEnrollment] = []
         let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes) { user in
             removedFactors = []
             if let keptFactors {
@@ -294,7 +294,7 @@ extension AdminService {
     }
 
     /// Keeps the listed factors (renamed when a name is given) and removes the others; returns those removed.
-    static func keepFactors(_ kept: [String: String?], of user: inout UserRecord) throws -> [MFAFactor] {
+    static func keepFactors(_ kept: [String: String?], of user: inout UserRecord) throws -> [MultiFactorEnrollment] {
         if let unknown = user.mfa.firstUnknown(kept.keys) {
             throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64)); new factors are enrolled by the user (mfaEnrollment:start)")
         }
@@ -312,7 +312,7 @@ extension AdminService {
     @discardableResult
     public func removeSecondFactors(localId: String, enrollmentIds: Set<String>?, by principal: AdminPrincipal) async throws -> UserRecord {
         let localId = try Self.checkLocalId(localId)
-        var removed: [MFAFactor] = []
+        var removed: [MultiFactorEnrollment] = []
         let updated = try await accounts.modifyUser(localId: localId) { user in
             if let enrollmentIds, let unknown = user.mfa.firstUnknown(enrollmentIds) {
                 throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64))")
@@ -325,8 +325,8 @@ extension AdminService {
     }
 
     /// After an administrator removed factors: pending sign-ins end, the audit entry, the notice to the user.
-    private func secondFactorsRemoved(_ removed: [MFAFactor], of user: UserRecord, by principal: AdminPrincipal) async throws {
-        try await store.deleteMFASessions(localId: user.localId)
+    private func secondFactorsRemoved(_ removed: [MultiFactorEnrollment], of user: UserRecord, by principal: AdminPrincipal) async throws {
+        try await store.deleteMultiFactorSessions(localId: user.localId)
         try await audit(principal, "mfa.remove", target: user.localId,
                         detail: removed.map(\.enrollmentId).joined(separator: ",") + (user.mfa.factors.isEmpty ? " (none left)" : ""))
         logger.notice("second factors removed by an administrator", metadata: ["uid": "\(user.localId)", "removed": "\(removed.count)"])
@@ -334,7 +334,7 @@ extension AdminService {
     }
 
     /// Tells the user their second factors were removed (best effort: the removal stands when no mail can go).
-    private func sendSecondFactorsRemovedNotice(_ removed: [MFAFactor], to user: UserRecord) async {
+    private func sendSecondFactorsRemovedNotice(_ removed: [MultiFactorEnrollment], to user: UserRecord) async {
         guard let mailer, let email = user.email, let config = try? await accounts.projectConfig() else { return }
         let app = Mailer.appName(config)
         let names = removed.map { $0.displayName ?? "an authenticator app" }.joined(separator: ", ")

@@ -200,7 +200,7 @@ extension ConsoleController {
         page.clientId = form["clientId"] ?? ""
         page.issuer = form["issuer"] ?? ""
         page.displayName = form["displayName"] ?? ""
-        page.allowedTenants = form["allowedTenants"] ?? ""
+        page.allowedEntraTenants = form["allowedTenants"] ?? ""
         page.nativeClientIds = form["nativeClientIds"] ?? ""
         page.allowedHostedDomains = form["allowedHostedDomains"] ?? ""
         page.enabled = form.flag("enabled")
@@ -212,7 +212,7 @@ extension ConsoleController {
         } ?? error.description
         let lower = message.lowercased()
         let field: WritableKeyPath<ProviderPage, String?>? = lower.contains("hosted") ? \.allowedHostedDomainsError
-            : lower.contains("tenant") ? \.allowedTenantsError
+            : lower.contains("tenant") ? \.allowedEntraTenantsError
             : lower.contains("client id") || lower.contains("client_id") || error.code == .missingOAuthClientId ? \.clientIdError
             : lower.contains("issuer") ? \.issuerError : lower.contains("native") ? \.nativeClientIdsError : lower.contains("secret") ? \.clientSecretError
             : !known ? \.providerIdError : nil
@@ -252,7 +252,7 @@ extension ConsoleController {
             secretSet: config != nil, secretState: config != nil ? "set; never shown" : "not set",
             enabled: config?.enabled ?? true, tokenVault: config?.keepsProviderTokens ?? true,
             vaultKeys: configuration.providerTokenKeys != nil, nativeClientIds: (config?.nativeClientIds ?? []).joined(separator: ", "),
-            allowedTenants: (config?.allowedTenants ?? []).joined(separator: ", "), canTest: config != nil, isGoogle: id == "google.com",
+            allowedEntraTenants: (config?.allowedEntraTenants ?? []).joined(separator: ", "), canTest: config != nil, isGoogle: id == "google.com",
             allowedHostedDomains: (config?.allowedHostedDomains ?? []).joined(separator: ", "),
             nativeClientIdsLabel: id == "google.com"
                 ? "Native client IDs whose ID tokens are accepted (comma-separated: the iOS and Android OAuth client IDs)"

@@ -40,17 +40,17 @@ struct DevTryController {
                 return HTMLPage.message("Unknown provider", "Use provider=microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>.", tone: .error,
                                         status: .badRequest, links: Self.startLinks, badge: Self.badge)
             }
-            let tenant = FormQuery(request.uri.query).get("tenant").flatMap { $0.isEmpty ? nil : $0 }
+            let entraTenant = FormQuery(request.uri.query).get("tenant").flatMap { $0.isEmpty ? nil : $0 }
             let rawSession = RandomID.alphanumeric(count: 10).uppercased()
             var done = [("s", rawSession), ("p", provider)]
-            if let tenant { done.append(("t", tenant)) }
+            if let entraTenant { done.append(("t", entraTenant)) }
             var fields: [(AuthHandlerParameter, String)] = [
                 (.apiKey, "dev"), (.authType, "signInWithRedirect"), (.providerId, provider),
                 (.sessionId, AuthHandlerProtocol.sessionIdHash(rawSession)), (.eventId, RandomID.alphanumeric(count: 10)),
                 (.redirectUrl, "\(returnBase)/__dev/try/done?" + FormEncoding.encode(done)),
             ]
-            if let tenant {
-                fields.append((.customParameters, JSONValue.object(["tenant": .string(tenant)]).compactJSONString))
+            if let entraTenant {
+                fields.append((.customParameters, JSONValue.object(["tenant": .string(entraTenant)]).compactJSONString))
             }
             let query = FormEncoding.encode(fields.map { ($0.0.rawValue, $0.1) })
             return Response(status: .found, headers: [.location: "\(publicURL.url)\(AuthHandlerProtocol.handlerPath)?" + query])
@@ -113,7 +113,7 @@ struct DevTryController {
         let query = FormQuery(request.uri.query)
         let provider = query.get("p") ?? "microsoft.com"
         var again = "/__dev/try?" + FormEncoding.encode([("provider", provider)])
-        if let tenant = query.get("t") { again += "&" + FormEncoding.encode([("tenant", tenant)]) }
+        if let entraTenant = query.get("t") { again += "&" + FormEncoding.encode([("tenant", entraTenant)]) }
         let tryAgain = [Pages.Link("Try again", href: again)]
         if let json = query.get(AuthHandlerParameter.firebaseError.rawValue) {
             let error = FirebaseWebError(jsonString: json)

@@ -26,7 +26,7 @@ struct OperationsController {
     let keyRing: KeyRing
     let configuration: HearthServerConfiguration
     /// TOTP secrets sealed with a key this server lacks make it not ready (issue 35, item 11).
-    var secondFactorKeys: SecondFactorKeyCheck?
+    var multiFactorKeys: MultiFactorKeyCheck?
 
     /// How long `/readyz` waits for the store before calling it unreachable.
     static let storeProbeTimeout: Duration = .seconds(2)
@@ -37,7 +37,7 @@ struct OperationsController {
             var problems: [String] = []
             if let problem = await probeStore() { problems.append(problem) }
             if !keyRing.hasActiveKey { problems.append("no signing key is loaded yet") }
-            if let problem = await secondFactorKeys?.readinessProblem() { problems.append(problem) }
+            if let problem = await multiFactorKeys?.readinessProblem() { problems.append(problem) }
             guard problems.isEmpty else { throw HearthAPIError(.notReady, problems.joined(separator: "; ")) }
             return JSONResponse(["status": "ready", "store": "ok", "keys": "ok"])
         }

@@ -9,14 +9,14 @@ import Logging
 /// Factors live in the user's record (``UserRecord/mfa``), so enrolling, withdrawing, using a code's time step and
 /// using a recovery code are each one version-checked write of the user: of two replicas accepting the same code,
 /// one write wins and the other re-reads and refuses. Enrollments and sign-ins waiting for a code are
-/// ``MFASession``s stored by the hash of the opaque string the client holds, deleted by the step that completes them.
+/// ``MultiFactorSessionRecord``s stored by the hash of the opaque string the client holds, deleted by the step that completes them.
 extension AccountService {
     /// How long an enrollment started with `mfaEnrollment:start` may be finalized.
     static let mfaEnrollmentLifetime: TimeInterval = 600
     /// How long a first factor waits for its second (`mfaPendingCredential`).
     static let mfaPendingLifetime: TimeInterval = 300
     /// The longest opaque session string accepted (ours are ~50 characters).
-    static let maxMFASessionLength = 256
+    static let maxMultiFactorSessionLength = 256
 
     /// Wrong second-factor codes per user (and per client address) in the password throttle's window.
     var mfaThrottle: LoginThrottle {
@@ -47,7 +47,7 @@ extension AccountService {
         let secret = Base32.encode(TOTP.generateSecret())
         let token = "hme1." + RandomID.token(byteCount: 32)
         let expiresAt = moment.addingTimeInterval(Self.mfaEnrollmentLifetime)
-        try await store.insertMFASession(MFASession(
+        try await store.insertMultiFactorSession(MultiFactorSessionRecord(
             idHash: RefreshTokenRecord.hash(token), kind: .enrollment, localId: user.localId,
             payload: .init(secret: try sealTOTPSecret(secret, context: Self.enrollmentSealingContext(localId: user.localId))),
             createdAt: moment, expiresAt: expiresAt))
@@ -74,7 +74,7 @@ extension AccountService {
         }
         let (claims, user) = try await authenticate(idToken: request.idToken)
         try requireRecentLogin(claims)
-        guard sessionInfo.utf8.count <= Self.maxMFASessionLength,
+        guard sessionInfo.utf8.count <= Self.maxMultiFactorSessionLength,
               let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(sessionInfo)),
               session.kind == .enrollment, session.localId == user.localId, let sealed = session.payload.secret
         else { throw HearthAPIError(.invalidSessionInfo, "unknown sessionInfo: start the enrollment again with mfaEnrollment:start") }
@@ -84,7 +84,7 @@ extension AccountService {
         guard let generator = TOTP(secret: secret) else { throw HearthAPIError(.invalidSessionInfo) }
         let step = try await checkCode(code, generator: generator, after: nil, adjacentIntervals: project.totpAdjacentIntervals,
                                        localId: user.localId, clientAddress: clientAddress)
-        guard try await store.deleteMFASession(idHash: session.idHash) else {
+        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidSessionInfo, "this enrollment was finalized already")
         }
         let moment = now
@@ -94,9 +94,9 @@ extension AccountService {
         // not outlive the owner's move to two-step sign-in. The caller goes on with the tokens answered below.
         let updated = try await modifyUser(localId: user.localId, revokingSessions: true) { user in
             try checkCanEnroll(user)
-            user.mfa.factors.append(MFAFactor(
+            user.mfa.factors.append(MultiFactorEnrollment(
                 enrollmentId: enrollmentId, displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 }, enrolledAt: moment,
-                secret: try sealTOTPSecret(Base32.encode(secret), context: MFAFactor.sealingContext(enrollmentId: enrollmentId)),
+                secret: try sealTOTPSecret(Base32.encode(secret), context: MultiFactorEnrollment.sealingContext(enrollmentId: enrollmentId)),
                 lastUsedStep: step))
             if let recoveryCodes {
                 user.mfa.recoveryCodeHashes = recoveryCodes.compactMap(RecoveryCodes.hash)
@@ -115,7 +115,7 @@ extension AccountService {
         }
         let tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
                                             authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
-                                            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.totp.rawValue, enrollmentId: enrollmentId))
+                                            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: enrollmentId))
         return FinalizeMFAEnrollmentResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken, recoveryCodes: recoveryCodes)
     }
 
@@ -124,8 +124,8 @@ extension AccountService {
         guard user.email != nil, user.emailVerified else {
             throw HearthAPIError(.unverifiedEmail, "verify the account's email address before enrolling a second factor")
         }
-        guard user.mfa.factors.count < UserMFA.maximumFactors else {
-            throw HearthAPIError(.secondFactorLimitExceeded, "a user may enroll at most \(UserMFA.maximumFactors) second factors")
+        guard user.mfa.factors.count < UserMultiFactor.maximumFactors else {
+            throw HearthAPIError(.secondFactorLimitExceeded, "a user may enroll at most \(UserMultiFactor.maximumFactors) second factors")
         }
     }
 
@@ -143,12 +143,12 @@ extension AccountService {
             // sign-in stop verifying; the caller goes on with the tokens answered below.
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
-        try await store.deleteMFASessions(localId: updated.localId)
+        try await store.deleteMultiFactorSessions(localId: updated.localId)
         try await auditUser(updated.localId, "mfa.withdraw", detail: "totp \(enrollmentId)")
         // The caller's session goes on without the withdrawn factor (its claims would name a factor that is gone).
         var sessionClaims: [String: JSONValue] = [:]
         if let remaining = updated.mfa.factors.first(where: { $0.enrollmentId == claims.firebase.secondFactorIdentifier }) {
-            sessionClaims = IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.totp.rawValue, enrollmentId: remaining.enrollmentId)
+            sessionClaims = IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: remaining.enrollmentId)
         }
         let tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
                                             authTime: Date(timeIntervalSince1970: Double(claims.authTime)), sessionClaims: sessionClaims)
@@ -158,10 +158,10 @@ extension AccountService {
     /// Removes factors (all when `ids` is nil); without factors left, the recovery codes go too. Returns the
     /// factors removed.
     @discardableResult
-    static func removeFactors(_ ids: Set<String>?, from user: inout UserRecord) -> [MFAFactor] {
+    static func removeFactors(_ ids: Set<String>?, from user: inout UserRecord) -> [MultiFactorEnrollment] {
         let removed = user.mfa.factors.filter { ids?.contains($0.enrollmentId) ?? true }
         user.mfa.factors.removeAll { ids?.contains($0.enrollmentId) ?? true }
-        if user.mfa.factors.isEmpty { user.mfa = UserMFA() }
+        if user.mfa.factors.isEmpty { user.mfa = UserMultiFactor() }
         return removed
     }
 
@@ -192,7 +192,7 @@ extension AccountService {
         await waitForValidSince(user)
         let moment = now
         let token = "hmp1." + RandomID.token(byteCount: 32)
-        try await store.insertMFASession(MFASession(
+        try await store.insertMultiFactorSession(MultiFactorSessionRecord(
             idHash: RefreshTokenRecord.hash(token), kind: .signIn, localId: user.localId,
             payload: .init(signInProvider: signInProvider, identity: identity),
             createdAt: moment, expiresAt: moment.addingTimeInterval(Self.mfaPendingLifetime)))
@@ -215,8 +215,8 @@ extension AccountService {
 
     /// The user and session of a pending sign-in: `INVALID_MFA_PENDING_CREDENTIAL` when unknown, used, expired or
     /// overtaken by a change of the account (`validSince` moved).
-    private func pendingSignIn(_ credential: String) async throws -> (UserRecord, MFASession) {
-        guard credential.utf8.count <= Self.maxMFASessionLength,
+    private func pendingSignIn(_ credential: String) async throws -> (UserRecord, MultiFactorSessionRecord) {
+        guard credential.utf8.count <= Self.maxMultiFactorSessionLength,
               let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
         else { throw HearthAPIError(.invalidMfaPendingCredential, "unknown or used mfaPendingCredential: sign in again") }
         guard session.expiresAt > now else { throw HearthAPIError(.invalidMfaPendingCredential, "the pending sign-in expired: sign in again") }
@@ -243,7 +243,7 @@ extension AccountService {
             let credentialId = try await usePasskeySecondFactor(passkey, user: user, session: session)
             let (_, tokens) = try await signInSession(
                 localId: user.localId, signInProvider: session.payload.signInProvider ?? "password", identity: session.payload.identity,
-                sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.passkey.rawValue, enrollmentId: credentialId))
+                sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.passkey.rawValue, enrollmentId: credentialId))
             return FinalizeMFASignInResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
         }
         if recoveryCode == nil {
@@ -262,12 +262,12 @@ extension AccountService {
         }
         let (_, tokens) = try await signInSession(
             localId: user.localId, signInProvider: session.payload.signInProvider ?? "password", identity: session.payload.identity,
-            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: SecondFactorKind.totp.rawValue, enrollmentId: factorId))
+            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: factorId))
         return FinalizeMFASignInResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
     }
 
     /// Checks a TOTP code of `enrollmentId`, then completes the pending sign-in once and records the code's step.
-    private func useTOTPCode(_ code: String, enrollmentId: String, user: UserRecord, session: MFASession, clientAddress: String) async throws -> String {
+    private func useTOTPCode(_ code: String, enrollmentId: String, user: UserRecord, session: MultiFactorSessionRecord, clientAddress: String) async throws -> String {
         guard let factor = user.mfa.factors.first(where: { $0.enrollmentId == enrollmentId }) else {
             throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(enrollmentId.prefix(64))")
         }
@@ -275,7 +275,7 @@ extension AccountService {
         let project = try await projectConfig()
         let step = try await checkCode(code, generator: generator, after: factor.lastUsedStep, adjacentIntervals: project.totpAdjacentIntervals,
                                        localId: user.localId, clientAddress: clientAddress)
-        guard try await store.deleteMFASession(idHash: session.idHash) else {
+        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
         try await modifyUser(localId: user.localId) { user in
@@ -288,14 +288,14 @@ extension AccountService {
     }
 
     /// Checks a recovery code, then completes the pending sign-in once and spends the code.
-    private func useRecoveryCode(_ code: String, user: UserRecord, session: MFASession, clientAddress: String) async throws -> String {
+    private func useRecoveryCode(_ code: String, user: UserRecord, session: MultiFactorSessionRecord, clientAddress: String) async throws -> String {
         guard let first = user.mfa.factors.first else { throw HearthAPIError(.mfaEnrollmentNotFound) }
         guard let reservation = try await mfaThrottle.reserve(account: user.localId, address: clientAddress) else { throw Self.tooManyCodes }
         guard RecoveryCodes.match(code, against: user.mfa.recoveryCodeHashes) != nil else {
             metrics.count(.signIns, ["second_factor", "wrong_code"])
             throw HearthAPIError(.invalidCode, "the recovery code is wrong or was used already")
         }
-        guard try await store.deleteMFASession(idHash: session.idHash) else {
+        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
         let updated = try await modifyUser(localId: user.localId) { user in
@@ -363,8 +363,8 @@ extension AccountService {
         return secret
     }
 
-    func generator(for factor: MFAFactor) throws -> TOTP {
-        let secret = try openTOTPSecret(factor.secret, context: MFAFactor.sealingContext(enrollmentId: factor.enrollmentId))
+    func generator(for factor: MultiFactorEnrollment) throws -> TOTP {
+        let secret = try openTOTPSecret(factor.secret, context: MultiFactorEnrollment.sealingContext(enrollmentId: factor.enrollmentId))
         guard let generator = TOTP(secret: secret, algorithm: factor.algorithm, digits: factor.digits, period: factor.period) else {
             throw HearthAPIError(.internalError, "a stored TOTP factor has impossible settings")
         }

@@ -327,7 +327,7 @@ extension AccountService {
     /// `mfaSignIn:start` with `passkeySignInInfo`: request options listing the pending user's passkeys. Refused when
     /// the first factor was itself a passkey (one without user verification): passkeys of one user often live in one
     /// authenticator or synced keychain, so a second one would prove the same possession again.
-    func startPasskeySecondFactor(_ session: MFASession) async throws -> StartMFASignInResponse {
+    func startPasskeySecondFactor(_ session: MultiFactorSessionRecord) async throws -> StartMFASignInResponse {
         try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await projectConfig(), secondFactor: true)
         let passkeys = try await store.passkeys(localId: session.localId)
@@ -343,14 +343,14 @@ extension AccountService {
 
     /// `mfaSignIn:finalize` with `passkeyVerificationInfo`: checks the assertion, then completes the pending
     /// sign-in once. Returns the passkey's credential id (the session's `second_factor_identifier`).
-    func usePasskeySecondFactor(_ info: PasskeyMFAVerificationInfo, user: UserRecord, session: MFASession) async throws -> String {
+    func usePasskeySecondFactor(_ info: PasskeyMFAVerificationInfo, user: UserRecord, session: MultiFactorSessionRecord) async throws -> String {
         guard let response = info.authenticatorAuthenticationResponse else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "passkeyVerificationInfo.authenticatorAuthenticationResponse is required")
         }
         try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await projectConfig(), secondFactor: true)
         let (passkey, _) = try await verifyPasskeyAssertion(response, party: party, kind: .secondFactor, localId: user.localId)
-        guard try await store.deleteMFASession(idHash: session.idHash) else {
+        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
         return passkey.credentialId
@@ -358,7 +358,7 @@ extension AccountService {
 
     /// `PASSKEY_ENROLLMENT_NOT_FOUND` (what a user without a passkey hears: the apps' fallback to the code) when the
     /// pending sign-in's first factor was a passkey.
-    static func checkPasskeyMayBeSecondFactor(_ session: MFASession) throws {
+    static func checkPasskeyMayBeSecondFactor(_ session: MultiFactorSessionRecord) throws {
         guard session.payload.signInProvider != passkeySignInProvider else {
             throw HearthAPIError(.passkeyEnrollmentNotFound, "this sign-in began with a passkey, so a passkey cannot also be its second factor: complete it with a TOTP code (or a recovery code)")
         }

@@ -357,7 +357,7 @@ public struct EmailActionService: Sendable {
         user.passwordHash = nil
         user.passwordUpdatedAt = nil
         user.identities = []
-        user.mfa = UserMFA()
+        user.mfa = UserMultiFactor()
     }
 
     /// The passkeys of an account taken over by its mailbox's owner: the registrant's (the account's sessions ended

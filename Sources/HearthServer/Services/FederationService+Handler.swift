@@ -85,7 +85,7 @@ extension FederationService {
             return fail(.operationNotAllowed, "OPERATION_NOT_ALLOWED : apple.com is set up for native sign-in only: the web flow needs appleSignInConfig.codeFlowConfig (team id, key id, .p8 key)")
         }
         var parameters: [(String, String)] = []
-        var tenant: String?
+        var entraTenantOrHostedDomain: String?
         if let raw = query[.customParameters], !raw.isEmpty {
             guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8)) else {
                 return fail(.argumentError, "INVALID_ARGUMENT : customParameters must be a JSON object")
@@ -104,7 +104,7 @@ extension FederationService {
                 }
                 // Microsoft's tenant and Google's hosted domain narrow the administrator's allow-list (checked in resolve).
                 if (config.kind == .microsoft && key == "tenant") || (config.kind == .google && key == "hd") {
-                    tenant = text
+                    entraTenantOrHostedDomain = text
                 } else {
                     parameters.append((key, text))
                 }
@@ -120,8 +120,8 @@ extension FederationService {
         let requested = (query[.scopes] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let provider: ResolvedProvider
         do {
-            provider = try await relyingParty.resolve(config, tenant: tenant)
-        } catch let error as RelyingPartyError where error.kind == .tenantNotAllowed || error.kind == .hostedDomainNotAllowed {
+            provider = try await relyingParty.resolve(config, entraTenantOrHostedDomain: entraTenantOrHostedDomain)
+        } catch let error as RelyingPartyError where error.kind == .entraTenantNotAllowed || error.kind == .hostedDomainNotAllowed {
             // The app asked for a Microsoft tenant outside the administrator's allow-list: refused before any login page.
             let correlationId = UUID().uuidString.lowercased()
             diagnostics.record("federated sign-in refused", error.errorInfo(providerId: config.providerId), detail: error.message,
@@ -142,7 +142,7 @@ extension FederationService {
         let redirectUri = configuration.publicURL.authHandlerURL
         try await store.insertAuthorizationSession(AuthorizationSession(
             state: state, providerId: providerId, nonce: nonce, codeVerifier: pkce?.verifier, sessionIdHash: sessionIdHash,
-            eventId: eventId, authType: authType, tenant: provider.tenant, redirect: target, redirectUri: redirectUri,
+            eventId: eventId, authType: authType, entraTenantOrHostedDomain: provider.entraTenantOrHostedDomain, redirect: target, redirectUri: redirectUri,
             scopes: scopes, createdAt: moment, expiresAt: moment.addingTimeInterval(configuration.authorizationSessionLifetime)))
         return .redirect(relyingParty.authorizationURL(provider, redirectUri: redirectUri, state: state, nonce: nonce,
                                                        codeChallenge: pkce?.challenge, scopes: scopes, parameters: parameters))
@@ -269,7 +269,7 @@ extension FederationService {
         let base = configuration.publicURL.url
         if let error = query["error"] {
             let refusal = ProviderRefusal(error: error, subcode: query["error_subcode"], description: query["error_description"],
-                                          providerId: session.providerId, tenant: session.tenant, correlationId: query["correlation_id"])
+                                          providerId: session.providerId, entraTenant: session.entraTenantOrHostedDomain, correlationId: query["correlation_id"])
             var info = ProviderErrorInfo.parse(providerId: session.providerId, query: query)
             if refusal.cancelled { info.reason = "cancelled" }
             diagnostics.record(refusal.cancelled ? "federated sign-in cancelled by the user" : "federated sign-in refused by the provider",
@@ -354,7 +354,7 @@ struct ProviderRefusal {
     let reason: String
     let correlationId: String
 
-    init(error: String, subcode: String?, description: String?, providerId: String, tenant: String?, correlationId: String?) {
+    init(error: String, subcode: String?, description: String?, providerId: String, entraTenant: String?, correlationId: String?) {
         self.error = String(error.prefix(64))
         let description = String((description ?? "").prefix(300))
         self.description = description
@@ -365,7 +365,7 @@ struct ProviderRefusal {
         // without a provider code (Yahoo's consent screen "Cancel").
         self.cancelled = (error == "access_denied" && (subcode == "cancel" || code == nil)) || error == "user_cancelled_authorize"
         let provider = providerId
-        switch (code, tenant) {
+        switch (code, entraTenant) {
         case ("AADSTS50020"?, "organizations"?):
             reason = "this app accepts work or school accounts only"
         case ("AADSTS50020"?, "consumers"?):

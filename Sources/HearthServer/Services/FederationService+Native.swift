@@ -24,10 +24,10 @@ extension FederationService {
         let config = try await enabledProvider(claimed)
         let rawNonce = postBody["nonce"].flatMap { $0.isEmpty ? nil : $0 }
         // Microsoft: the app may narrow the accepted tenant (a GUID, a verified domain, organizations, consumers).
-        let tenant = config.kind == .microsoft ? postBody["tenant"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        let entraTenant = config.kind == .microsoft ? postBody["tenant"].flatMap { $0.isEmpty ? nil : $0 } : nil
         let signIn: FederatedSignIn
         do {
-            let provider = try await relyingParty.resolve(config, tenant: tenant)
+            let provider = try await relyingParty.resolve(config, entraTenantOrHostedDomain: entraTenant)
             var native = try await relyingParty.signIn(nativeIDToken: token, provider: provider, rawNonce: rawNonce)
             // Apple's token carries no name: the app may send the name Apple gave it (the `user` JSON of the code
             // flow, `{"name":{"firstName":…,"lastName":…}}`). Only the name is read, never an email.

@@ -31,7 +31,7 @@ extension FederationService {
     /// After a sign-in, link or reauthentication that issued a session: keeps the provider's refresh token and
     /// access token, sealed. A sign-in without a refresh token leaves what is kept alone. Failures are logged
     /// (never with a token) and do not fail the sign-in.
-    func keepProviderTokens(_ signIn: FederatedSignIn, answer: SignInWithIdpResponse, config: IdPConfig, tenant: String?) async {
+    func keepProviderTokens(_ signIn: FederatedSignIn, answer: SignInWithIdpResponse, config: IdPConfig, entraTenantOrHostedDomain: String?) async {
         guard vaultKeeps(config), let keys = configuration.providerTokenKeys, let localId = answer.localId,
               answer.idToken != nil || answer.mfaPendingCredential != nil,
               let refreshToken = signIn.oauthRefreshToken, !refreshToken.isEmpty
@@ -39,7 +39,7 @@ extension FederationService {
         let moment = now
         let expiresAt = signIn.oauthAccessToken.isEmpty ? nil : moment.addingTimeInterval(TimeInterval(signIn.oauthExpiresIn ?? 3600))
         let tokens = ProviderTokens(refreshToken: refreshToken, accessToken: signIn.oauthAccessToken.isEmpty ? nil : signIn.oauthAccessToken,
-                                    accessTokenExpiresAt: expiresAt, clientId: config.clientId, scope: signIn.grantedScope, tenant: tenant)
+                                    accessTokenExpiresAt: expiresAt, clientId: config.clientId, scope: signIn.grantedScope, entraTenantOrHostedDomain: entraTenantOrHostedDomain)
         do {
             let (keyId, sealed) = try keys.seal(tokens, localId: localId, providerId: config.providerId)
             let stored = try await store.saveProviderTokens(ProviderTokenRecord(
@@ -118,7 +118,7 @@ extension FederationService {
         }
         let refreshed: RefreshedProviderTokens
         do {
-            let provider = try await relyingParty.resolve(config, tenant: tokens.tenant)
+            let provider = try await relyingParty.resolve(config, entraTenantOrHostedDomain: tokens.entraTenantOrHostedDomain)
             refreshed = try await relyingParty.refresh(provider, refreshToken: refreshToken)
         } catch let error as RelyingPartyError {
             let correlationId = UUID().uuidString.lowercased()

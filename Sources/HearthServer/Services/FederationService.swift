@@ -170,7 +170,7 @@ public struct FederationService: Sendable {
         }
         let signIn: FederatedSignIn
         do {
-            let provider = try await relyingParty.resolve(config, tenant: session.tenant)
+            let provider = try await relyingParty.resolve(config, entraTenantOrHostedDomain: session.entraTenantOrHostedDomain)
             // Apple's `user` field (posted with the code on the first authorization) names the person.
             signIn = try await relyingParty.complete(provider, code: code, redirectUri: session.redirectUri,
                                                      codeVerifier: session.codeVerifier, nonce: session.nonce,
@@ -186,7 +186,7 @@ public struct FederationService: Sendable {
             // user-mismatch, which is what this is.
             throw HearthAPIError(.emailNotFound, "this \(session.providerId) account is not linked to any user: reauthenticate with a provider the user has")
         }
-        await keepProviderTokens(signIn, answer: answer, config: config, tenant: session.tenant)
+        await keepProviderTokens(signIn, answer: answer, config: config, entraTenantOrHostedDomain: session.entraTenantOrHostedDomain)
         return answer
     }
 

@@ -60,7 +60,7 @@ extension UserRecord {
             validSince: try row.time("valid_since"), customClaims: try row.jsonObject("custom_claims"),
             customAuth: try row.bool("custom_auth"), identities: identities, version: try row.int("version") ?? 0,
             emailLinkSignIn: try row.bool("email_link_signin"))
-        if let mfa = try row.string("mfa") { self.mfa = try StoreJSON.decode(UserMFA.self, mfa) }
+        if let mfa = try row.string("mfa") { self.mfa = try StoreJSON.decode(UserMultiFactor.self, mfa) }
     }
 }
 
@@ -146,7 +146,7 @@ extension AuthorizationSession {
         self.init(
             state: try row.text("state"), providerId: try row.text("provider_id"), nonce: try row.text("nonce"),
             codeVerifier: try row.string("code_verifier"), sessionIdHash: try row.text("session_id_hash"),
-            eventId: try row.text("event_id"), authType: try row.text("auth_type"), tenant: try row.string("tenant"),
+            eventId: try row.text("event_id"), authType: try row.text("auth_type"), entraTenantOrHostedDomain: try row.string("tenant"),
             redirect: redirect, redirectUri: try row.text("redirect_uri"),
             scopes: (try? row.json([String].self, "scopes")) ?? [],
             createdAt: try row.date("created_at") ?? .distantPast, expiresAt: try row.date("expires_at") ?? .distantPast,
@@ -163,7 +163,7 @@ extension PendingCredential {
     }
 }
 
-extension MFASession {
+extension MultiFactorSessionRecord {
     /// An `mfa_sessions` row.
     package init(row: some SQLRow) throws {
         guard let kind = Kind(rawValue: try row.string("kind") ?? "") else { throw StoreError.backend("unknown kind in mfa_sessions") }

@@ -92,7 +92,7 @@ package struct SQLStatement: Sendable, Equatable, ExpressibleByStringInterpolati
 
         /// A user's second factors as JSON text; none is stored as NULL. (Encoding cannot fail: strings, integers
         /// and finite dates only.)
-        package mutating func appendInterpolation(mfa value: UserMFA) {
+        package mutating func appendInterpolation(mfa value: UserMultiFactor) {
             appendInterpolation(value.isEmpty ? SQLValue.null : ((try? StoreJSON.encode(value)).map(SQLValue.text) ?? .null))
         }
 

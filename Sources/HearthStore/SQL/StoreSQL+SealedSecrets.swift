@@ -22,7 +22,7 @@ extension SealedFactorCensus {
     /// Adds a page of ``entries(_:)``; the last uid read, nil when the page is empty.
     package mutating func add(page: [(localId: String, mfa: String?)]) throws -> String? {
         for entry in page {
-            if let text = entry.mfa { add(localId: entry.localId, mfa: try StoreJSON.decode(UserMFA.self, text)) }
+            if let text = entry.mfa { add(localId: entry.localId, mfa: try StoreJSON.decode(UserMultiFactor.self, text)) }
         }
         return page.last?.localId
     }

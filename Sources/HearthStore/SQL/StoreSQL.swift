@@ -194,7 +194,7 @@ package enum StoreSQL {
     /// Ends every session of a user: its refresh tokens revoked, its provider tokens (token vault) deleted, its
     /// pending second-factor sign-ins and enrollments deleted.
     package static func revokeSessions(localId: String) -> [SQLStatement] {
-        [revokeRefreshTokens(localId: localId), deleteProviderTokens(localId: localId, providerId: nil), deleteMFASessions(localId: localId)]
+        [revokeRefreshTokens(localId: localId), deleteProviderTokens(localId: localId, providerId: nil), deleteMultiFactorSessions(localId: localId)]
     }
 
     /// Marks a token rotated at `now`, unless it was already.
@@ -328,7 +328,7 @@ package enum StoreSQL {
         INSERT INTO authorization_sessions (state, provider_id, nonce, code_verifier, session_id_hash, event_id, auth_type,
             tenant, redirect_kind, redirect_value, redirect_uri, scopes, created_at, expires_at, callback_at, consumed_at)
         VALUES (\(session.state), \(session.providerId), \(session.nonce), \(session.codeVerifier), \(session.sessionIdHash), \
-        \(session.eventId), \(session.authType), \(session.tenant), \(session.redirect.kind), \(session.redirect.value), \
+        \(session.eventId), \(session.authType), \(session.entraTenantOrHostedDomain), \(session.redirect.kind), \(session.redirect.value), \
         \(session.redirectUri), \(try StoreJSON.encode(session.scopes)), \(session.createdAt), \(session.expiresAt), \
         \(session.callbackAt), \(session.consumedAt))
         """
@@ -391,7 +391,7 @@ package enum StoreSQL {
         ]
     }
 
-    package static func insertMFASession(_ session: MFASession) throws -> SQLStatement {
+    package static func insertMultiFactorSession(_ session: MultiFactorSessionRecord) throws -> SQLStatement {
         """
         INSERT INTO mfa_sessions (id_hash, kind, local_id, payload, created_at, expires_at)
         VALUES (\(session.idHash), \(session.kind.rawValue), \(session.localId), \(try StoreJSON.encode(session.payload)), \
@@ -402,10 +402,10 @@ package enum StoreSQL {
     package static func mfaSession(idHash: String) -> SQLStatement { "SELECT * FROM mfa_sessions WHERE id_hash = \(idHash)" }
 
     /// Deletes the session: one row for the one caller that completes it.
-    package static func deleteMFASession(idHash: String) -> SQLStatement { "DELETE FROM mfa_sessions WHERE id_hash = \(idHash)" }
+    package static func deleteMultiFactorSession(idHash: String) -> SQLStatement { "DELETE FROM mfa_sessions WHERE id_hash = \(idHash)" }
 
     /// Every session of a user (its second factors changed: pending sign-ins and enrollments start again).
-    package static func deleteMFASessions(localId: String) -> SQLStatement { "DELETE FROM mfa_sessions WHERE local_id = \(localId)" }
+    package static func deleteMultiFactorSessions(localId: String) -> SQLStatement { "DELETE FROM mfa_sessions WHERE local_id = \(localId)" }
 
     package static func deleteExpiredIDTokenUse(keyHash: String, now: Date) -> SQLStatement {
         "DELETE FROM used_id_tokens WHERE key_hash = \(keyHash) AND expires_at < \(now)"

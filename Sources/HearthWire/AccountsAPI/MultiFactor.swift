@@ -25,7 +25,7 @@ extension WirePaths {
 }
 
 /// The factor kinds as ID tokens name them in `firebase.sign_in_second_factor`.
-public enum SecondFactorKind: String, Codable, Sendable, CaseIterable {
+public enum MultiFactorKind: String, Codable, Sendable, CaseIterable {
     /// A time-based one-time password (RFC 6238).
     case totp
     /// A passkey (Hearth: a WebAuthn assertion in place of a code).
@@ -63,7 +63,7 @@ public struct MFAEnrollmentInfo: Codable, Sendable, Equatable {
     }
 
     /// The factor's kind from its union member, `nil` for one this server does not know.
-    public var kind: SecondFactorKind? {
+    public var kind: MultiFactorKind? {
         if totpInfo != nil { return .totp }
         if phoneInfo != nil { return .phone }
         return nil

@@ -4,15 +4,15 @@ import HearthWire
 /// A user's second factors and recovery codes, kept with the user (the `users.mfa` column, JSON): one
 /// optimistic-concurrency write changes them together with the rest of the account, so a code used on one replica
 /// is refused on every other.
-public struct UserMFA: Sendable, Equatable, Codable {
+public struct UserMultiFactor: Sendable, Equatable, Codable {
     /// Enrolled factors, oldest first.
-    public var factors: [MFAFactor]
+    public var factors: [MultiFactorEnrollment]
     /// SHA-256 hashes (hex) of the user's recovery codes (see ``RecoveryCodes``); a used one is removed.
     public var recoveryCodeHashes: [String]
     /// How many recovery codes were used since the set was made (for the console and the audit).
     public var recoveryCodesUsed: Int
 
-    public init(factors: [MFAFactor] = [], recoveryCodeHashes: [String] = [], recoveryCodesUsed: Int = 0) {
+    public init(factors: [MultiFactorEnrollment] = [], recoveryCodeHashes: [String] = [], recoveryCodesUsed: Int = 0) {
         self.factors = factors
         self.recoveryCodeHashes = recoveryCodeHashes
         self.recoveryCodesUsed = recoveryCodesUsed
@@ -34,13 +34,13 @@ public struct UserMFA: Sendable, Equatable, Codable {
 }
 
 /// One enrolled TOTP factor.
-public struct MFAFactor: Sendable, Equatable, Codable {
+public struct MultiFactorEnrollment: Sendable, Equatable, Codable {
     /// Firebase's `mfaEnrollmentId` (the Admin SDKs' `MultiFactorInfo.uid`).
     public var enrollmentId: String
     public var displayName: String?
     public var enrolledAt: Date
     /// The shared secret, base32, sealed (``ProviderTokenKeys/sealSecret(_:context:)`` with
-    /// ``MFAFactor/sealingContext(enrollmentId:)``) when the server has vault keys, else as it is.
+    /// ``MultiFactorEnrollment/sealingContext(enrollmentId:)``) when the server has vault keys, else as it is.
     public var secret: String
     public var algorithm: TOTP.Algorithm
     public var digits: Int
@@ -74,7 +74,7 @@ public struct MFAFactor: Sendable, Equatable, Codable {
 /// A second-factor step in progress, stored by the hash of the opaque string the client holds: an enrollment
 /// (`sessionInfo` of `mfaEnrollment:start`) or a sign-in waiting for its second factor (`mfaPendingCredential`).
 /// Short-lived; deleted by the step that completes it, so it completes once across replicas.
-public struct MFASession: Sendable, Equatable {
+public struct MultiFactorSessionRecord: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable {
         case enrollment
         case signIn = "sign_in"

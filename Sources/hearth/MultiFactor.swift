@@ -10,7 +10,7 @@ import HearthWire
 
 /// `hearth project mfa`: the project's TOTP second-factor setting (Firebase's `mfa`), changed through the admin
 /// API's project-config update (`updateMask=mfa`, audited as `config.update`).
-struct ProjectMFA: AsyncParsableCommand {
+struct ProjectMultiFactor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfa",
         abstract: "Show, enable or disable TOTP second factors (authenticator apps) for the project.",
@@ -55,7 +55,7 @@ struct ProjectMFA: AsyncParsableCommand {
             let config = try await storeOptions.withStoreAndSettings(projectId: project.projectId) { store, settings in
                 try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
             }
-            print(ProjectMFA.describe(config))
+            print(ProjectMultiFactor.describe(config))
         }
     }
 
@@ -75,7 +75,7 @@ struct ProjectMFA: AsyncParsableCommand {
         }
 
         func run() async throws {
-            print(ProjectMFA.describe(try await ProjectMFA.set(storeOptions, projectId: project.projectId, enabled: true, adjacentIntervals: adjacentIntervals)))
+            print(ProjectMultiFactor.describe(try await ProjectMultiFactor.set(storeOptions, projectId: project.projectId, enabled: true, adjacentIntervals: adjacentIntervals)))
         }
     }
 
@@ -86,14 +86,14 @@ struct ProjectMFA: AsyncParsableCommand {
         @OptionGroup var project: ProjectOption
 
         func run() async throws {
-            print(ProjectMFA.describe(try await ProjectMFA.set(storeOptions, projectId: project.projectId, enabled: false, adjacentIntervals: nil)))
+            print(ProjectMultiFactor.describe(try await ProjectMultiFactor.set(storeOptions, projectId: project.projectId, enabled: false, adjacentIntervals: nil)))
         }
     }
 }
 
 /// `hearth users mfa`: a user's second factors; removal goes through the admin service (sessions revoked, the
 /// user emailed, the audit entry `mfa.remove` as `cli:<login>`).
-struct UsersMFA: AsyncParsableCommand {
+struct UsersMultiFactor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfa",
         abstract: "List or remove a user's second factors (authenticator apps) and recovery codes.",
@@ -117,7 +117,7 @@ struct UsersMFA: AsyncParsableCommand {
         @Argument(help: "uid or email") var user: String
 
         func run() async throws {
-            print(UsersMFA.describe(try await storeOptions.withStore { try await Users.find($0, user) }))
+            print(UsersMultiFactor.describe(try await storeOptions.withStore { try await Users.find($0, user) }))
         }
     }
 
@@ -141,8 +141,8 @@ struct UsersMFA: AsyncParsableCommand {
                 let what = factor.map { id in
                     "the second factor \(id) (\(factors.first { $0.enrollmentId == id }?.displayName ?? "authenticator app")) of \(record.localId)"
                 } ?? "all \(factors.count) second factor\(factors.count == 1 ? "" : "s") and the recovery codes of \(record.localId)"
-                let notice = try await UsersMFA.notice(to: record, store: store, settings: settings)
-                if !yes { try UsersMFA.confirm("Remove \(what)? The user's sessions end; \(notice.future)") }
+                let notice = try await UsersMultiFactor.notice(to: record, store: store, settings: settings)
+                if !yes { try UsersMultiFactor.confirm("Remove \(what)? The user's sessions end; \(notice.future)") }
                 do {
                     _ = try await HearthCLI.answered {
                         try await service.removeSecondFactors(localId: record.localId, enrollmentIds: factor.map { [$0] }, by: HearthCLI.principal)
@@ -183,7 +183,7 @@ struct UsersMFA: AsyncParsableCommand {
                 }
                 let users = unopenable.users
                 if !yes {
-                    try UsersMFA.confirm("Remove \(unopenable.summary), which this server does not have? Users: \(users.prefix(20).joined(separator: ", "))\(users.count > 20 ? " and \(users.count - 20) more" : ""). Their sessions end and they are told by email.")
+                    try UsersMultiFactor.confirm("Remove \(unopenable.summary), which this server does not have? Users: \(users.prefix(20).joined(separator: ", "))\(users.count > 20 ? " and \(users.count - 20) more" : ""). Their sessions end and they are told by email.")
                 }
                 let lost = Set(unopenable.keyIds)
                 var removed = 0

@@ -10,7 +10,7 @@ import Testing
 /// Issue 13 item 3: the administrator's Microsoft tenant allow-list, enforced on the validated token's `tid` on
 /// every path, and never widened by the app's `tenant` parameter. The dev Microsoft IdP has one tenant per email
 /// domain (and the consumer tenant for outlook.com, hotmail.com, live.com), each with its own discovery document.
-@Suite struct TenantAllowListTests {
+@Suite struct EntraTenantAllowListTests {
     static let owner: HTTPFields = [.authorization: "Bearer owner"]
 
     /// The dev IdP's tenant id of a domain, read from the domain's discovery document as a person would.
@@ -23,7 +23,7 @@ import Testing
     static func allow(_ h: HearthHarness, _ tenants: [String]) async throws {
         try await h.storeDevProviderConfig("microsoft.com")
         var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
-        config.allowedTenants = tenants
+        config.allowedEntraTenants = tenants
         try await h.store.saveIdPConfig(config)
     }
 
@@ -75,11 +75,11 @@ import Testing
 
             // Reauthentication (autoCreate=false) of an account linked before the allow-list was narrowed.
             var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
-            config.allowedTenants = nil
+            config.allowedEntraTenants = nil
             try await h.store.saveIdPConfig(config)
             let linked = try await h.federatedSignIn(providerId: "microsoft.com", email: "mallory@fabrikam.com", idToken: ada.idToken)
             #expect(linked.status == 200, "\(linked.text)")
-            config.allowedTenants = ["consumers", "contoso.com"]
+            config.allowedEntraTenants = ["consumers", "contoso.com"]
             try await h.store.saveIdPConfig(config)
             expectTenantRefused(try await h.federatedSignIn(providerId: "microsoft.com", email: "mallory@fabrikam.com", autoCreate: false))
             // …and a plain sign-in of that linked account is refused as well.
@@ -148,7 +148,7 @@ import Testing
                                        headers: Self.owner)
             #expect(set.status == 200, "\(set.text)")
             #expect(try set.decode(DefaultSupportedIdpConfig.self).allowedTenants == ["contoso.com", "consumers"])
-            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.allowedTenants == ["contoso.com", "consumers"])
+            #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.allowedEntraTenants == ["contoso.com", "consumers"])
             let shown = try await h.send(.get, path, headers: Self.owner)
             #expect(try shown.decode(DefaultSupportedIdpConfig.self).allowedTenants == ["contoso.com", "consumers"])
             // It works at once: a fabrikam account is refused.
@@ -178,7 +178,7 @@ import Testing
             var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
             // The domain's discovery cannot be fetched (nothing listens on this port): nobody from it can sign in,
             // and with nothing else on the list the sign-in is refused before the provider.
-            config.allowedTenants = ["contoso.com"]
+            config.allowedEntraTenants = ["contoso.com"]
             config.endpointBase = "http://127.0.0.1:9249/__dev/microsoft"
             try await h.store.saveIdPConfig(config)
             let flow = try await h.browserSignIn(providerId: "microsoft.com", email: "alice@contoso.com")
@@ -191,25 +191,25 @@ import Testing
 
 /// The allow-list lives in the issuer rule of every resolved Microsoft provider, so any path that validates an ID
 /// token with the resolved provider (code exchange, link, reauthentication, a natively obtained ID token) checks it.
-@Suite struct TenantAllowListRuleTests {
+@Suite struct EntraTenantAllowListRuleTests {
     static let contoso = "6f1d1c4e-0000-4000-8000-00000000c0de"
     static let consumer = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
     @Test func ruleChecksTheTidBeforeTheIssuer() throws {
-        let template = IssuerRule.microsoftTemplate("https://login.example/{tenantid}/v2.0", excludedTenant: nil)
-        let rule = IssuerRule.microsoftAllowList(template, MicrosoftTenantAllowList(tenantIds: [Self.contoso], consumers: true))
+        let template = IssuerRule.microsoftTemplate("https://login.example/{tenantid}/v2.0", excludedEntraTenant: nil)
+        let rule = IssuerRule.entraTenantAllowList(template, EntraTenantAllowList(entraTenantIds: [Self.contoso], consumers: true))
         #expect(try rule.expectedIssuer(claims: ["tid": .string(Self.contoso.uppercased())]) == "https://login.example/\(Self.contoso.uppercased())/v2.0")
         #expect(try rule.expectedIssuer(claims: ["tid": .string(Self.consumer)]) == "https://login.example/\(Self.consumer)/v2.0")
         #expect(throws: RelyingPartyError.self) { try rule.expectedIssuer(claims: ["tid": .string(UUID().uuidString)]) }
         #expect(throws: RelyingPartyError.self) { try rule.expectedIssuer(claims: [:]) }
         #expect(throws: RelyingPartyError.self) { try rule.expectedIssuer(claims: ["tid": .string("contoso.com")]) }
-        let work = IssuerRule.microsoftAllowList(template, MicrosoftTenantAllowList(organizations: true))
+        let work = IssuerRule.entraTenantAllowList(template, EntraTenantAllowList(organizations: true))
         #expect(try work.expectedIssuer(claims: ["tid": .string(Self.contoso)]).contains(Self.contoso))
         do {
             _ = try work.expectedIssuer(claims: ["tid": .string(Self.consumer)])
             Issue.record("organizations admitted a personal account")
         } catch let error as RelyingPartyError {
-            #expect(error.kind == .tenantNotAllowed)
+            #expect(error.kind == .entraTenantNotAllowed)
             #expect(error.reason == "tenant_not_allowed")
         }
     }
@@ -219,24 +219,24 @@ import Testing
             try await h.storeDevProviderConfig("microsoft.com")
             var config = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
             let party = RelyingParty()
-            guard case .microsoftTemplate = try await party.resolve(config, tenant: nil).issuerRule else {
+            guard case .microsoftTemplate = try await party.resolve(config, entraTenantOrHostedDomain: nil).issuerRule else {
                 Issue.record("without a list, the plain template")
                 return
             }
-            config.allowedTenants = ["contoso.com", "organizations"]
+            config.allowedEntraTenants = ["contoso.com", "organizations"]
             for tenant in [nil, "common", "organizations", "contoso.com"] {
-                let resolved = try await party.resolve(config, tenant: tenant)
-                guard case .microsoftAllowList(_, let list) = resolved.issuerRule else {
+                let resolved = try await party.resolve(config, entraTenantOrHostedDomain: tenant)
+                guard case .entraTenantAllowList(_, let list) = resolved.issuerRule else {
                     Issue.record("tenant \(tenant ?? "-"): \(resolved.issuerRule)")
                     continue
                 }
                 #expect(list.organizations)
-                #expect(list.tenantIds.count == 1, "the domain resolved to its tenant id")
+                #expect(list.entraTenantIds.count == 1, "the domain resolved to its tenant id")
             }
-            await #expect(throws: RelyingPartyError.self) { try await party.resolve(config, tenant: "consumers") }
+            await #expect(throws: RelyingPartyError.self) { try await party.resolve(config, entraTenantOrHostedDomain: "consumers") }
             // Normalizing what administrators type.
-            #expect(try RelyingParty.normalizedTenantAllowList([" Contoso.COM ", "consumers", "contoso.com", ""]) == ["contoso.com", "consumers"])
-            #expect(throws: RelyingPartyError.self) { try RelyingParty.normalizedTenantAllowList(["common"]) }
+            #expect(try RelyingParty.normalizedEntraTenantAllowList([" Contoso.COM ", "consumers", "contoso.com", ""]) == ["contoso.com", "consumers"])
+            #expect(throws: RelyingPartyError.self) { try RelyingParty.normalizedEntraTenantAllowList(["common"]) }
         }
     }
 }

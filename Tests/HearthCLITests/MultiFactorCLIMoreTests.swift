@@ -5,7 +5,7 @@ import HearthTesting
 import Testing
 
 /// `hearth project mfa` and `hearth users mfa`, run as a user runs them against a data directory.
-@Suite struct MFACLITests {
+@Suite struct MultiFactorCLIMoreTests {
     @Test func projectMFAShowsEnablesAndDisablesTOTP() async throws {
         let data = CLI.temporaryDirectory() + "/data"
         RunningServer.startAndStop(dataDir: data)
@@ -55,10 +55,10 @@ import Testing
         #expect(created.status == 0, "\(created.output)")
         var store = try await SQLiteStore.open(path: data + "/hearth.sqlite")
         var user = try #require(try await store.user(email: "grace@example.com"))
-        user.mfa = UserMFA(
-            factors: [MFAFactor(enrollmentId: "enr-phone", displayName: "Work phone", enrolledAt: Date(timeIntervalSince1970: 1_790_000_000),
+        user.mfa = UserMultiFactor(
+            factors: [MultiFactorEnrollment(enrollmentId: "enr-phone", displayName: "Work phone", enrolledAt: Date(timeIntervalSince1970: 1_790_000_000),
                                 secret: "JBSWY3DPEHPK3PXP"),
-                      MFAFactor(enrollmentId: "enr-tablet", displayName: nil, enrolledAt: Date(timeIntervalSince1970: 1_790_000_100),
+                      MultiFactorEnrollment(enrollmentId: "enr-tablet", displayName: nil, enrolledAt: Date(timeIntervalSince1970: 1_790_000_100),
                                 secret: "JBSWY3DPEHPK3PXQ")],
             recoveryCodeHashes: RecoveryCodes.generate(count: 7).compactMap(RecoveryCodes.hash), recoveryCodesUsed: 3)
         user.validSince = Date(timeIntervalSince1970: 1_700_000_000)

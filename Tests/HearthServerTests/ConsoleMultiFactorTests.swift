@@ -105,9 +105,9 @@ extension ConsoleTests {
     func enrolledUser(_ h: HearthHarness, email: String) async throws -> UserRecord {
         _ = try await h.signUp(email: email)
         var user = try #require(try await h.store.user(email: email))
-        user.mfa = UserMFA(
-            factors: [MFAFactor(enrollmentId: "enr-phone", displayName: "Work phone", enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXP"),
-                      MFAFactor(enrollmentId: "enr-tablet", displayName: "Tablet", enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXQ")],
+        user.mfa = UserMultiFactor(
+            factors: [MultiFactorEnrollment(enrollmentId: "enr-phone", displayName: "Work phone", enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXP"),
+                      MultiFactorEnrollment(enrollmentId: "enr-tablet", displayName: "Tablet", enrolledAt: h.clock.now, secret: "JBSWY3DPEHPK3PXQ")],
             recoveryCodeHashes: RecoveryCodes.generate(count: 7).compactMap(RecoveryCodes.hash), recoveryCodesUsed: 3)
         return try await h.store.updateUser(user)
     }

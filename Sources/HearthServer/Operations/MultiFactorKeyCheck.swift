@@ -9,7 +9,7 @@ import Synchronization
 /// second factor answers 503: the start-up says so in the log, and `/readyz` reports not ready with the reason until
 /// the key is back (a restart with it) or the factors are removed (`hearth users mfa remove-unopenable`), which the
 /// probe notices by counting again, at most every ``recheckInterval`` (issue 35, item 11).
-public final class SecondFactorKeyCheck: Sendable {
+public final class MultiFactorKeyCheck: Sendable {
     let store: any HearthStore
     let keyIds: [String]
     let logger: Logger

@@ -3,12 +3,12 @@ import HearthCore
 import HearthWire
 import Logging
 
-/// The administrator's Microsoft tenant allow-list (`IdPConfig.allowedTenants`), resolved for one sign-in:
+/// The administrator's Microsoft Entra tenant allow-list (`IdPConfig.allowedEntraTenants`), resolved for one sign-in:
 /// verified domains are turned into tenant ids through the domain's own OpenID discovery document (its issuer
 /// `…/<tenant id>/v2.0`, cached for an hour like every discovery document).
-public struct MicrosoftTenantAllowList: Sendable, Equatable {
+public struct EntraTenantAllowList: Sendable, Equatable {
     /// Lower-case tenant GUIDs (given, or resolved from domains); never the consumer tenant.
-    public var tenantIds: Set<String>
+    public var entraTenantIds: Set<String>
     /// Personal Microsoft accounts (`consumers`, or the consumer tenant's GUID).
     public var consumers: Bool
     /// Every work or school tenant (`organizations`).
@@ -16,8 +16,8 @@ public struct MicrosoftTenantAllowList: Sendable, Equatable {
     /// Domains whose tenant could not be found (nobody from them can sign in until they resolve).
     public var unresolvedDomains: [String]
 
-    public init(tenantIds: Set<String> = [], consumers: Bool = false, organizations: Bool = false, unresolvedDomains: [String] = []) {
-        self.tenantIds = tenantIds
+    public init(entraTenantIds: Set<String> = [], consumers: Bool = false, organizations: Bool = false, unresolvedDomains: [String] = []) {
+        self.entraTenantIds = entraTenantIds
         self.consumers = consumers
         self.organizations = organizations
         self.unresolvedDomains = unresolvedDomains
@@ -26,19 +26,19 @@ public struct MicrosoftTenantAllowList: Sendable, Equatable {
     /// Whether accounts of tenant `tid` may sign in.
     public func allows(tid: String) -> Bool {
         let tid = tid.lowercased()
-        if tid == ProviderRules.consumerTenant { return consumers }
-        return organizations || tenantIds.contains(tid)
+        if tid == ProviderRules.entraConsumerTenant { return consumers }
+        return organizations || entraTenantIds.contains(tid)
     }
 
     /// Whether no tenant at all can sign in (every entry was an unresolvable domain).
-    var isEmpty: Bool { tenantIds.isEmpty && !consumers && !organizations }
+    var isEmpty: Bool { entraTenantIds.isEmpty && !consumers && !organizations }
 
     /// The authority path segment that asks Microsoft for exactly these tenants, or the narrowest one that
     /// contains them: one work tenant → its GUID; only personal accounts → `consumers`; only work tenants →
     /// `organizations`; both → `common`. The `tid` check narrows the rest.
     var authority: String {
-        if consumers { return tenantIds.isEmpty && !organizations ? "consumers" : "common" }
-        if !organizations, tenantIds.count == 1 { return tenantIds.first! }
+        if consumers { return entraTenantIds.isEmpty && !organizations ? "consumers" : "common" }
+        if !organizations, entraTenantIds.count == 1 { return entraTenantIds.first! }
         return "organizations"
     }
 
@@ -70,18 +70,18 @@ public struct MicrosoftTenantAllowList: Sendable, Equatable {
 
 extension RelyingParty {
     /// The allow-list of `config` with its domains resolved, or nil when every tenant is allowed.
-    func microsoftAllowList(_ config: IdPConfig, base: String) async -> MicrosoftTenantAllowList? {
-        guard let entries = config.allowedTenants, !entries.isEmpty else { return nil }
-        var list = MicrosoftTenantAllowList()
+    func entraTenantAllowList(_ config: IdPConfig, base: String) async -> EntraTenantAllowList? {
+        guard let entries = config.allowedEntraTenants, !entries.isEmpty else { return nil }
+        var list = EntraTenantAllowList()
         for entry in entries.map({ $0.lowercased() }) {
             switch entry {
-            case "consumers", ProviderRules.consumerTenant: list.consumers = true
+            case "consumers", ProviderRules.entraConsumerTenant: list.consumers = true
             case "organizations": list.organizations = true
             default:
                 if UUID(uuidString: entry) != nil {
-                    list.tenantIds.insert(entry)
-                } else if let tid = try? await microsoftTenantId(of: entry, base: base) {
-                    if tid == ProviderRules.consumerTenant { list.consumers = true } else { list.tenantIds.insert(tid) }
+                    list.entraTenantIds.insert(entry)
+                } else if let tid = try? await entraTenantId(of: entry, base: base) {
+                    if tid == ProviderRules.entraConsumerTenant { list.consumers = true } else { list.entraTenantIds.insert(tid) }
                 } else {
                     list.unresolvedDomains.append(entry)
                     logger.warning("a Microsoft tenant domain of the allow-list could not be resolved; its accounts cannot sign in",
@@ -93,25 +93,25 @@ extension RelyingParty {
     }
 
     /// The tenant GUID of a tenant segment (a GUID, or a domain resolved through its discovery document).
-    func microsoftTenantId(of tenant: String, base: String) async throws -> String {
-        if UUID(uuidString: tenant) != nil { return tenant.lowercased() }
-        let document = try await discovery.document(at: "\(base)/\(tenant)/v2.0/.well-known/openid-configuration")
+    func entraTenantId(of entraTenant: String, base: String) async throws -> String {
+        if UUID(uuidString: entraTenant) != nil { return entraTenant.lowercased() }
+        let document = try await discovery.document(at: "\(base)/\(entraTenant)/v2.0/.well-known/openid-configuration")
         let prefix = base + "/"
         guard document.issuer.hasPrefix(prefix) else {
-            throw RelyingPartyError(.discovery, "the Microsoft discovery document of \(tenant) names a foreign issuer")
+            throw RelyingPartyError(.discovery, "the Microsoft discovery document of \(entraTenant) names a foreign issuer")
         }
         let segment = document.issuer.dropFirst(prefix.count).split(separator: "/").first.map(String.init) ?? ""
         guard UUID(uuidString: segment) != nil else {
-            throw RelyingPartyError(.discovery, "the Microsoft discovery document of \(tenant) names no tenant id")
+            throw RelyingPartyError(.discovery, "the Microsoft discovery document of \(entraTenant) names no tenant id")
         }
         return segment.lowercased()
     }
 
     /// The authority segment for a sign-in that asked for `requested` under `list`: the request may narrow the
     /// allow-list but never widen it (a tenant outside it is refused before the user sees a login page).
-    func narrowedAuthority(_ requested: String, list: MicrosoftTenantAllowList, base: String) async throws -> String {
+    func narrowedAuthority(_ requested: String, list: EntraTenantAllowList, base: String) async throws -> String {
         guard !list.isEmpty else {
-            throw RelyingPartyError(.tenantNotAllowed, "none of the allowed Microsoft tenants could be found (\(list.unresolvedDomains.joined(separator: ", ")))")
+            throw RelyingPartyError(.entraTenantNotAllowed, "none of the allowed Microsoft tenants could be found (\(list.unresolvedDomains.joined(separator: ", ")))")
         }
         switch requested.lowercased() {
         case "common":
@@ -119,20 +119,20 @@ extension RelyingParty {
         case "organizations":
             var work = list
             work.consumers = false
-            guard !work.isEmpty else { throw RelyingPartyError(.tenantNotAllowed, "this app accepts personal Microsoft accounts only") }
+            guard !work.isEmpty else { throw RelyingPartyError(.entraTenantNotAllowed, "this app accepts personal Microsoft accounts only") }
             return work.authority
         case "consumers":
-            guard list.consumers else { throw RelyingPartyError(.tenantNotAllowed, "this app does not accept personal Microsoft accounts") }
+            guard list.consumers else { throw RelyingPartyError(.entraTenantNotAllowed, "this app does not accept personal Microsoft accounts") }
             return "consumers"
         default:
             let tid: String
             do {
-                tid = try await microsoftTenantId(of: requested, base: base)
+                tid = try await entraTenantId(of: requested, base: base)
             } catch {
-                throw RelyingPartyError(.tenantNotAllowed, "the Microsoft tenant \(requested) is not allowed to sign in to this app")
+                throw RelyingPartyError(.entraTenantNotAllowed, "the Microsoft tenant \(requested) is not allowed to sign in to this app")
             }
             guard list.allows(tid: tid) else {
-                throw RelyingPartyError(.tenantNotAllowed, "the Microsoft tenant \(requested) is not allowed to sign in to this app")
+                throw RelyingPartyError(.entraTenantNotAllowed, "the Microsoft tenant \(requested) is not allowed to sign in to this app")
             }
             return requested
         }
