@@ -284,7 +284,7 @@ public final class FuzzRig: Sendable {
         let relyingParty = RelyingParty(clock: WallClock { providerNow }, configuration: .init(minimumJWKSRefetchInterval: 0), logger: logger)
         let config = IdPConfig(providerId: "oidc.fuzz", kind: .oidc, clientId: "fuzz-client", clientSecret: "fuzz-secret", issuer: base)
         do {
-            let resolved = try await relyingParty.resolve(config, tenant: nil)
+            let resolved = try await relyingParty.resolve(config, entraTenantOrHostedDomain: nil)
             _ = relyingParty.authorizationURL(resolved, redirectUri: "http://127.0.0.1/__/auth/handler", state: "s", nonce: "fuzz-nonce",
                                               codeChallenge: nil, scopes: ["openid"], parameters: [])
             let signIn = try await relyingParty.complete(resolved, code: "code", redirectUri: "http://127.0.0.1/__/auth/handler", codeVerifier: nil, nonce: "fuzz-nonce")
