@@ -73,7 +73,7 @@ public final class HearthApp: Sendable {
     @discardableResult
     public func start() async throws -> [ProviderSource] {
         try await keyRing.maintain()
-        var project = try await accounts.projectConfig()
+        var project = try await accounts.scopes.project.config()
         var changed = false
         if !project.emailsCanonical {
             // Once per database: emails stored by older versions in another Unicode form than the one lookups use.

@@ -130,7 +130,7 @@ extension Users {
                     info.providerUserInfo = account.providerUserInfo
                     // The admin API's import, one user at a time (progress below): its checks and its conflict answers.
                     do {
-                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date()) }
+                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: service.scope) }
                         imported += 1
                     } catch let error as HearthAPIError where error.code == .duplicateLocalId && !overwrite {
                         failures.append((index, "uid exists (use --allow-overwrite to replace it)"))

@@ -25,7 +25,7 @@ import Testing
     func code(_ h: HearthHarness, _ type: OobRequestType, email: String, newEmail: String? = nil, continueUrl: String? = nil) async throws -> String {
         var request = SendOobCodeRequest(requestType: type, email: email, newEmail: newEmail, returnOobLink: true)
         request.continueUrl = continueUrl
-        return try #require(try await h.server.emailActions.sendOobCode(request, admin: true).oobCode)
+        return try #require(try await h.server.emailActions.sendOobCode(request, admin: true, in: h.scope).oobCode)
     }
 
     static func query(_ mode: String, _ code: String, _ extra: [(String, String)] = []) -> String {
@@ -124,7 +124,7 @@ import Testing
             #expect(result.text.contains("Nothing is wrong with the action itself."))
 
             // A domain removed after the mail went out is not followed either.
-            var config = try await h.server.accounts.projectConfig()
+            var config = try await h.scope.config()
             let third = try await code(h, .passwordReset, email: "cont@example.com", continueUrl: allowed)
             config.authorizedDomains = ["127.0.0.1"]
             try await h.store.saveProjectConfig(config)
@@ -316,7 +316,7 @@ import Testing
             ]), contentType: "application/x-www-form-urlencoded", headers: session.headers)
             #expect(saved.status == 303)
             _ = try await h.signUp(email: "mail@example.com")
-            _ = try await h.server.emailActions.sendOobCode(SendOobCodeRequest(requestType: .verifyEmail, email: "mail@example.com"), admin: true)
+            _ = try await h.server.emailActions.sendOobCode(SendOobCodeRequest(requestType: .verifyEmail, email: "mail@example.com"), admin: true, in: h.scope)
 
             let page = try await h.send(.get, WirePaths.devMail)
             #expect(page.status == 200)

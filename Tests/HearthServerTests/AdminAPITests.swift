@@ -340,7 +340,7 @@ import Testing
             let patched = try await admin(h, .patch, configPath + "?updateMask=signIn.allowDuplicateEmails,emailPrivacyConfig,client.permissions.disabledUserSignup,authorizedDomains",
                                           #"{"signIn":{"allowDuplicateEmails":true},"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true},"client":{"permissions":{"disabledUserSignup":true}},"authorizedDomains":["localhost","app.example.com"]}"#)
             #expect(patched.status == 200, "\(patched.text)")
-            let config = try await h.server.accounts.projectConfig()
+            let config = try await h.scope.config()
             #expect(config.allowDuplicateEmails)
             #expect(config.emailEnumerationProtection)
             #expect(config.userSignupDisabled)
@@ -351,7 +351,7 @@ import Testing
             // The emulator's config view.
             let emulator = try await admin(h, .patch, "/emulator/v1/projects/demo-hearth/config", #"{"signIn":{"allowDuplicateEmails":false}}"#)
             #expect(try emulator.decode(EmulatorConfig.self).signIn?.allowDuplicateEmails == false)
-            #expect(try await h.server.accounts.projectConfig().emailEnumerationProtection)
+            #expect(try await h.scope.config().emailEnumerationProtection)
 
             // Built-in providers: the secret is write-only.
             let idps = WirePaths.v2Project("demo-hearth", "defaultSupportedIdpConfigs")

@@ -247,7 +247,7 @@ import Testing
             let settings = try await h.send(.post, "/console/settings/domains", body: Self.form([("csrf", sessionCsrf), ("add", "app.example.com")]),
                                             contentType: "application/x-www-form-urlencoded", headers: headers)
             #expect(settings.status == 303)
-            #expect(try await h.server.accounts.projectConfig().authorizedDomains.contains("app.example.com"))
+            #expect(try await h.scope.config().authorizedDomains.contains("app.example.com"))
             #expect(try await h.store.auditEntries(before: nil, limit: 5).contains { $0.actor == "console:grace" && $0.action == "config.update" })
 
             let logout = try await h.send(.post, "/console/logout", body: Self.form([("csrf", sessionCsrf)]),

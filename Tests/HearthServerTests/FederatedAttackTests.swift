@@ -251,7 +251,7 @@ import Testing
                 #expect(page.location == nil, "\(target)")
             }
             // Without acceptAnyApp, unregistered Apple and desktop apps are refused too.
-            var project = try await h.server.accounts.projectConfig()
+            var project = try await h.scope.config()
             project.chooseAcceptAnyApp(false)
             try await h.store.saveProjectConfig(project)
             let apple = try await Browser.get(h.handlerURL(providerId: "microsoft.com", rawSessionId: "ABCDEFGHIJ", apple: ("com.evil", "1:1:ios:1")))

@@ -36,7 +36,7 @@ struct GenericOIDCTests {
                                                       issuer: issuer, trustEmailVerified: true))
             try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.untrusted", kind: .oidc, clientId: client.id, clientSecret: client.secret,
                                                       issuer: issuer, trustEmailVerified: false))
-            var project = try await h.server.accounts.projectConfig()
+            var project = try await h.scope.config()
             project.chooseAcceptAnyApp(true)
             try await h.store.saveProjectConfig(project)
 

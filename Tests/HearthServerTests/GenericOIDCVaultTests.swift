@@ -29,7 +29,7 @@ struct GenericOIDCVaultTests {
             try await generic.setUser(sub, claims: ["email": "\(sub)@example.com", "email_verified": true, "name": "Vault User"])
             try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.mock", kind: .oidc, clientId: client.id, clientSecret: client.secret,
                                                       issuer: issuer, trustEmailVerified: true))
-            var project = try await h.server.accounts.projectConfig()
+            var project = try await h.scope.config()
             project.chooseAcceptAnyApp(true)
             try await h.store.saveProjectConfig(project)
 

@@ -95,7 +95,7 @@ import Testing
                 #expect(!reply.text.contains("<script"), "\(target): refusals have no script")
             }
             // A project that accepts any app takes any loopback address and app-like schemes, never web ones.
-            var project = try await h.server.accounts.projectConfig()
+            var project = try await h.scope.config()
             project.chooseAcceptAnyApp(true)
             try await h.store.saveProjectConfig(project)
             for target in ["http://127.0.0.1:65000/cb", "app-1-77-ios-aa://x", "com.example.any://cb"] {
@@ -172,7 +172,7 @@ import Testing
     /// preflight passes and the answers (success and error) carry the origin.
     @Test func otherOriginsCallThePasskeyRPCs() async throws {
         try await HearthHarness.run { h in
-            var project = try await h.server.accounts.projectConfig()
+            var project = try await h.scope.config()
             project.passkeys = PasskeyConfig(enabled: true, rpId: "localhost")
             try await h.store.saveProjectConfig(project)
             let origin = "https://app.example.com"

@@ -181,7 +181,7 @@ import Testing
     @Test func anUnregisteredClientIdDoesNotChooseTheCallbackScheme() async throws {
         try await HearthHarness.run(devIdPs: true) { h in
             try await h.enableDevProviders()
-            var project = try await h.server.accounts.projectConfig()
+            var project = try await h.scope.config()
             project.chooseAcceptAnyApp(false)
             try await h.store.saveProjectConfig(project)
             try await h.store.saveApp(AppRegistration(id: "ios-1", kind: .apple, bundleId: "com.example.app", appId: "1:1234:ios:abcd"))
@@ -348,7 +348,7 @@ import Testing
         try await HearthHarness.run(configure: { $0.projectId = "acme-prod"; $0.apiKeys = ["test-key"] }, devIdPs: true) { h in
             try await h.enableDevProviders()
             try await h.store.saveApp(AppRegistration(id: "cli", kind: .desktop))
-            #expect(try await h.server.accounts.projectConfig().emailEnumerationProtection)
+            #expect(try await h.scope.config().emailEnumerationProtection)
             _ = try await h.signUp(email: "ada@outlook.com", password: "correct horse")
             let known = try await h.post(WirePaths.accounts("createAuthUri"), CreateAuthUriRequest(identifier: "ada@outlook.com", continueUri: "http://localhost"))
             let unknown = try await h.post(WirePaths.accounts("createAuthUri"), CreateAuthUriRequest(identifier: "nobody@outlook.com", continueUri: "http://localhost"))

@@ -56,7 +56,7 @@ import Testing
             #expect(try await h.store.user(localId: "victim") == nil)
 
             // Once the administrator authorizes the app's domain, its page is accepted.
-            var config = try await h.server.accounts.projectConfig()
+            var config = try await h.scope.config()
             config.authorizedDomains.append("app.example.com")
             try await h.store.saveProjectConfig(config)
             let added = try await Self.signIn(h, evil, headers: [.origin: "https://www.app.example.com"])
@@ -138,7 +138,7 @@ import Testing
             #expect(home.text.contains("href=\"/__dev/try/web\""), "\(home.text)")
 
             // A public host that is not an authorized domain is named before anyone clicks.
-            var config = try await h.server.accounts.projectConfig()
+            var config = try await h.scope.config()
             config.authorizedDomains = ["localhost"]
             try await h.store.saveProjectConfig(config)
             let warned = try await h.send(.get, "/__dev/try/web")

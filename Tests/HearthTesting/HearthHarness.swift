@@ -25,6 +25,8 @@ public struct HearthHarness: Sendable {
     public let server: HearthApp
     public let clock: TestClock
     public var store: any HearthStore { server.store }
+    /// The project's own scope, for calling the services directly.
+    public var scope: Scope { server.accounts.scopes.project }
     /// The built-in dev IdPs, when the harness runs them.
     public let devIdPs: DevIdentityProviders?
     /// `http://127.0.0.1:<port>`.

@@ -51,7 +51,7 @@ extension AdminService {
     /// One user of an import (`accounts:batchCreate` and `hearth users import`): checked like an admin create,
     /// created, or with `allowOverwrite` replacing the user with that uid (whose sessions end). Store refusals
     /// (`StoreError.emailExists`, …) pass, for ``HearthAPIError/answering(_:)``.
-    public func importUser(_ info: ImportUserInfo, template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date) async throws {
+    public func importUser(_ info: ImportUserInfo, template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date, in scope: Scope) async throws {
         if let factors = info.mfaInfo, !factors.isEmpty {
             throw HearthAPIError(.invalidArgument, "second factors (mfaInfo) cannot be imported: their secrets are never exported; import the user without mfaInfo and have them enroll again")
         }
@@ -65,7 +65,7 @@ extension AdminService {
             // The imported credentials replace the old ones: the old sessions end in the same transaction.
             _ = try await store.updateUser(replacement, revokingSessions: true)
         } else {
-            try await store.createUser(record)
+            try await accounts.createAccount(record, origin: .imported, in: scope)
         }
     }
 
@@ -105,7 +105,7 @@ extension AdminService {
 
     /// `accept any app` (development only; `hearth project --accept-any-app`), which the admin API does not expose.
     public func setAcceptAnyApp(_ accept: Bool, by principal: AdminPrincipal) async throws {
-        var config = try await accounts.projectConfig()
+        var config = try await scope.config()
         config.chooseAcceptAnyApp(accept)
         try await store.saveProjectConfig(config)
         try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "acceptAnyApp")

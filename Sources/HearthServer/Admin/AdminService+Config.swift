@@ -19,7 +19,7 @@ extension AdminService {
 
     /// `GET /v2/projects/{p}/config`.
     public func projectConfigResource() async throws -> AdminProjectConfig {
-        let config = try await accounts.projectConfig()
+        let config = try await scope.config()
         let hash = configuration.passwordParameters
         return AdminProjectConfig(
             name: "projects/\(config.projectId)/config",
@@ -66,7 +66,7 @@ extension AdminService {
             }
             leaves.append(contentsOf: matching)
         }
-        var config = try await accounts.projectConfig()
+        var config = try await scope.config()
         for leaf in leaves {
             let value = Self.value(at: leaf, in: body)
             func bool(_ defaultValue: Bool) throws -> Bool {
@@ -268,14 +268,14 @@ extension AdminService {
 
     /// `GET /emulator/v1/projects/{p}/config`.
     public func emulatorConfig() async throws -> EmulatorConfig {
-        let config = try await accounts.projectConfig()
+        let config = try await scope.config()
         return EmulatorConfig(signIn: .init(allowDuplicateEmails: config.allowDuplicateEmails),
                               emailPrivacyConfig: .init(enableImprovedEmailPrivacy: config.emailEnumerationProtection))
     }
 
     /// `PATCH /emulator/v1/projects/{p}/config`: only the fields present change.
     public func updateEmulatorConfig(_ body: EmulatorConfig, by principal: AdminPrincipal) async throws -> EmulatorConfig {
-        var config = try await accounts.projectConfig()
+        var config = try await scope.config()
         var changed: [String] = []
         if let allow = body.signIn?.allowDuplicateEmails {
             config.allowDuplicateEmails = allow

@@ -8,14 +8,14 @@ extension AdminService {
 
     /// The project's template of a kind, defaults filled in (`customized` says whether it differs).
     public func emailTemplate(_ kind: EmailTemplates.Kind) async throws -> AdminProjectConfig.EmailTemplate {
-        EmailTemplates.template(kind, in: try await accounts.projectConfig().sendEmail)
+        EmailTemplates.template(kind, in: try await scope.config().sendEmail)
     }
 
     /// Saves (or with nil resets to the default) one template; refused with `INVALID_CONFIG` and the reason when
     /// it is too long, lacks `%LINK%`, has a bad sender, ….
     public func saveEmailTemplate(_ template: AdminProjectConfig.EmailTemplate?, _ kind: EmailTemplates.Kind, by principal: AdminPrincipal) async throws {
         if let template, let problem = EmailTemplates.problem(with: template) { throw HearthAPIError(.invalidConfig, problem) }
-        var config = try await accounts.projectConfig()
+        var config = try await scope.config()
         var sendEmail = config.sendEmail ?? AdminProjectConfig.SendEmailConfig()
         var stored = template
         stored?.customized = nil
@@ -31,7 +31,7 @@ extension AdminService {
         if let name, name.count > 100 || name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             throw HearthAPIError(.invalidConfig, "the app name must be one line of at most 100 characters")
         }
-        var config = try await accounts.projectConfig()
+        var config = try await scope.config()
         var sendEmail = config.sendEmail ?? AdminProjectConfig.SendEmailConfig()
         sendEmail.appName = name.flatMap { $0.isEmpty ? nil : $0 }
         config.sendEmail = sendEmail
@@ -46,7 +46,7 @@ extension EmailActionService {
     public func sendTestEmail(_ kind: EmailTemplates.Kind, to recipient: String) async throws {
         guard let address = EmailAddress.normalize(recipient) else { throw HearthAPIError(.invalidEmail, "not an email address") }
         guard mailer.canSend else { throw HearthAPIError(.emailNotConfigured, Mailer.notConfiguredMessage) }
-        let config = try await accounts.projectConfig()
+        let config = try await accounts.scopes.project.config()
         let template = EmailTemplates.template(kind, in: config.sendEmail)
         let sample = configuration.publicURL.url + WirePaths.actionHandler + "?mode=test&oobCode=TEST"
         let rendered = EmailTemplates.render(template, .init(link: sample, email: address, newEmail: "new-" + address,
@@ -69,7 +69,7 @@ extension AdminService {
     /// any other, nothing sent, the link on the URL the server was last served at (unless `--public-url` says).
     public func actionLink(_ type: OobRequestType, email: String, continueURL: String? = nil, by principal: AdminPrincipal) async throws -> SendOobCodeResponse {
         var configuration = accounts.configuration
-        if configuration.publicURL.isDerived, let served = try await accounts.projectConfig().servedPublicURL {
+        if configuration.publicURL.isDerived, let served = try await scope.config().servedPublicURL {
             configuration.publicURL = PublicBaseURL(served)
         }
         let linkAccounts = AccountService(configuration: configuration, store: store, keyRing: accounts.keyRing, logger: logger)
@@ -78,7 +78,7 @@ extension AdminService {
         let service = EmailActionService(accounts: linkAccounts, mailer: mailer, limiter: nil, logger: logger)
         var request = SendOobCodeRequest(requestType: type, email: email, returnOobLink: true)
         request.continueUrl = continueURL
-        let response = try await service.sendOobCode(request, admin: true)
+        let response = try await service.sendOobCode(request, admin: true, in: accounts.scopes.project)
         try await audit(principal, "user.oobLink", target: response.email ?? email, detail: type.rawValue)
         return response
     }

@@ -8,10 +8,9 @@ extension AdminService {
     /// `POST /v1/projects/{p}/accounts:batchCreate`: imports up to 1000 users with their password hashes. Each
     /// user is imported or reported in `error[]`; duplicate `localId`s within the batch reject the request.
     /// Imported users sign in with their old passwords and are re-hashed with Hearth's scrypt on first sign-in.
-    public func importUsers(_ request: ImportUsersRequest, by principal: AdminPrincipal) async throws -> ImportUsersResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func importUsers(_ request: ImportUsersRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> ImportUsersResponse {
         guard let users = request.users, !users.isEmpty else { throw HearthAPIError(.missingUserAccount) }
-        for user in users { try Self.checkNoTenant(user.tenantId) }
+        for user in users { try scope.admit(tenantId: user.tenantId, in: "an imported user") }
         guard users.count <= 1000 else { throw HearthAPIError(.invalidArgument, "at most 1000 users per import") }
         var seen: Set<String> = []
         for user in users {
@@ -25,7 +24,7 @@ extension AdminService {
         let moment = now
         for (index, info) in users.enumerated() {
             do {
-                try await importUser(info, template: template, allowOverwrite: request.allowOverwrite == true, now: moment)
+                try await importUser(info, template: template, allowOverwrite: request.allowOverwrite == true, now: moment, in: scope)
                 imported += 1
             } catch let error as HearthAPIError {
                 failures.append(.init(index: index, message: error.description))
@@ -125,5 +124,5 @@ extension AdminService {
 }
 
 extension ImportUsersRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> ImportUsersResponse { try await call.admin.importUsers(request, by: call.principal()) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> ImportUsersResponse { try await call.admin.importUsers(request, by: call.principal(), in: call.scope) }
 }

@@ -43,7 +43,7 @@ public struct PasskeySetting: Sendable, Equatable {
 extension AdminService {
     /// The project's passkey setting with its effective values.
     public func passkeySetting() async throws -> PasskeySetting {
-        let config = try await accounts.projectConfig()
+        let config = try await scope.config()
         let publicURL = configuration.publicURL.url
         let rpId = AccountService.passkeyRPId(config, publicURL: publicURL)
         let stored = config.passkeys?.rpId.flatMap { $0.isEmpty ? nil : $0 }
@@ -85,6 +85,6 @@ extension AdminService {
     public func removePasskeys(localId: String, credentialIds: [String], by principal: AdminPrincipal) async throws {
         var update = AdminUpdateRequest(localId: localId)
         update.deletePasskey = credentialIds
-        _ = try await self.update(update, by: principal)
+        _ = try await self.update(update, by: principal, in: accounts.scopes.project)
     }
 }

@@ -55,34 +55,28 @@ extension AdminService {
 
     /// Hearth serves one project without tenants: a request naming a tenant is refused rather than applied to the
     /// project.
-    static func checkNoTenant(_ tenantId: String?) throws {
-        if let tenantId, !tenantId.isEmpty {
-            throw HearthAPIError(.tenantNotFound, "Hearth has no tenants (multi-tenancy is not supported): \(String(tenantId.prefix(64)))")
-        }
-    }
 
     // MARK: Create
 
     /// `POST /v1/projects/{p}/accounts`.
-    public func createUser(_ request: AdminCreateUserRequest, by principal: AdminPrincipal) async throws -> SignUpResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func createUser(_ request: AdminCreateUserRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> SignUpResponse {
         let localId = try request.localId.map { try Self.checkLocalId($0) } ?? RandomID.localId()
         let email = try request.email.map { try AccountService.normalizedEmail($0) }
         try AccountService.checkProfile(displayName: request.displayName, photoUrl: request.photoUrl)
         let phone = try request.phoneNumber.map(Self.checkPhoneNumber)
-        let moment = now
-        var user = UserRecord(localId: localId, email: email, emailVerified: request.emailVerified ?? false,
-                              displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 },
-                              photoUrl: request.photoUrl.flatMap { $0.isEmpty ? nil : $0 },
-                              disabled: request.disabled ?? false, createdAt: moment,
-                              validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)))
+        var user = accounts.newUser(localId: localId, signsIn: false)
+        user.email = email
+        user.emailVerified = request.emailVerified ?? false
+        user.displayName = request.displayName.flatMap { $0.isEmpty ? nil : $0 }
+        user.photoUrl = request.photoUrl.flatMap { $0.isEmpty ? nil : $0 }
+        user.disabled = request.disabled ?? false
         user.phoneNumber = phone
         if let password = request.password {
             try AccountService.checkPasswordStrength(password)
             user.passwordHash = try await accounts.hashPassword(password)
-            user.passwordUpdatedAt = moment
+            user.passwordUpdatedAt = user.createdAt
         }
-        try await store.createUser(user)
+        try await accounts.createAccount(user, origin: .administrator, in: scope)
         try await audit(principal, "accounts.create", target: localId, detail: Self.fieldNames(of: request))
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: nil)
     }
@@ -91,12 +85,11 @@ extension AdminService {
 
     /// `POST /v1/projects/{p}/accounts:lookup`: users by uid, email, phone number or federated id; missing ones
     /// are skipped and `users` is omitted when nothing matched.
-    public func lookup(_ request: AdminLookupRequest) async throws -> AdminLookupResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func lookup(_ request: AdminLookupRequest, in scope: Scope) async throws -> AdminLookupResponse {
         let count = (request.localId?.count ?? 0) + (request.email?.count ?? 0) + (request.phoneNumber?.count ?? 0)
             + (request.federatedUserId?.count ?? 0)
         if count == 0, let idToken = request.idToken {
-            let (_, user) = try await accounts.authenticate(idToken: idToken)
+            let (_, user) = try await accounts.authenticate(idToken: idToken, in: scope)
             return AdminLookupResponse(users: [try await accounts.userInfoWithPasskeys(user)])
         }
         guard count <= Self.maxLookupIdentifiers else {
@@ -126,7 +119,7 @@ extension AdminService {
     }
 
     /// `GET /v1/projects/{p}/accounts:batchGet`: a page of users ordered by uid.
-    public func batchGet(maxResults: String?, pageToken: String?) async throws -> BatchGetResponse {
+    public func batchGet(maxResults: String?, pageToken: String?, in scope: Scope) async throws -> BatchGetResponse {
         var limit = 20
         if let maxResults, !maxResults.isEmpty {
             guard let value = Int(maxResults), (1...1000).contains(value) else {
@@ -148,8 +141,7 @@ extension AdminService {
     }
 
     /// `POST /v1/projects/{p}/accounts:query`.
-    public func query(_ request: QueryUsersRequest) async throws -> QueryUsersResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func query(_ request: QueryUsersRequest, in scope: Scope) async throws -> QueryUsersResponse {
         let limit = Int(request.limit?.value ?? 500)
         guard (1...500).contains(limit) else { throw HearthAPIError(.invalidArgument, "limit must be between 1 and 500") }
         let offset = Int(request.offset?.value ?? 0)
@@ -181,8 +173,7 @@ extension AdminService {
     /// `POST /v1/projects/{p}/accounts:update` (by `localId`): profile, email, password, phone, disabled,
     /// emailVerified, custom claims, `validSince`, attribute and provider deletion, provider linking. A new
     /// password or email, or a `validSince`, revokes the user's sessions.
-    public func update(_ request: AdminUpdateRequest, by principal: AdminPrincipal) async throws -> AdminUpdateResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func update(_ request: AdminUpdateRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> AdminUpdateResponse {
         let localId = try Self.checkLocalId(request.localId)
         let deleteAttributes = Set(request.deleteAttribute ?? [])
         if let unknown = deleteAttributes.subtracting(["DISPLAY_NAME", "PHOTO_URL", "EMAIL", "PASSWORD"]).first {
@@ -335,7 +326,7 @@ extension AdminService {
 
     /// Tells the user their second factors were removed (best effort: the removal stands when no mail can go).
     private func sendSecondFactorsRemovedNotice(_ removed: [MultiFactorEnrollment], to user: UserRecord) async {
-        guard let mailer, let email = user.email, let config = try? await accounts.projectConfig() else { return }
+        guard let mailer, let email = user.email, let config = try? await scope.config() else { return }
         let app = Mailer.appName(config)
         let names = removed.map { $0.displayName ?? "an authenticator app" }.joined(separator: ", ")
         let left = user.mfa.factors.isEmpty
@@ -350,8 +341,7 @@ extension AdminService {
     // MARK: Delete
 
     /// `POST /v1/projects/{p}/accounts:delete` (by `localId`).
-    public func delete(_ request: AdminDeleteRequest, by principal: AdminPrincipal) async throws -> AdminDeleteResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func delete(_ request: AdminDeleteRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> AdminDeleteResponse {
         let localId = try Self.checkLocalId(request.localId)
         guard try await accounts.deletingUsers([localId], { try await store.deleteUser(localId: localId) }) else {
             throw HearthAPIError(.userNotFound)
@@ -362,8 +352,7 @@ extension AdminService {
 
     /// `POST /v1/projects/{p}/accounts:batchDelete`: 1–1000 uids; unknown ones are ignored; enabled users are
     /// kept (`NOT_DISABLED`) unless `force`.
-    public func batchDelete(_ request: BatchDeleteRequest, by principal: AdminPrincipal) async throws -> BatchDeleteResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func batchDelete(_ request: BatchDeleteRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> BatchDeleteResponse {
         guard let localIds = request.localIds, !localIds.isEmpty else { throw HearthAPIError(.missingLocalId) }
         guard localIds.count <= 1000 else { throw HearthAPIError(.localIdListExceedsLimit, "at most 1000 uids per call") }
         let (failures, deleted) = try await accounts.deletingUsers(localIds) {
@@ -408,15 +397,14 @@ extension AdminService {
     /// `POST /v1/projects/{p}:createSessionCookie`: the ID token's claims with the session issuer and a
     /// lifetime of 5 minutes to 14 days, signed by Hearth's keys (published with the ID-token keys and at
     /// Google's session-cookie key URL). Revocation and disabling apply as for ID tokens.
-    public func createSessionCookie(_ request: CreateSessionCookieRequest) async throws -> CreateSessionCookieResponse {
-        try Self.checkNoTenant(request.tenantId)
+    public func createSessionCookie(_ request: CreateSessionCookieRequest, in scope: Scope) async throws -> CreateSessionCookieResponse {
         let duration = request.validDuration?.value ?? 1_209_600
         guard (300...1_209_600).contains(duration) else {
             throw HearthAPIError(.invalidDuration, "validDuration must be between 300 seconds (5 minutes) and 1209600 seconds (14 days)")
         }
-        var (claims, _) = try await accounts.authenticate(idToken: request.idToken)
+        var (claims, _) = try await accounts.authenticate(idToken: request.idToken, in: scope)
         let issuedAt = Int64(now.timeIntervalSince1970)
-        claims.issuer = Self.sessionCookieIssuer(configuration.projectId)
+        claims.issuer = Self.sessionCookieIssuer(scope.projectId)
         claims.issuedAt = issuedAt
         claims.expiresAt = issuedAt + duration
         return CreateSessionCookieResponse(sessionCookie: try await accounts.keyRing.sign(payload: claims))
@@ -435,35 +423,35 @@ extension AdminService {
 }
 
 extension AdminCreateUserRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignUpResponse { try await call.admin.createUser(request, by: call.principal()) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignUpResponse { try await call.admin.createUser(request, by: call.principal(), in: call.scope) }
 }
 
 extension AdminLookupRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminLookupResponse { try await call.admin.lookup(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminLookupResponse { try await call.admin.lookup(request, in: call.scope) }
 }
 
 extension AdminUpdateRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminUpdateResponse { try await call.admin.update(request, by: call.principal()) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminUpdateResponse { try await call.admin.update(request, by: call.principal(), in: call.scope) }
 }
 
 extension AdminDeleteRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminDeleteResponse { try await call.admin.delete(request, by: call.principal()) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> AdminDeleteResponse { try await call.admin.delete(request, by: call.principal(), in: call.scope) }
 }
 
 extension BatchDeleteRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> BatchDeleteResponse { try await call.admin.batchDelete(request, by: call.principal()) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> BatchDeleteResponse { try await call.admin.batchDelete(request, by: call.principal(), in: call.scope) }
 }
 
 extension QueryUsersRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> QueryUsersResponse { try await call.admin.query(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> QueryUsersResponse { try await call.admin.query(request, in: call.scope) }
 }
 
 extension CreateSessionCookieRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> CreateSessionCookieResponse { try await call.admin.createSessionCookie(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> CreateSessionCookieResponse { try await call.admin.createSessionCookie(request, in: call.scope) }
 }
 
 extension BatchGetRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> BatchGetResponse {
-        try await call.admin.batchGet(maxResults: request.maxResults, pageToken: request.nextPageToken)
+        try await call.admin.batchGet(maxResults: request.maxResults, pageToken: request.nextPageToken, in: call.scope)
     }
 }

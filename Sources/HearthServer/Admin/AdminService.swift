@@ -20,6 +20,8 @@ public struct AdminService: Sendable {
     }
 
     var store: any HearthStore { accounts.store }
+    /// The project's own scope: what the CLI and the console act on (they name no tenant).
+    public var scope: Scope { accounts.scopes.project }
     var configuration: HearthServerConfiguration { accounts.configuration }
     var now: Date { accounts.now }
 

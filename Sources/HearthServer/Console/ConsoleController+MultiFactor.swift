@@ -36,7 +36,7 @@ extension ConsoleController {
                 }
                 let result = try await clockCheckResult(code: form["code"] ?? "", nonce: nonce, session: session)
                 let page = try await settings(session, clockNonce: nonce, clockResult: result)
-                return html(ConsolePages.render(page, title: "Settings", projectId: configuration.projectId, current: "/console/settings",
+                return html(ConsolePages.render(page, title: "Settings", projectId: scope.projectId, current: "/console/settings",
                                                 adminName: session.adminName, csrf: session.csrfToken))
             }
         }
@@ -106,7 +106,7 @@ extension ConsoleController {
                 + "(\(Self.display(now)) UTC). Check that the app scanned this page's code (it changes when the page is reloaded) and that the phone sets its clock automatically.")
         }
         let offset = matched - generator.timeStep(at: now)
-        let allowed = try await service.accounts.projectConfig().totpAdjacentIntervals
+        let allowed = try await scope.config().totpAdjacentIntervals
         if offset == 0 {
             return .init(ok: true, message: "The code matches the server's current 30-second step: the app's clock and the server's agree.")
         }

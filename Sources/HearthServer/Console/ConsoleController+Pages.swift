@@ -18,7 +18,7 @@ extension ConsoleController {
         query.sortBy = "CREATED_AT"
         query.order = "DESC"
         query.limit = FlexibleInt(500)
-        let recent = try await service.query(query)
+        let recent = try await service.query(query, in: scope)
         let cutoff = now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970 * 1000
         let newUsers = (recent.userInfo ?? []).filter { (Double($0.createdAt) ?? 0) >= cutoff }.count
         let signIns = counts.filter { $0.kind == "signIn" }
@@ -89,7 +89,7 @@ extension ConsoleController {
             if search.hasPrefix("+") { expressions.append(QueryExpression(phoneNumber: search)) }
             query.expression = expressions
         }
-        let result = try await service.query(query)
+        let result = try await service.query(query, in: scope)
         let total = Int(result.recordsCount) ?? 0
         let users = result.userInfo ?? []
         let encodedSearch = search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -335,7 +335,7 @@ extension ConsoleController {
     /// The Settings page; after a clock check, with the key that was checked (`clockNonce`) and the answer.
     func settings(_ session: ConsoleSession, clockNonce: String? = nil, clockResult: SettingsPage.ClockCheck.Result? = nil) async throws -> SettingsPage {
         let project = try await service.projectConfigResource()
-        let card = try secondFactorsCard(try await service.accounts.projectConfig(), session: session, nonce: clockNonce, result: clockResult)
+        let card = try secondFactorsCard(try await scope.config(), session: session, nonce: clockNonce, result: clockResult)
         return SettingsPage(
             onePerEmail: !(project.signIn?.allowDuplicateEmails ?? false),
             enumeration: project.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false,

@@ -19,6 +19,8 @@ struct ConsoleController {
     let federation: FederationService
     /// The Templates page's test email and the mail banner.
     let emailActions: EmailActionService
+    /// What the console acts on: the project's own users and settings (the console has no tenants).
+    var scope: Scope { service.accounts.scopes.project }
 
     /// Success messages shown after a redirect (`?ok=<key>`): fixed texts, so a link cannot make the console say anything.
     static let flashes: [String: String] = [
@@ -67,7 +69,7 @@ struct ConsoleController {
         router.post("/console/users") { request, _ in
             try await action(request) { session, form in
                 let created = try await service.createUser(AdminCreateUserRequest(email: form.text("email"), password: form["password"]),
-                                                           by: principal(session))
+                                                           by: principal(session), in: scope)
                 return redirect(userHref(created.localId) + "&ok=created")
             }
         }
@@ -82,14 +84,14 @@ struct ConsoleController {
                     case "revoke": update.validSince = FlexibleInt(Int64(configuration.clock.now().timeIntervalSince1970))
                     default: update.customAttributes = form["claims"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
                     }
-                    _ = try await service.update(update, by: principal(session))
+                    _ = try await service.update(update, by: principal(session), in: scope)
                     return redirect(userHref(uid) + "&ok=\(flash)")
                 }
             }
         }
         router.post("/console/user/delete") { request, _ in
             try await action(request) { session, form in
-                _ = try await service.delete(AdminDeleteRequest(localId: try AdminService.checkLocalId(form["uid"])), by: principal(session))
+                _ = try await service.delete(AdminDeleteRequest(localId: try AdminService.checkLocalId(form["uid"])), by: principal(session), in: scope)
                 return redirect("/console/users?ok=deleted")
             }
         }
@@ -109,7 +111,7 @@ struct ConsoleController {
         router.post("/console/provider/test") { request, _ in
             try await action(request) { session, form in
                 let page = try await providerTest(form["provider"] ?? "")
-                return html(ConsolePages.render(page, title: "Test provider", projectId: configuration.projectId,
+                return html(ConsolePages.render(page, title: "Test provider", projectId: scope.projectId,
                                                 current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken))
             }
         }
@@ -125,7 +127,7 @@ struct ConsoleController {
                     } else {
                         page = try await providerFormAgain(form, error: error)
                     }
-                    return html(ConsolePages.render(page, title: "Configure provider", projectId: configuration.projectId,
+                    return html(ConsolePages.render(page, title: "Configure provider", projectId: scope.projectId,
                                                     current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken),
                                 status: .badRequest)
                 }
@@ -194,7 +196,7 @@ struct ConsoleController {
             try await action(request) { session, form in
                 let (key, file) = try await service.createServiceAccountKey(clientEmail: form.text("email") ?? "", by: principal(session))
                 let local = key.clientEmail.split(separator: "@").first.map(String.init) ?? "service-account"
-                let filename = "\(configuration.projectId)-\(local)-\(key.keyId.prefix(8)).json".filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+                let filename = "\(scope.projectId)-\(local)-\(key.keyId.prefix(8)).json".filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
                 return Response(status: .ok, headers: [
                     .contentType: "application/json", .cacheControl: "no-store",
                     .contentDisposition: "attachment; filename=\"\(filename)\"",
@@ -255,7 +257,7 @@ struct ConsoleController {
             let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
             do {
                 let page = try await body(request, session)
-                return html(ConsolePages.render(page, title: title, projectId: configuration.projectId, current: nav ?? path,
+                return html(ConsolePages.render(page, title: title, projectId: scope.projectId, current: nav ?? path,
                                                 adminName: session.adminName, csrf: session.csrfToken, flash: flash))
             } catch let error as HearthAPIError {
                 return errorPage(error, session: session, status: .init(code: error.httpStatus))
@@ -283,7 +285,7 @@ struct ConsoleController {
     }
 
     func errorPage(_ error: HearthAPIError, session: ConsoleSession, status: HTTPResponse.Status, title: String = "That did not work") -> Response {
-        html(ConsolePages.render(BlankPage(), title: title, projectId: configuration.projectId, current: nil, adminName: session.adminName,
+        html(ConsolePages.render(BlankPage(), title: title, projectId: scope.projectId, current: nil, adminName: session.adminName,
                                  csrf: session.csrfToken, error: error.description), status: status)
     }
 
@@ -310,7 +312,7 @@ struct ConsoleController {
 
     func lookup(_ uid: String?) async throws -> UserInfo {
         let uid = try AdminService.checkLocalId(uid)
-        guard let info = try await service.lookup(AdminLookupRequest(localId: [uid])).users?.first else {
+        guard let info = try await service.lookup(AdminLookupRequest(localId: [uid]), in: scope).users?.first else {
             throw HearthAPIError(.userNotFound, "no user has the UID \(uid)")
         }
         return info
@@ -326,7 +328,7 @@ struct ConsoleController {
             message = "Your console session has ended (idle for more than \(Int(configuration.consoleIdleTimeout / 60)) minutes, or logged out elsewhere). Sign in again."
         }
         let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
-        var response = html(ConsolePages.render(ConsoleLoginPage(loginCsrf: token), title: "Sign in to the console", projectId: configuration.projectId,
+        var response = html(ConsolePages.render(ConsoleLoginPage(loginCsrf: token), title: "Sign in to the console", projectId: scope.projectId,
                                                 current: nil, adminName: nil, csrf: nil, flash: flash, error: message), status: status)
         response.setCookie(access.loginCookie(token))
         return response
@@ -364,7 +366,7 @@ struct ConsoleController {
         let token = try await access.startSession(adminName: name)
         try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name)
         var response = viaPage
-            ? html(ConsolePages.render(SignedInPage(adminName: name), title: "Signed in", projectId: configuration.projectId, current: nil,
+            ? html(ConsolePages.render(SignedInPage(adminName: name), title: "Signed in", projectId: scope.projectId, current: nil,
                                        adminName: nil, csrf: nil))
             : redirect("/console")
         response.setCookie(access.sessionCookie(token))

@@ -46,7 +46,10 @@ struct ActionHandlerController {
         } catch {
             return guardian.page(Pages.action(title: "This link does not work", message: error.message, tone: .error), status: .badRequest, token: nil)
         }
+        let tenantId = FormQuery(request.uri.query).get("tenantId")
         return try await guarded(link, token) {
+            // The link's scope (a tenant's link is refused there, with the page that says why).
+            let scope = try emailActions.accounts.scopes.resolve(tenantId: tenantId)
             guard let type = link.type else {
                 return guardian.page(Pages.action(title: "This is a test link", message: "Test emails carry a sample link that does nothing. Real emails carry a working one.",
                                                   tone: .info), token: nil)
@@ -56,12 +59,12 @@ struct ActionHandlerController {
             case .passwordReset:
                 return resetForm(link, record, token)
             case .emailSignIn:
-                if let next = try await emailActions.allowedContinueURL(link.continueURL) {
+                if let next = try await emailActions.allowedContinueURL(link.continueURL, in: scope) {
                     // The app completes the sign-in with the code (signInWithEmailLink); this page only hands it over.
                     let location = ActionLinks.continuation(next, type: .emailSignIn, code: link.code, apiKey: link.apiKey, lang: link.lang ?? "en")
                     return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", Self.referrerPolicy: "no-referrer"])
                 }
-                return try await openInApp(link)
+                return try await openInApp(link, in: scope)
             case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
                 let text = ActionTexts.confirmation(mode: type.mode, email: record.email, newEmail: record.newEmail ?? "")
                 return guardian.page(Pages.action(title: text.title, message: text.message,
@@ -82,8 +85,9 @@ struct ActionHandlerController {
             return guardian.page(Pages.action(title: "This link does not work", message: error.message, tone: .error), status: .badRequest, token: nil)
         }
         return try await guarded(link, token) {
-            if form["action"] == "resend" { return try await sendReset(to: form["email"], link, token, address: address) }
-            guard let type = link.type, type != .emailSignIn else { return try await openInApp(link, status: .badRequest) }
+            let scope = try emailActions.accounts.scopes.resolve(tenantId: form["tenantId"])
+            if form["action"] == "resend" { return try await sendReset(to: form["email"], link, token, address: address, in: scope) }
+            guard let type = link.type, type != .emailSignIn else { return try await openInApp(link, status: .badRequest, in: scope) }
             let record = try await check(link, type)
             var forms: [Pages.Form] = []
             if type == .passwordReset {
@@ -92,12 +96,12 @@ struct ActionHandlerController {
                     return resetForm(link, record, token, error: "The two passwords differ. Type the same new password twice.")
                 }
                 do {
-                    _ = try await emailActions.resetPassword(ResetPasswordRequest(oobCode: link.code, newPassword: password))
+                    _ = try await emailActions.resetPassword(ResetPasswordRequest(oobCode: link.code, newPassword: password), in: scope)
                 } catch let error as HearthAPIError where error.code == .weakPassword {
                     return resetForm(link, record, token, error: (error.detail ?? "That password is too weak") + ".")
                 }
             } else {
-                _ = try await emailActions.applyActionCode(link.code)
+                _ = try await emailActions.applyActionCode(link.code, in: scope)
             }
             if type == .recoverEmail {
                 forms = [Pages.Form(action: WirePaths.actionHandler, hidden: link.hidden(token, [.init("action", "resend"), .init("email", record.email)]),
@@ -105,7 +109,7 @@ struct ActionHandlerController {
             }
             let text = ActionTexts.done(mode: type.mode, email: type == .verifyAndChangeEmail ? record.newEmail ?? "" : record.email)
             return guardian.page(Pages.action(title: text.title, message: text.message, tone: .success, facts: type == .passwordReset ? [("Account", record.email)] : [],
-                                              forms: forms, note: try await continueNote(link), links: try await continueLinks(link)), token: token)
+                                              forms: forms, note: try await continueNote(link, in: scope), links: try await continueLinks(link, in: scope)), token: token)
         }
     }
 
@@ -133,32 +137,32 @@ struct ActionHandlerController {
     }
 
     /// An email-link sign-in without an allowed `continueUrl`: the app finishes it, not this page.
-    func openInApp(_ link: Link, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func openInApp(_ link: Link, status: HTTPResponse.Status = .ok, in scope: Scope) async throws -> Response {
         let text = ActionTexts.openInApp
-        return guardian.page(Pages.action(title: text.title, message: text.message, note: try await continueNote(link)), status: status, token: nil)
+        return guardian.page(Pages.action(title: text.title, message: text.message, note: try await continueNote(link, in: scope)), status: status, token: nil)
     }
 
     /// "Continue" to the link's `continueUrl`, when the project still allows it.
-    func continueLinks(_ link: Link) async throws -> [Pages.Link] {
-        try await emailActions.allowedContinueURL(link.continueURL).map { [Pages.Link("Continue", href: $0)] } ?? []
+    func continueLinks(_ link: Link, in scope: Scope) async throws -> [Pages.Link] {
+        try await emailActions.allowedContinueURL(link.continueURL, in: scope).map { [Pages.Link("Continue", href: $0)] } ?? []
     }
 
     /// Why there is no "Continue" although the link had a `continueUrl`.
-    func continueNote(_ link: Link) async throws -> String? {
-        guard link.continueURL != nil, try await emailActions.allowedContinueURL(link.continueURL) == nil else { return nil }
+    func continueNote(_ link: Link, in scope: Scope) async throws -> String? {
+        guard link.continueURL != nil, try await emailActions.allowedContinueURL(link.continueURL, in: scope) == nil else { return nil }
         return ActionTexts.noContinue
     }
 
     /// A new password-reset link (an expired or used reset link's form, the restored email's button). The same
     /// answer whether or not an account has the address (enumeration protection).
-    func sendReset(to email: String?, _ link: Link, _ token: String, address: String) async throws -> Response {
+    func sendReset(to email: String?, _ link: Link, _ token: String, address: String, in scope: Scope) async throws -> Response {
         let tooMany = guardian.page(Pages.action(title: "Too many emails", message: "Too many emails were asked for lately. Wait a while, then try again.",
                                                  tone: .error), status: .tooManyRequests, token: nil)
         if let limiter = emailActions.limiter, await limiter.admit(.sendOobCode, address: address) != nil { return tooMany }
         var request = SendOobCodeRequest(requestType: .passwordReset, email: email)
-        request.continueUrl = try await emailActions.allowedContinueURL(link.continueURL)
+        request.continueUrl = try await emailActions.allowedContinueURL(link.continueURL, in: scope)
         do {
-            _ = try await emailActions.sendOobCode(request, admin: false, clientAddress: address)
+            _ = try await emailActions.sendOobCode(request, admin: false, clientAddress: address, in: scope)
         } catch let error as HearthAPIError where [.emailNotFound, .userDisabled].contains(error.code) {
             // Said the same way as a sent link.
         } catch let error as HearthAPIError where [.invalidEmail, .missingEmail].contains(error.code) {

@@ -44,7 +44,7 @@ struct AuthHandlerController {
         limited.post(RouterPath(AuthHandlerProtocol.emulatorHandlerPath), use: formPost)
         // The Firebase JS SDK's helper iframe, framed only by the project's authorized domains.
         let iframe: @Sendable (Request, HearthRequestContext) async throws -> Response = { _, _ in
-            let domains = try await accounts.projectConfig().authorizedDomains
+            let domains = try await accounts.scopes.project.config().authorizedDomains
             return Response(status: .ok, headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 .contentSecurityPolicy: "default-src 'none'; script-src 'self' https://apis.google.com; connect-src https://apis.google.com; "

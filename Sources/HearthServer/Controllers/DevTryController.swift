@@ -85,7 +85,7 @@ struct DevTryController {
         if !providers.contains(asked), asked.hasPrefix("oidc.") { providers.append(asked) }
         let origin = WebAppTarget.origin(of: publicURL.url) ?? publicURL.url
         let host = URLComponents(string: publicURL.url)?.host ?? ""
-        let project = try await federation.accounts.projectConfig()
+        let project = try await federation.accounts.scopes.project.config()
         let warning = AuthorizedDomains.allows(host: host, in: project.authorizedDomains) ? nil
             : "This server's host, \(host), is not an authorized domain of project \(project.projectId), so the auth handler refuses this page as a redirectUrl. Add it with hearth project domains --add \(host) (or in the console's Settings), then reload."
         let apiKey = federation.configuration.apiKeys.sorted().first ?? "dev"
@@ -132,7 +132,8 @@ struct DevTryController {
         }
         do {
             let result = try await federation.signInWithIdp(SignInWithIdpRequest(
-                requestUri: link, postBody: "providerId=\(provider)", sessionId: session, returnIdpCredential: true))
+                requestUri: link, postBody: "providerId=\(provider)", sessionId: session, returnIdpCredential: true),
+                in: federation.accounts.scopes.project)
             if result.needConfirmation == true {
                 let methods = result.verifiedProvider ?? []
                 let email = result.email ?? "this email"

@@ -39,7 +39,7 @@ struct PasskeyPageController {
             return refusal("Invalid passkey request", "The app must say mode=signin or mode=enroll. Start again from the app.")
         }
         let target: PasskeyPageReturn
-        switch try await federation.passkeyPageReturn(redirectUrl: query[.redirectUrl] ?? "", appId: query[.appId] ?? query[.clientId]) {
+        switch try await federation.passkeyPageReturn(redirectUrl: query[.redirectUrl] ?? "", appId: query[.appId] ?? query[.clientId], in: federation.accounts.scopes.project) {
         case .success(let value): target = value
         case .failure(let error): return AuthHandlerController.render(error.outcome)
         }

@@ -9,6 +9,8 @@ import Hummingbird
 /// - emulator: ``EmulatorAuthenticator`` (the emulator credential, where the configuration allows it).
 ///
 /// A `GET` or `DELETE` RPC reads its request from the query string; every other one from its JSON or form body.
+/// The call's ``Scope`` is resolved here, once, from the request's `tenantId` (``TenantScopedRequest``), before the
+/// service runs: the one place a tenant is decided.
 struct RPCRoutes {
     let services: HearthServices
     let router: Router<HearthRequestContext>
@@ -56,7 +58,8 @@ struct RPCRoutes {
             let decoded: R = request.method == .get || request.method == .delete
                 ? try HearthRequestDecoder.decodeForm(R.self, text: request.uri.query ?? "")
                 : try await request.decode(as: R.self, context: context)
-            return JSONResponse(try await R.serve(decoded, RPCCall(services: services, request: request, context: context)))
+            let scope = try services.scopes.resolve(tenantId: (decoded as? any TenantScopedRequest)?.tenantId)
+            return JSONResponse(try await R.serve(decoded, RPCCall(services: services, scope: scope, request: request, context: context)))
         }
         let group = group(for: rpc)
         for route in R.method.routes {

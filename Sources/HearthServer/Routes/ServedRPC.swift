@@ -9,12 +9,16 @@ struct HearthServices: Sendable {
     let admin: AdminService
     let emailActions: EmailActionService
     var configuration: HearthServerConfiguration { accounts.configuration }
+    /// Resolves a call's scope (``Scopes/resolve(tenantId:)``).
+    var scopes: Scopes { accounts.scopes }
 }
 
 /// One call of an RPC: the services, and the HTTP request and context it came in (client address, headers,
 /// the admin principal its route group's authenticator put there).
 struct RPCCall: Sendable {
     let services: HearthServices
+    /// What the call acts on, resolved by the route from the request's `tenantId`.
+    let scope: Scope
     let request: Request
     let context: HearthRequestContext
 

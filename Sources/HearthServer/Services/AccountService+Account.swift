@@ -6,18 +6,18 @@ import HearthWire
 
 extension AccountService {
     /// `accounts:lookup` by ID token.
-    public func lookup(_ request: LookupRequest) async throws -> LookupResponse {
-        let (_, user) = try await authenticate(idToken: request.idToken)
+    public func lookup(_ request: LookupRequest, in scope: Scope) async throws -> LookupResponse {
+        let (_, user) = try await authenticate(idToken: request.idToken, in: scope)
         return LookupResponse(users: [try await userInfoWithPasskeys(user)])
     }
 
     /// `accounts:update`: profile fields, email, password, attribute and provider deletion. Email and password
     /// changes need a recent sign-in, revoke the user's other sessions and return new tokens.
-    public func update(_ request: UpdateRequest) async throws -> UpdateResponse { try await updateAccount(request).response }
+    public func update(_ request: UpdateRequest, in scope: Scope) async throws -> UpdateResponse { try await updateAccount(request, in: scope).response }
 
     /// ``update(_:)``, and the address the account had when this request changed it (the old address is told).
-    func updateAccount(_ request: UpdateRequest) async throws -> (response: UpdateResponse, changedFrom: String?) {
-        let (claims, current) = try await authenticate(idToken: request.idToken)
+    func updateAccount(_ request: UpdateRequest, in scope: Scope) async throws -> (response: UpdateResponse, changedFrom: String?) {
+        let (claims, current) = try await authenticate(idToken: request.idToken, in: scope)
         let deleteAttributes = Set(request.deleteAttribute ?? [])
         if let unknown = deleteAttributes.subtracting(["DISPLAY_NAME", "PHOTO_URL"]).first {
             throw HearthAPIError(.invalidArgument, "unknown deleteAttribute \(unknown)")
@@ -25,7 +25,7 @@ extension AccountService {
         try Self.checkProfile(displayName: request.displayName, photoUrl: request.photoUrl)
         let newEmail = try request.email.map { try Self.normalizedEmail($0) }
         let emailChanges = newEmail != nil && newEmail != current.email
-        if emailChanges, try await projectConfig().emailEnumerationProtection {
+        if emailChanges, try await scope.config().emailEnumerationProtection {
             // As at Firebase: with enumeration protection a direct change would answer EMAIL_EXISTS for a taken
             // address. The verified change answers the same for every address.
             throw HearthAPIError(.operationNotAllowed, "Please verify the new email before changing email: with email enumeration protection on, an email changes only through verifyBeforeUpdateEmail (sendOobCode VERIFY_AND_CHANGE_EMAIL)")
@@ -72,12 +72,10 @@ extension AccountService {
         var tokens: SessionTokens?
         if revokes {
             logger.info("credentials changed; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
-            tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider)
+            tokens = try await finishSignIn(updated, provider: claims.firebase.signInProvider, .afterRevocation, in: scope).tokens
         } else if !deletePasskeys.isEmpty {
             // Firebase's Apple SDK signs in again with the answer's tokens after removing a passkey.
-            tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
-                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
-                                            sessionClaims: Self.carriedSecondFactor(claims))
+            tokens = try await finishSignIn(updated, provider: claims.firebase.signInProvider, .continuing(claims), in: scope).tokens
         }
         let response = UpdateResponse(localId: updated.localId, email: updated.email, emailVerified: updated.emailVerified,
                                       displayName: updated.displayName, photoUrl: updated.photoUrl,
@@ -86,10 +84,10 @@ extension AccountService {
     }
 
     /// `accounts:delete` for the signed-in user; needs a recent sign-in.
-    public func delete(_ request: DeleteAccountRequest) async throws -> DeleteAccountResponse {
-        let (claims, user) = try await authenticate(idToken: request.idToken)
+    public func delete(_ request: DeleteAccountRequest, in scope: Scope) async throws -> DeleteAccountResponse {
+        let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
         try requireRecentLogin(claims)
-        if try await projectConfig().userDeletionDisabled {
+        if try await scope.config().userDeletionDisabled {
             throw HearthAPIError(.adminOnlyOperation, "account deletion by users is disabled for this project")
         }
         let deleted = try await deletingUsers([user.localId]) {
@@ -101,14 +99,14 @@ extension AccountService {
     }
 
     /// `accounts:createAuthUri`: the sign-in methods of an email (nothing with email enumeration protection).
-    public func createAuthUri(_ request: CreateAuthUriRequest) async throws -> CreateAuthUriResponse {
+    public func createAuthUri(_ request: CreateAuthUriRequest, in scope: Scope) async throws -> CreateAuthUriResponse {
         let email = try Self.normalizedEmail(request.identifier, missing: .missingIdentifier, invalid: .invalidIdentifier)
         guard let continueUri = request.continueUri, !continueUri.isEmpty else { throw HearthAPIError(.missingContinueUri) }
         guard let components = URLComponents(string: continueUri), let scheme = components.scheme,
               scheme.first?.isLetter == true, !continueUri.contains(where: \.isWhitespace)
         else { throw HearthAPIError(.invalidContinueUri) }
         let sessionId = request.sessionId ?? RandomID.alphanumeric(count: 27)
-        let config = try await projectConfig()
+        let config = try await scope.config()
         if config.emailEnumerationProtection {
             return CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionId)
         }
@@ -122,32 +120,32 @@ extension AccountService {
     }
 
     /// `getProjectConfig`.
-    public func getProjectConfig() async throws -> GetProjectConfigResponse {
-        let config = try await projectConfig()
+    public func getProjectConfig(in scope: Scope) async throws -> GetProjectConfigResponse {
+        let config = try await scope.config()
         return GetProjectConfigResponse(projectId: config.projectId, authorizedDomains: config.authorizedDomains)
     }
 }
 
 extension LookupRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> LookupResponse { try await call.accounts.lookup(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> LookupResponse { try await call.accounts.lookup(request, in: call.scope) }
 }
 
 extension UpdateRequest: ServedRPC {
     /// With `oobCode`: an email action (verify, change, recover). Otherwise the signed-in user's update; when it
     /// changed the email, the old address is told, with a link that changes it back.
     static func serve(_ request: Self, _ call: RPCCall) async throws -> UpdateResponse {
-        if let code = request.oobCode, !code.isEmpty { return try await call.emailActions.applyActionCode(code) }
-        try await call.emailActions.admitChangeNotice(request)
-        let (response, changedFrom) = try await call.accounts.updateAccount(request)
+        if let code = request.oobCode, !code.isEmpty { return try await call.emailActions.applyActionCode(code, in: call.scope) }
+        try await call.emailActions.admitChangeNotice(request, in: call.scope)
+        let (response, changedFrom) = try await call.accounts.updateAccount(request, in: call.scope)
         if let old = changedFrom, let new = response.email {
-            await call.emailActions.sendRecoverEmail(localId: response.localId, oldEmail: old, newEmail: new, displayName: response.displayName)
+            await call.emailActions.sendRecoverEmail(localId: response.localId, oldEmail: old, newEmail: new, displayName: response.displayName, in: call.scope)
         }
         return response
     }
 }
 
 extension DeleteAccountRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> DeleteAccountResponse { try await call.accounts.delete(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> DeleteAccountResponse { try await call.accounts.delete(request, in: call.scope) }
 }
 
 extension CreateAuthUriRequest: ServedRPC {
@@ -155,12 +153,12 @@ extension CreateAuthUriRequest: ServedRPC {
     /// With a provider id (and no identifier): a federated sign-in session; otherwise the sign-in methods of an email.
     static func serve(_ request: Self, _ call: RPCCall) async throws -> CreateAuthUriResponse {
         if let providerId = request.providerId, !providerId.isEmpty, request.identifier == nil {
-            return try await call.federation.createAuthUri(providerId: providerId, sessionId: request.sessionId, appId: request.appId)
+            return try await call.federation.createAuthUri(providerId: providerId, sessionId: request.sessionId, appId: request.appId, in: call.scope)
         }
-        return try await call.accounts.createAuthUri(request)
+        return try await call.accounts.createAuthUri(request, in: call.scope)
     }
 }
 
 extension GetProjectConfigRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> GetProjectConfigResponse { try await call.accounts.getProjectConfig() }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> GetProjectConfigResponse { try await call.accounts.getProjectConfig(in: call.scope) }
 }

@@ -28,16 +28,15 @@ extension AccountService {
     // MARK: Enrollment
 
     /// `accounts/mfaEnrollment:start` with `totpEnrollmentInfo`: a new secret for the signed-in user.
-    public func startMFAEnrollment(_ request: StartMFAEnrollmentRequest) async throws -> StartMFAEnrollmentResponse {
-        try AdminService.checkNoTenant(request.tenantId)
+    public func startMFAEnrollment(_ request: StartMFAEnrollmentRequest, in scope: Scope) async throws -> StartMFAEnrollmentResponse {
         if request.phoneEnrollmentInfo != nil {
             throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; enroll a TOTP factor (totpEnrollmentInfo)")
         }
         guard request.totpEnrollmentInfo != nil else {
             throw HearthAPIError(.invalidArgument, "totpEnrollmentInfo is required: Hearth enrolls TOTP second factors")
         }
-        let (claims, user) = try await authenticate(idToken: request.idToken)
-        let project = try await projectConfig()
+        let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
+        let project = try await scope.config()
         guard project.totpEnabled else {
             throw HearthAPIError(.operationNotAllowed, "TOTP second factors are not enabled for this project (mfa.providerConfigs in the project config)")
         }
@@ -59,8 +58,7 @@ extension AccountService {
     /// `accounts/mfaEnrollment:finalize` with `totpVerificationInfo`: the first code from the app enrolls the factor.
     /// `mailer`: tells the user a factor was added (best effort; nil: no notice).
     public func finalizeMFAEnrollment(_ request: FinalizeMFAEnrollmentRequest, clientAddress: String,
-                                      mailer: Mailer? = nil) async throws -> FinalizeMFAEnrollmentResponse {
-        try AdminService.checkNoTenant(request.tenantId)
+                                      mailer: Mailer? = nil, in scope: Scope) async throws -> FinalizeMFAEnrollmentResponse {
         if request.phoneVerificationInfo != nil {
             throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; finalize with totpVerificationInfo")
         }
@@ -72,7 +70,7 @@ extension AccountService {
         if let name = request.displayName, name.count > 256 || !StoreError.storable(name) {
             throw HearthAPIError(.invalidDisplayName, "a factor's display name is at most 256 characters")
         }
-        let (claims, user) = try await authenticate(idToken: request.idToken)
+        let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
         try requireRecentLogin(claims)
         guard sessionInfo.utf8.count <= Self.maxMultiFactorSessionLength,
               let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(sessionInfo)),
@@ -80,7 +78,7 @@ extension AccountService {
         else { throw HearthAPIError(.invalidSessionInfo, "unknown sessionInfo: start the enrollment again with mfaEnrollment:start") }
         guard session.expiresAt > now else { throw HearthAPIError(.sessionExpired, "the enrollment expired; start it again with mfaEnrollment:start") }
         let secret = try openTOTPSecret(sealed, context: Self.enrollmentSealingContext(localId: user.localId))
-        let project = try await projectConfig()
+        let project = try await scope.config()
         guard let generator = TOTP(secret: secret) else { throw HearthAPIError(.invalidSessionInfo) }
         let step = try await checkCode(code, generator: generator, after: nil, adjacentIntervals: project.totpAdjacentIntervals,
                                        localId: user.localId, clientAddress: clientAddress)
@@ -106,17 +104,16 @@ extension AccountService {
         }
         try await auditUser(updated.localId, "mfa.enroll", detail: "totp \(enrollmentId)\(recoveryCodes == nil ? "" : ", recovery codes")")
         if let mailer, let email = updated.email {
-            let app = Mailer.appName(try await projectConfig())
+            let app = Mailer.appName(try await scope.config())
             let name = request.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "an authenticator app"
             await mailer.sendNotice(to: updated, subject: "Two-step verification was turned on for your \(app) account", paragraphs: [
                 "A second factor (\(name)) was added to your account \(email) on \(moment.formatted(.iso8601)). From now on, signing in asks for its code.",
                 "If this was not you, reset your password and contact the administrators of \(app): someone else may control your account.",
             ], kind: "mfaAdded")
         }
-        let tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
-                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
-                                            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: enrollmentId))
-        return FinalizeMFAEnrollmentResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken, recoveryCodes: recoveryCodes)
+        let end = try await finishSignIn(updated, provider: claims.firebase.signInProvider, .continuing(
+            claims, sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: enrollmentId)), in: scope)
+        return FinalizeMFAEnrollmentResponse(idToken: end.tokens?.idToken, refreshToken: end.tokens?.refreshToken, recoveryCodes: recoveryCodes)
     }
 
     /// Refuses an enrollment Firebase would: unverified email, the factor limit.
@@ -130,9 +127,8 @@ extension AccountService {
     }
 
     /// `accounts/mfaEnrollment:withdraw`: removes a factor; the user's other sessions end, the caller gets new tokens.
-    public func withdrawMFA(_ request: WithdrawMFARequest) async throws -> WithdrawMFAResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        let (claims, user) = try await authenticate(idToken: request.idToken)
+    public func withdrawMFA(_ request: WithdrawMFARequest, in scope: Scope) async throws -> WithdrawMFAResponse {
+        let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
         guard let enrollmentId = request.mfaEnrollmentId, !enrollmentId.isEmpty else { throw HearthAPIError(.missingMfaEnrollmentId) }
         guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
         try requireRecentLogin(claims)
@@ -150,9 +146,8 @@ extension AccountService {
         if let remaining = updated.mfa.factors.first(where: { $0.enrollmentId == claims.firebase.secondFactorIdentifier }) {
             sessionClaims = IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: remaining.enrollmentId)
         }
-        let tokens = try await issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
-                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)), sessionClaims: sessionClaims)
-        return WithdrawMFAResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+        let end = try await finishSignIn(updated, provider: claims.firebase.signInProvider, .continuing(claims, sessionClaims: sessionClaims), in: scope)
+        return WithdrawMFAResponse(idToken: end.tokens?.idToken, refreshToken: end.tokens?.refreshToken)
     }
 
     /// Removes factors (all when `ids` is nil); without factors left, the recovery codes go too. Returns the
@@ -166,9 +161,8 @@ extension AccountService {
     }
 
     /// Hearth's `accounts/mfaRecoveryCodes:generate`: a new set of recovery codes; the old set stops working.
-    public func generateRecoveryCodes(_ request: GenerateRecoveryCodesRequest) async throws -> GenerateRecoveryCodesResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        let (claims, user) = try await authenticate(idToken: request.idToken)
+    public func generateRecoveryCodes(_ request: GenerateRecoveryCodesRequest, in scope: Scope) async throws -> GenerateRecoveryCodesResponse {
+        let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
         guard !user.mfa.factors.isEmpty else {
             throw HearthAPIError(.mfaEnrollmentNotFound, "recovery codes stand in for a second factor: enroll a TOTP factor first")
         }
@@ -185,29 +179,13 @@ extension AccountService {
 
     // MARK: Sign-in
 
-    /// A first factor succeeded for `user`: when it has a second factor, the pending sign-in that
-    /// `mfaSignIn:finalize` completes (nothing else is written); nil when the sign-in may go on.
-    func secondFactorChallenge(for user: UserRecord, signInProvider: String, identity: ProviderIdentity? = nil) async throws -> MFAPendingSignIn? {
-        guard !user.mfa.factors.isEmpty else { return nil }
-        await waitForValidSince(user)
-        let moment = now
-        let token = "hmp1." + RandomID.token(byteCount: 32)
-        try await store.insertMultiFactorSession(MultiFactorSessionRecord(
-            idHash: RefreshTokenRecord.hash(token), kind: .signIn, localId: user.localId,
-            payload: .init(signInProvider: signInProvider, identity: identity),
-            createdAt: moment, expiresAt: moment.addingTimeInterval(Self.mfaPendingLifetime)))
-        metrics.count(.signIns, [signInProvider, "second_factor_required"])
-        return MFAPendingSignIn(mfaPendingCredential: token, mfaInfo: user.mfa.enrollmentInfo)
-    }
-
     /// `accounts/mfaSignIn:start`: Hearth's passkey challenge (`passkeySignInInfo`); phone factors, which Hearth
     /// does not have, are refused; TOTP goes straight to finalize.
-    public func startMFASignIn(_ request: StartMFASignInRequest) async throws -> StartMFASignInResponse {
-        try AdminService.checkNoTenant(request.tenantId)
+    public func startMFASignIn(_ request: StartMFASignInRequest, in scope: Scope) async throws -> StartMFASignInResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
         if request.passkeySignInInfo != nil {
-            let (_, session) = try await pendingSignIn(credential)
-            return try await startPasskeySecondFactor(session)
+            let (_, session) = try await pendingSignIn(credential, in: scope)
+            return try await startPasskeySecondFactor(session, in: scope)
         }
         guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
         throw HearthAPIError(.invalidArgument, "mfaSignIn:start is for SMS factors, which Hearth does not support; complete a TOTP factor with mfaSignIn:finalize (or ask for a passkey challenge with passkeySignInInfo)")
@@ -215,7 +193,7 @@ extension AccountService {
 
     /// The user and session of a pending sign-in: `INVALID_MFA_PENDING_CREDENTIAL` when unknown, used, expired or
     /// overtaken by a change of the account (`validSince` moved).
-    private func pendingSignIn(_ credential: String) async throws -> (UserRecord, MultiFactorSessionRecord) {
+    private func pendingSignIn(_ credential: String, in scope: Scope) async throws -> (UserRecord, MultiFactorSessionRecord) {
         guard credential.utf8.count <= Self.maxMultiFactorSessionLength,
               let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
         else { throw HearthAPIError(.invalidMfaPendingCredential, "unknown or used mfaPendingCredential: sign in again") }
@@ -231,20 +209,16 @@ extension AccountService {
     }
 
     /// `accounts/mfaSignIn:finalize`: a TOTP code (or one of Hearth's recovery codes) completes the pending sign-in.
-    public func finalizeMFASignIn(_ request: FinalizeMFASignInRequest, clientAddress: String) async throws -> FinalizeMFASignInResponse {
-        try AdminService.checkNoTenant(request.tenantId)
+    public func finalizeMFASignIn(_ request: FinalizeMFASignInRequest, clientAddress: String, in scope: Scope) async throws -> FinalizeMFASignInResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
         if request.phoneVerificationInfo != nil {
             throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; send totpVerificationInfo")
         }
         let recoveryCode = request.recoveryCodeVerificationInfo.map { $0.recoveryCode ?? "" }
         if let passkey = request.passkeyVerificationInfo {
-            let (user, session) = try await pendingSignIn(credential)
-            let credentialId = try await usePasskeySecondFactor(passkey, user: user, session: session)
-            let (_, tokens) = try await signInSession(
-                localId: user.localId, signInProvider: session.payload.signInProvider ?? "password", identity: session.payload.identity,
-                sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.passkey.rawValue, enrollmentId: credentialId))
-            return FinalizeMFASignInResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+            let (user, session) = try await pendingSignIn(credential, in: scope)
+            let credentialId = try await usePasskeySecondFactor(passkey, user: user, session: session, in: scope)
+            return try await finishSecondFactor(user, session, .passkey, factorId: credentialId, in: scope)
         }
         if recoveryCode == nil {
             guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
@@ -252,27 +226,32 @@ extension AccountService {
         } else if recoveryCode?.isEmpty == true {
             throw HearthAPIError(.missingCode, "recoveryCodeVerificationInfo.recoveryCode is empty")
         }
-        let (user, session) = try await pendingSignIn(credential)
+        let (user, session) = try await pendingSignIn(credential, in: scope)
         let factorId: String
         if let recoveryCode {
-            factorId = try await useRecoveryCode(recoveryCode, user: user, session: session, clientAddress: clientAddress)
+            factorId = try await useRecoveryCode(recoveryCode, user: user, session: session, clientAddress: clientAddress, in: scope)
         } else {
             factorId = try await useTOTPCode(request.totpVerificationInfo?.verificationCode ?? "", enrollmentId: request.mfaEnrollmentId ?? "",
-                                             user: user, session: session, clientAddress: clientAddress)
+                                             user: user, session: session, clientAddress: clientAddress, in: scope)
         }
-        let (_, tokens) = try await signInSession(
-            localId: user.localId, signInProvider: session.payload.signInProvider ?? "password", identity: session.payload.identity,
-            sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: factorId))
-        return FinalizeMFASignInResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+        return try await finishSecondFactor(user, session, .totp, factorId: factorId, in: scope)
+    }
+
+    /// The pending sign-in's second factor passed: the sign-in ends with the first factor's provider and profile.
+    private func finishSecondFactor(_ user: UserRecord, _ session: MultiFactorSessionRecord, _ kind: MultiFactorKind, factorId: String,
+                                    in scope: Scope) async throws -> FinalizeMFASignInResponse {
+        let end = try await finishSignIn(user, provider: session.payload.signInProvider ?? "password",
+                                         .secondFactor(identity: session.payload.identity, kind: kind, factorId: factorId), in: scope)
+        return FinalizeMFASignInResponse(idToken: end.tokens?.idToken, refreshToken: end.tokens?.refreshToken)
     }
 
     /// Checks a TOTP code of `enrollmentId`, then completes the pending sign-in once and records the code's step.
-    private func useTOTPCode(_ code: String, enrollmentId: String, user: UserRecord, session: MultiFactorSessionRecord, clientAddress: String) async throws -> String {
+    private func useTOTPCode(_ code: String, enrollmentId: String, user: UserRecord, session: MultiFactorSessionRecord, clientAddress: String, in scope: Scope) async throws -> String {
         guard let factor = user.mfa.factors.first(where: { $0.enrollmentId == enrollmentId }) else {
             throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(enrollmentId.prefix(64))")
         }
         let generator = try generator(for: factor)
-        let project = try await projectConfig()
+        let project = try await scope.config()
         let step = try await checkCode(code, generator: generator, after: factor.lastUsedStep, adjacentIntervals: project.totpAdjacentIntervals,
                                        localId: user.localId, clientAddress: clientAddress)
         guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
@@ -288,7 +267,7 @@ extension AccountService {
     }
 
     /// Checks a recovery code, then completes the pending sign-in once and spends the code.
-    private func useRecoveryCode(_ code: String, user: UserRecord, session: MultiFactorSessionRecord, clientAddress: String) async throws -> String {
+    private func useRecoveryCode(_ code: String, user: UserRecord, session: MultiFactorSessionRecord, clientAddress: String, in scope: Scope) async throws -> String {
         guard let first = user.mfa.factors.first else { throw HearthAPIError(.mfaEnrollmentNotFound) }
         guard let reservation = try await mfaThrottle.reserve(account: user.localId, address: clientAddress) else { throw Self.tooManyCodes }
         guard RecoveryCodes.match(code, against: user.mfa.recoveryCodeHashes) != nil else {
@@ -379,33 +358,33 @@ extension AccountService {
 
 extension StartMFAEnrollmentRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFAEnrollmentResponse {
-        try await call.accounts.startMFAEnrollment(request)
+        try await call.accounts.startMFAEnrollment(request, in: call.scope)
     }
 }
 
 extension FinalizeMFAEnrollmentRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> FinalizeMFAEnrollmentResponse {
-        try await call.accounts.finalizeMFAEnrollment(request, clientAddress: call.context.clientAddress, mailer: call.emailActions.mailer)
+        try await call.accounts.finalizeMFAEnrollment(request, clientAddress: call.context.clientAddress, mailer: call.emailActions.mailer, in: call.scope)
     }
 }
 
 extension WithdrawMFARequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> WithdrawMFAResponse { try await call.accounts.withdrawMFA(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> WithdrawMFAResponse { try await call.accounts.withdrawMFA(request, in: call.scope) }
 }
 
 extension StartMFASignInRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFASignInResponse { try await call.accounts.startMFASignIn(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFASignInResponse { try await call.accounts.startMFASignIn(request, in: call.scope) }
 }
 
 extension FinalizeMFASignInRequest: ServedRPC {
     static let signInKind: SignInKind? = .secondFactor
     static func serve(_ request: Self, _ call: RPCCall) async throws -> FinalizeMFASignInResponse {
-        try await call.accounts.finalizeMFASignIn(request, clientAddress: call.context.clientAddress)
+        try await call.accounts.finalizeMFASignIn(request, clientAddress: call.context.clientAddress, in: call.scope)
     }
 }
 
 extension GenerateRecoveryCodesRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> GenerateRecoveryCodesResponse {
-        try await call.accounts.generateRecoveryCodes(request)
+        try await call.accounts.generateRecoveryCodes(request, in: call.scope)
     }
 }

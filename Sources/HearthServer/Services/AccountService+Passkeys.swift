@@ -147,10 +147,9 @@ extension AccountService {
     // MARK: Enrollment
 
     /// `accounts/passkeyEnrollment:start`: creation options for the signed-in user (recent sign-in needed).
-    public func startPasskeyEnrollment(_ request: StartPasskeyEnrollmentRequest) async throws -> StartPasskeyEnrollmentResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        let (claims, user) = try await authenticate(idToken: request.idToken)
-        let project = try await projectConfig()
+    public func startPasskeyEnrollment(_ request: StartPasskeyEnrollmentRequest, in scope: Scope) async throws -> StartPasskeyEnrollmentResponse {
+        let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
+        let project = try await scope.config()
         let party = try passkeyRelyingParty(project)
         try requireRecentLogin(claims)
         let existing = try await store.passkeys(localId: user.localId)
@@ -175,10 +174,9 @@ extension AccountService {
 
     /// `accounts/passkeyEnrollment:finalize`: the authenticator's registration response adds the passkey. Answers
     /// new tokens for the caller's session. `mailer`: tells the user a passkey was added (nil: no notice).
-    public func finalizePasskeyEnrollment(_ request: FinalizePasskeyEnrollmentRequest, mailer: Mailer? = nil) async throws -> PasskeySessionResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        let (claims, user) = try await authenticate(idToken: request.idToken)
-        let project = try await projectConfig()
+    public func finalizePasskeyEnrollment(_ request: FinalizePasskeyEnrollmentRequest, mailer: Mailer? = nil, in scope: Scope) async throws -> PasskeySessionResponse {
+        let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
+        let project = try await scope.config()
         let party = try passkeyRelyingParty(project)
         try requireRecentLogin(claims)
         guard let response = request.authenticatorRegistrationResponse, let body = response.response else {
@@ -227,24 +225,16 @@ extension AccountService {
                 "If this was not you, remove it, reset your password and contact the administrators of \(app).",
             ], kind: "passkeyAdded")
         }
-        let tokens = try await issueSession(for: user, signInProvider: claims.firebase.signInProvider,
-                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
-                                            sessionClaims: Self.carriedSecondFactor(claims))
-        return PasskeySessionResponse(localId: user.localId, tokens: tokens)
+        let end = try await finishSignIn(user, provider: claims.firebase.signInProvider, .continuing(claims), in: scope)
+        return PasskeySessionResponse(localId: user.localId, tokens: end.tokens!)
     }
 
-    /// The second-factor claims of a session, for the new tokens of the same session.
-    static func carriedSecondFactor(_ claims: IDTokenClaims) -> [String: JSONValue] {
-        guard let kind = claims.firebase.signInSecondFactor, let id = claims.firebase.secondFactorIdentifier else { return [:] }
-        return IDTokenClaims.secondFactorSessionClaims(kind: kind, enrollmentId: id)
-    }
 
     // MARK: Sign-in
 
     /// `accounts/passkeySignIn:start`: request options for a discoverable credential (no user named).
-    public func startPasskeySignIn(_ request: StartPasskeySignInRequest) async throws -> StartPasskeySignInResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        let party = try passkeyRelyingParty(try await projectConfig())
+    public func startPasskeySignIn(_ request: StartPasskeySignInRequest, in scope: Scope) async throws -> StartPasskeySignInResponse {
+        let party = try passkeyRelyingParty(try await scope.config())
         let challenge = try await newPasskeyChallenge(.signIn, localId: nil)
         return StartPasskeySignInResponse(credentialRequestOptions: PasskeyRequestOptions(
             rpId: party.rpId, challenge: PasskeyBytes.standard(challenge), timeout: Int(Self.passkeyChallengeLifetime * 1000),
@@ -256,24 +246,22 @@ extension AccountService {
     /// user verification (`passkeys.userVerification: PREFERRED` lets such an assertion through) the passkey proved
     /// possession only — one factor: a user with a second factor gets `mfaPendingCredential` and `mfaInfo`, as after
     /// a password, and completes with a TOTP code or a recovery code (not a passkey: see ``startPasskeySecondFactor(_:)``).
-    public func finalizePasskeySignIn(_ request: FinalizePasskeySignInRequest) async throws -> PasskeySessionResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        let party = try passkeyRelyingParty(try await projectConfig())
+    public func finalizePasskeySignIn(_ request: FinalizePasskeySignInRequest, in scope: Scope) async throws -> PasskeySessionResponse {
+        let party = try passkeyRelyingParty(try await scope.config())
         guard let response = request.authenticatorAuthenticationResponse else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "authenticatorAuthenticationResponse is required")
         }
         let (passkey, assertion) = try await verifyPasskeyAssertion(response, party: party, kind: .signIn, localId: nil)
-        if !assertion.userVerified {
-            guard let owner = try await store.user(localId: passkey.localId) else { throw HearthAPIError(.userNotFound) }
-            if owner.disabled { throw HearthAPIError(.userDisabled) }
-            if let pending = try await secondFactorChallenge(for: owner, signInProvider: Self.passkeySignInProvider) {
-                logger.info("passkey sign-in without user verification: second factor required", metadata: ["uid": "\(owner.localId)"])
-                return PasskeySessionResponse(localId: owner.localId, pending: pending)
-            }
+        guard let owner = try await scope.store.user(localId: passkey.localId) else { throw HearthAPIError(.userNotFound) }
+        // A passkey that verified the user is both factors; without UV it is one, and a second factor is asked for.
+        switch try await finishSignIn(owner, provider: Self.passkeySignInProvider, .firstFactor(bothFactors: assertion.userVerified), in: scope) {
+        case .secondFactorRequired(let user, let pending):
+            logger.info("passkey sign-in without user verification: second factor required", metadata: ["uid": "\(user.localId)"])
+            return PasskeySessionResponse(localId: user.localId, pending: pending)
+        case .signedIn(let user, let tokens):
+            logger.info("passkey sign-in", metadata: ["uid": "\(user.localId)", "uv": "\(assertion.userVerified)"])
+            return PasskeySessionResponse(localId: user.localId, tokens: tokens)
         }
-        let (user, tokens) = try await signInSession(localId: passkey.localId, signInProvider: Self.passkeySignInProvider)
-        logger.info("passkey sign-in", metadata: ["uid": "\(user.localId)", "uv": "\(assertion.userVerified)"])
-        return PasskeySessionResponse(localId: user.localId, tokens: tokens)
     }
 
     /// Checks an assertion of `kind` (for `localId`'s passkeys when given) and records the passkey's use once:
@@ -327,9 +315,9 @@ extension AccountService {
     /// `mfaSignIn:start` with `passkeySignInInfo`: request options listing the pending user's passkeys. Refused when
     /// the first factor was itself a passkey (one without user verification): passkeys of one user often live in one
     /// authenticator or synced keychain, so a second one would prove the same possession again.
-    func startPasskeySecondFactor(_ session: MultiFactorSessionRecord) async throws -> StartMFASignInResponse {
+    func startPasskeySecondFactor(_ session: MultiFactorSessionRecord, in scope: Scope) async throws -> StartMFASignInResponse {
         try Self.checkPasskeyMayBeSecondFactor(session)
-        let party = try passkeyRelyingParty(try await projectConfig(), secondFactor: true)
+        let party = try passkeyRelyingParty(try await scope.config(), secondFactor: true)
         let passkeys = try await store.passkeys(localId: session.localId)
         guard !passkeys.isEmpty else {
             throw HearthAPIError(.passkeyEnrollmentNotFound, "the user has no passkey: complete the sign-in with a TOTP code")
@@ -343,12 +331,12 @@ extension AccountService {
 
     /// `mfaSignIn:finalize` with `passkeyVerificationInfo`: checks the assertion, then completes the pending
     /// sign-in once. Returns the passkey's credential id (the session's `second_factor_identifier`).
-    func usePasskeySecondFactor(_ info: PasskeyMFAVerificationInfo, user: UserRecord, session: MultiFactorSessionRecord) async throws -> String {
+    func usePasskeySecondFactor(_ info: PasskeyMFAVerificationInfo, user: UserRecord, session: MultiFactorSessionRecord, in scope: Scope) async throws -> String {
         guard let response = info.authenticatorAuthenticationResponse else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "passkeyVerificationInfo.authenticatorAuthenticationResponse is required")
         }
         try Self.checkPasskeyMayBeSecondFactor(session)
-        let party = try passkeyRelyingParty(try await projectConfig(), secondFactor: true)
+        let party = try passkeyRelyingParty(try await scope.config(), secondFactor: true)
         let (passkey, _) = try await verifyPasskeyAssertion(response, party: party, kind: .secondFactor, localId: user.localId)
         guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
@@ -411,26 +399,26 @@ extension AccountService {
 
 extension StartPasskeyEnrollmentRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> StartPasskeyEnrollmentResponse {
-        try await call.accounts.startPasskeyEnrollment(request)
+        try await call.accounts.startPasskeyEnrollment(request, in: call.scope)
     }
 }
 
 extension FinalizePasskeyEnrollmentRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> PasskeySessionResponse {
-        try await call.accounts.finalizePasskeyEnrollment(request, mailer: call.emailActions.mailer)
+        try await call.accounts.finalizePasskeyEnrollment(request, mailer: call.emailActions.mailer, in: call.scope)
     }
 }
 
 extension StartPasskeySignInRequest: ServedRPC {
     static let rateLimit: RateLimitedEndpoint? = .passkeySignIn
     static func serve(_ request: Self, _ call: RPCCall) async throws -> StartPasskeySignInResponse {
-        try await call.accounts.startPasskeySignIn(request)
+        try await call.accounts.startPasskeySignIn(request, in: call.scope)
     }
 }
 
 extension FinalizePasskeySignInRequest: ServedRPC {
     static let signInKind: SignInKind? = .passkey
     static func serve(_ request: Self, _ call: RPCCall) async throws -> PasskeySessionResponse {
-        try await call.accounts.finalizePasskeySignIn(request)
+        try await call.accounts.finalizePasskeySignIn(request, in: call.scope)
     }
 }

@@ -10,21 +10,20 @@ extension AccountService {
     /// an anonymous user is upgraded; a user without a password (federated, custom) gets one only after a recent
     /// sign-in, and its other sessions end; a user who has a password already is refused
     /// (`PROVIDER_ALREADY_LINKED`) — changing it is `accounts:update`'s job, with its recent-login rule.
-    public func signUp(_ request: SignUpRequest) async throws -> SignUpResponse {
-        let config = try await projectConfig()
+    public func signUp(_ request: SignUpRequest, in scope: Scope) async throws -> SignUpResponse {
+        let config = try await scope.config()
         let hasEmail = !(request.email ?? "").isEmpty
         let hasPassword = !(request.password ?? "").isEmpty
         try Self.checkProfile(displayName: request.displayName, photoUrl: nil)
 
         if let idToken = request.idToken {
-            return try await linkPassword(request, idToken: idToken, config: config)
+            return try await linkPassword(request, idToken: idToken, config: config, in: scope)
         }
         if config.userSignupDisabled {
             throw HearthAPIError(.adminOnlyOperation, "sign-up is disabled for this project; an administrator creates accounts")
         }
-        let moment = now
-        var user = UserRecord(localId: RandomID.localId(), displayName: request.displayName, createdAt: moment,
-                              lastLoginAt: moment, validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)))
+        var user = newUser()
+        user.displayName = request.displayName
         let provider: String
         if hasEmail || hasPassword {
             guard config.passwordSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "email/password sign-in is disabled") }
@@ -33,21 +32,20 @@ extension AccountService {
             try Self.checkPasswordStrength(password)
             user.email = email
             user.passwordHash = try await hashPassword(password)
-            user.passwordUpdatedAt = moment
+            user.passwordUpdatedAt = user.createdAt
             provider = "password"
         } else {
             guard config.anonymousSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "anonymous sign-in is disabled") }
             provider = "anonymous"
         }
-        try await metrics.timeStore("createUser") { try await store.createUser(user) }
-        logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(provider)"])
-        let tokens = try await issueSession(for: user, signInProvider: provider)
-        return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: tokens)
+        try await createAccount(user, origin: .signUp(provider: provider), in: scope)
+        let end = try await finishSignIn(user, provider: provider, .newAccount(), in: scope)
+        return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: end.tokens)
     }
 
     /// `accounts:signUp` with an `idToken`: links an email and password to the signed-in user (see ``signUp(_:)``).
-    func linkPassword(_ request: SignUpRequest, idToken: String, config: ProjectConfig) async throws -> SignUpResponse {
-        let (claims, current) = try await authenticate(idToken: idToken)
+    func linkPassword(_ request: SignUpRequest, idToken: String, config: ProjectConfig, in scope: Scope) async throws -> SignUpResponse {
+        let (claims, current) = try await authenticate(idToken: idToken, in: scope)
         guard config.passwordSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "email/password sign-in is disabled") }
         let email = try Self.normalizedEmail(request.email)
         guard let password = request.password, !password.isEmpty else { throw HearthAPIError(.missingPassword) }
@@ -80,24 +78,24 @@ extension AccountService {
             if let name = request.displayName { user.displayName = name }
             if !upgrade { user.validSince = revocationMoment }
         }
-        let tokens: SessionTokens
+        let end: SignInEnd
         if upgrade {
-            tokens = try await issueSession(for: updated, signInProvider: "password", authTime: Date(timeIntervalSince1970: Double(claims.authTime)))
+            end = try await finishSignIn(updated, provider: "password", .continuing(claims), in: scope)
         } else {
             // A credential change with a recent sign-in (checked above): every earlier token ends, the caller's
             // included (a session that keeps an older auth_time would read as revoked to the Admin SDKs'
             // checkRevoked), and the caller goes on with a new session.
             logger.info("password linked; other sessions revoked", metadata: ["uid": "\(updated.localId)"])
-            tokens = try await issueSession(for: updated, signInProvider: "password")
+            end = try await finishSignIn(updated, provider: "password", .afterRevocation, in: scope)
         }
-        return SignUpResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName, tokens: tokens)
+        return SignUpResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName, tokens: end.tokens)
     }
 
     /// `accounts:signInWithPassword`. Unknown email and wrong password give the same
     /// `INVALID_LOGIN_CREDENTIALS` after the same scrypt work; attempts are throttled per account and address, each
     /// reserved before the password is checked (``LoginThrottle``), so a parallel burst is held to the limit.
-    public func signInWithPassword(_ request: SignInWithPasswordRequest, clientAddress: String) async throws -> SignInWithPasswordResponse {
-        let config = try await projectConfig()
+    public func signInWithPassword(_ request: SignInWithPasswordRequest, clientAddress: String, in scope: Scope) async throws -> SignInWithPasswordResponse {
+        let config = try await scope.config()
         guard config.passwordSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "email/password sign-in is disabled") }
         let email = try Self.normalizedEmail(request.email, missing: .invalidEmail)
         guard let password = request.password, !password.isEmpty else { throw HearthAPIError(.missingPassword) }
@@ -114,33 +112,28 @@ extension AccountService {
         guard let user, matches else { throw HearthAPIError(.invalidLoginCredentials) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         try await throttle.succeeded(attempt)
-        if let pending = try await secondFactorChallenge(for: user, signInProvider: "password") {
-            var answer = SignInWithPasswordResponse(localId: user.localId, email: user.email, displayName: user.displayName,
-                                                    photoUrl: user.photoUrl, tokens: nil)
-            answer.mfaPendingCredential = pending.mfaPendingCredential
-            answer.mfaInfo = pending.mfaInfo
-            return answer
-        }
         var rehash: PasswordRehash?
-        if let current = user.passwordHash, hasher.needsRehash(current) {
+        if user.mfa.factors.isEmpty, let current = user.passwordHash, hasher.needsRehash(current) {
             rehash = PasswordRehash(old: current, new: try await hashPassword(password))
         }
-        let (updated, tokens) = try await signInSession(localId: user.localId, signInProvider: "password", passwordRehash: rehash)
-        return SignInWithPasswordResponse(localId: updated.localId, email: updated.email, displayName: updated.displayName,
-                                          photoUrl: updated.photoUrl, tokens: tokens)
+        let end = try await finishSignIn(user, provider: "password", .firstFactor(passwordRehash: rehash), in: scope)
+        var answer = SignInWithPasswordResponse(localId: end.user.localId, email: end.user.email, displayName: end.user.displayName,
+                                                photoUrl: end.user.photoUrl, tokens: nil)
+        answer.set(end)
+        return answer
     }
 }
 
 extension SignUpRequest: ServedRPC {
     static let rateLimit: RateLimitedEndpoint? = .signUp
     static let signInKind: SignInKind? = .signUp
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignUpResponse { try await call.accounts.signUp(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignUpResponse { try await call.accounts.signUp(request, in: call.scope) }
 }
 
 extension SignInWithPasswordRequest: ServedRPC {
     static let rateLimit: RateLimitedEndpoint? = .signInWithPassword
     static let signInKind: SignInKind? = .password
     static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithPasswordResponse {
-        try await call.accounts.signInWithPassword(request, clientAddress: call.context.clientAddress)
+        try await call.accounts.signInWithPassword(request, clientAddress: call.context.clientAddress, in: call.scope)
     }
 }

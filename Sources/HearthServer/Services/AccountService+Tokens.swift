@@ -11,7 +11,7 @@ extension AccountService {
     /// The refresh grant: rotates the refresh token, answers a new ID token. Unknown tokens are
     /// `INVALID_REFRESH_TOKEN`; revoked ones, reused ones (theft: the family is revoked) and sessions older
     /// than the user's `validSince` are `TOKEN_EXPIRED`.
-    public func refresh(_ request: GrantTokenRequest) async throws -> GrantTokenResponse {
+    public func refresh(_ request: GrantTokenRequest, in scope: Scope) async throws -> GrantTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw HearthAPIError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw HearthAPIError(.invalidGrantType) }
         guard let token = request.refreshToken, !token.isEmpty else { throw HearthAPIError(.missingRefreshToken) }
@@ -20,7 +20,7 @@ extension AccountService {
         let (newToken, replacement) = RefreshTokenRecord.issue(localId: "", authTime: moment, signInProvider: "", now: moment)
         // One write transaction: checks (token, reuse, user disabled, validSince), rotation, lastRefreshAt.
         let outcome = try await metrics.timeStore("refreshSession") {
-            try await store.refreshSession(presentedHash: RefreshTokenRecord.hash(token), replacement: replacement, now: moment,
+            try await scope.store.refreshSession(presentedHash: RefreshTokenRecord.hash(token), replacement: replacement, now: moment,
                                            graceWindow: configuration.refreshGraceWindow)
         }
         let previous: RefreshTokenRecord
@@ -39,39 +39,42 @@ extension AccountService {
             user = stored
         }
         let idToken = try await mintIDToken(for: user, signInProvider: previous.signInProvider, authTime: previous.authTime,
-                                            sessionClaims: previous.sessionClaims)
+                                            sessionClaims: previous.sessionClaims, projectId: scope.projectId)
         return GrantTokenResponse(idToken: idToken, refreshToken: newToken, expiresIn: expiresIn,
-                                  userId: user.localId, projectId: configuration.projectId)
+                                  userId: user.localId, projectId: scope.projectId)
     }
 
     /// `accounts:signInWithCustomToken`: verifies a custom token signed by a registered service-account key,
     /// creates the user on first use.
     /// `allowUnsigned`: accept the Admin SDKs' emulator-mode tokens (`alg: none`, empty signature), decided by
     /// the caller from the configuration and the client's address.
-    public func signInWithCustomToken(_ request: SignInWithCustomTokenRequest, allowUnsigned: Bool = false) async throws -> SignInWithCustomTokenResponse {
+    public func signInWithCustomToken(_ request: SignInWithCustomTokenRequest, allowUnsigned: Bool = false,
+                                      in scope: Scope) async throws -> SignInWithCustomTokenResponse {
         guard let token = request.token, !token.isEmpty else { throw HearthAPIError(.missingCustomToken) }
         let claims = try await verifyCustomToken(token, allowUnsigned: allowUnsigned)
-        if let tenant = claims.tenantId, !tenant.isEmpty {
-            // No multi-tenancy: a tenant's "alice" must not sign in as the project's "alice".
-            throw HearthAPIError(.tenantNotFound, "this server has no tenants; the custom token names tenant \(tenant)")
-        }
+        // A tenant's "alice" must not sign in as the scope's "alice".
+        try scope.admit(tenantId: claims.tenantId, in: "the custom token")
         if let extra = claims.claims, (try? WireJSON.encoder.encode(extra))?.count ?? 0 > 1000 {
             throw HearthAPIError(.claimsTooLarge, "the custom token's developer claims must be at most 1000 bytes of JSON")
         }
-        let moment = now
-        if try await store.user(localId: claims.uid) == nil {
-            let user = UserRecord(localId: claims.uid, createdAt: moment, lastLoginAt: moment,
-                                  validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)), customAuth: true)
+        let sessionClaims = claims.claims ?? [:]
+        var existing = try await scope.store.user(localId: claims.uid)
+        if existing == nil {
+            var user = newUser(localId: claims.uid)
+            user.customAuth = true
             do {
-                try await store.createUser(user)
-                let tokens = try await issueSession(for: user, signInProvider: "custom", sessionClaims: claims.claims ?? [:])
-                return SignInWithCustomTokenResponse(tokens: tokens, isNewUser: true)
+                try await createAccount(user, origin: .signUp(provider: "custom"), in: scope)
+                let end = try await finishSignIn(user, provider: "custom", .newAccount(sessionClaims: sessionClaims), in: scope)
+                return SignInWithCustomTokenResponse(tokens: end.tokens, isNewUser: true)
             } catch StoreError.duplicateLocalId {
                 // Created concurrently by another sign-in with the same uid: sign in to it.
+                existing = try await scope.store.user(localId: claims.uid)
             }
         }
-        let (_, tokens) = try await signInSession(localId: claims.uid, signInProvider: "custom", sessionClaims: claims.claims ?? [:])
-        return SignInWithCustomTokenResponse(tokens: tokens, isNewUser: false)
+        guard let user = existing else { throw HearthAPIError(.userNotFound) }
+        // The app's backend vouches for the user: no second factor is asked (as at Firebase).
+        let end = try await finishSignIn(user, provider: "custom", .firstFactor(bothFactors: true, sessionClaims: sessionClaims), in: scope)
+        return SignInWithCustomTokenResponse(tokens: end.tokens, isNewUser: false)
     }
 
     func verifyCustomToken(_ token: String, allowUnsigned: Bool = false) async throws -> CustomTokenClaims {
@@ -150,23 +153,23 @@ extension SignInWithCustomTokenRequest: ServedRPC {
             && (configuration.emulatorAdminAllowRemote || AdminAuthorizer.isLocalClient(call.request, context: call.context))
         guard !emulator, configuration.emulatorAdminEnabled, let token = request.token,
               JWTHeaderFields(token: token)?.alg == "none" else {
-            return try await call.accounts.signInWithCustomToken(request, allowUnsigned: emulator)
+            return try await call.accounts.signInWithCustomToken(request, allowUnsigned: emulator, in: call.scope)
         }
         // An unsigned token the emulator credential's rule refuses: a web page's (Origin), or another machine's.
-        let demo = configuration.projectId.hasPrefix("demo-")
+        let demo = call.scope.projectId.hasPrefix("demo-")
         if demo, let origin = call.request.headers[.origin],
            AdminAuthorizer.isLocalClient(call.request, context: call.context, allowingOrigin: true) {
-            let domains = try await call.accounts.projectConfig().authorizedDomains
+            let domains = try await call.scope.config().authorizedDomains
             let shown = origin.count > 200 ? String(origin.prefix(200)) + "…" : origin
             // The rule of web sign-in (the handler's redirectUrl, the iframe's frame-ancestors).
             guard let components = URLComponents(string: origin), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
                   let host = components.host?.lowercased(), !host.isEmpty else {
-                throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(configuration.projectId); the request's Origin \(shown) is not an http(s) origin")
+                throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(call.scope.projectId); the request's Origin \(shown) is not an http(s) origin")
             }
             guard AuthorizedDomains.allows(host: host, in: domains) else {
-                throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(configuration.projectId); \(shown) is not (add \(host) with hearth project domains --add \(host), or in the console's Settings)")
+                throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted from a web page only when the page is on an authorized domain of project \(call.scope.projectId); \(shown) is not (add \(host) with hearth project domains --add \(host), or in the console's Settings)")
             }
-            return try await call.accounts.signInWithCustomToken(request, allowUnsigned: true)
+            return try await call.accounts.signInWithCustomToken(request, allowUnsigned: true, in: call.scope)
         }
         throw HearthAPIError(.invalidCustomToken, "an unsigned (emulator-mode) custom token is accepted only from programs on this machine that reach the server as localhost or 127.0.0.1 directly (no proxy headers)" + (demo ? ", and from web pages there on an authorized domain" : "; from web pages only for demo-* projects") + "; see --emulator-admin-allow-remote")
     }
@@ -179,6 +182,6 @@ extension GrantTokenRequest: ServedRPC {
         let query = FormQuery(call.request.uri.query)
         if grant.grantType == nil { grant.grantType = query.get("grant_type") ?? query.get("grantType") }
         if grant.refreshToken == nil { grant.refreshToken = query.get("refresh_token") ?? query.get("refreshToken") }
-        return try await call.accounts.refresh(grant)
+        return try await call.accounts.refresh(grant, in: call.scope)
     }
 }

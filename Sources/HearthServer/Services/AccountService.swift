@@ -20,6 +20,8 @@ public struct AccountService: Sendable {
     let logger: Logger
     /// Revokes deleted users' Sign in with Apple grants (nil: this service does not, e.g. offline commands).
     let appleRevocation: AppleGrantRevocation?
+    /// Resolves the scope of a call (the project; a tenant is refused there).
+    public let scopes: Scopes
 
     public init(configuration: HearthServerConfiguration, store: any HearthStore, keyRing: KeyRing, logger: Logger,
                 appleRevocation: AppleGrantRevocation? = nil) {
@@ -31,18 +33,13 @@ public struct AccountService: Sendable {
         self.stats = SignInStats(store: store, clock: configuration.clock, metrics: configuration.metrics)
         self.logger = logger
         self.appleRevocation = appleRevocation
+        self.scopes = Scopes(configuration: configuration, store: store)
     }
 
     var now: Date { configuration.clock.now() }
     /// This server's metrics (``HearthServerConfiguration/metrics``).
     var metrics: HearthMetrics { configuration.metrics }
     var expiresIn: String { String(Int(configuration.idTokenLifetime)) }
-
-    /// The project's settings (the stored ones, else the initial ones).
-    public func projectConfig() async throws -> ProjectConfig {
-        if let stored = try await store.projectConfig(projectId: configuration.projectId) { return stored }
-        return configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId)
-    }
 
     // MARK: Sessions
 
@@ -59,48 +56,10 @@ public struct AccountService: Sendable {
         if gap > 0, gap <= 1 { await configuration.clock.sleep(until: user.validSince) }
     }
 
-    /// Mints an ID token and a new refresh-token family for `user`.
-    public func issueSession(for user: UserRecord, signInProvider: String, authTime: Date? = nil,
-                             sessionClaims: [String: JSONValue] = [:]) async throws -> SessionTokens {
+    func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue],
+                     projectId: String) async throws -> String {
         await waitForValidSince(user)
-        let issuedAt = now
-        let authTime = authTime ?? issuedAt
-        let (refreshToken, record) = RefreshTokenRecord.issue(
-            localId: user.localId, authTime: authTime, signInProvider: signInProvider, sessionClaims: sessionClaims, now: issuedAt)
-        try await metrics.timeStore("insertRefreshToken") { try await store.insertRefreshToken(record) }
-        let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims)
-        await stats.countSignIn(provider: signInProvider, at: issuedAt)
-        metrics.count(.signIns, [signInProvider, "success"])
-        return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
-    }
-
-    /// A returning user's sign-in: one write (``UserStore/recordSignIn(localId:at:identity:passwordRehash:refreshToken:)``:
-    /// `lastLoginAt`, the identity's profile, a rehash, the new refresh token), then the ID token.
-    /// `USER_NOT_FOUND` or `USER_DISABLED` (then nothing is written).
-    func signInSession(localId: String, signInProvider: String, identity: ProviderIdentity? = nil,
-                       passwordRehash: PasswordRehash? = nil, sessionClaims: [String: JSONValue] = [:]) async throws -> (UserRecord, SessionTokens) {
-        let moment = now
-        let (refreshToken, record) = RefreshTokenRecord.issue(
-            localId: localId, authTime: moment, signInProvider: signInProvider, sessionClaims: sessionClaims, now: moment)
-        let recorded = try await metrics.timeStore("recordSignIn") {
-            try await store.recordSignIn(localId: localId, at: moment, identity: identity, passwordRehash: passwordRehash, refreshToken: record)
-        }
-        guard let user = recorded else { throw HearthAPIError(.userNotFound) }
-        if user.disabled { throw HearthAPIError(.userDisabled) }
-        if user.validSince > moment, user.validSince.timeIntervalSince(moment) <= 1 {
-            // The account's sessions were revoked within this very second: the session just recorded is older than
-            // the revocation and would not refresh. A new one once the revocation's second has passed.
-            let tokens = try await issueSession(for: user, signInProvider: signInProvider, sessionClaims: sessionClaims)
-            return (user, tokens)
-        }
-        let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: moment, sessionClaims: sessionClaims)
-        metrics.count(.signIns, [signInProvider, "success"])
-        return (user, SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn))
-    }
-
-    func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue]) async throws -> String {
-        await waitForValidSince(user)
-        let claims = IDTokenClaims(projectId: configuration.projectId, user: user, signInProvider: signInProvider,
+        let claims = IDTokenClaims(projectId: projectId, user: user, signInProvider: signInProvider,
                                    authTime: authTime, issuedAt: now, lifetime: configuration.idTokenLifetime,
                                    sessionClaims: sessionClaims)
         return try await keyRing.sign(claims)
@@ -108,18 +67,18 @@ public struct AccountService: Sendable {
 
     /// Verifies one of Hearth's ID tokens and loads its user: `MISSING_ID_TOKEN`, `INVALID_ID_TOKEN`,
     /// `TOKEN_EXPIRED` (expired, or issued before the user's `validSince`), `USER_NOT_FOUND`, `USER_DISABLED`.
-    public func authenticate(idToken: String?) async throws -> (IDTokenClaims, UserRecord) {
+    public func authenticate(idToken: String?, in scope: Scope) async throws -> (IDTokenClaims, UserRecord) {
         guard let idToken, !idToken.isEmpty else { throw HearthAPIError(.missingIdToken) }
         let claims: IDTokenClaims
         do {
             claims = try await keyRing.verify(idToken)
-            try claims.validate(projectId: configuration.projectId, now: now)
+            try claims.validate(projectId: scope.projectId, now: now)
         } catch .expired {
             throw HearthAPIError(.tokenExpired)
         } catch {
             throw HearthAPIError(.invalidIdToken)
         }
-        guard let user = try await metrics.timeStore("userById", { try await store.user(localId: claims.subject) }) else {
+        guard let user = try await metrics.timeStore("userById", { try await scope.store.user(localId: claims.subject) }) else {
             throw HearthAPIError(.userNotFound)
         }
         if user.disabled { throw HearthAPIError(.userDisabled) }

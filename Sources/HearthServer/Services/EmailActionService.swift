@@ -23,7 +23,7 @@ public struct EmailActionService: Sendable {
     // MARK: Sending
 
     /// `accounts:sendOobCode`. `admin`: the admin API (may name the user by email, may ask for the link).
-    public func sendOobCode(_ request: SendOobCodeRequest, admin: Bool, clientAddress: String? = nil) async throws -> SendOobCodeResponse {
+    public func sendOobCode(_ request: SendOobCodeRequest, admin: Bool, clientAddress: String? = nil, in scope: Scope) async throws -> SendOobCodeResponse {
         guard let raw = request.requestType, !raw.isEmpty, raw != "OOB_REQ_TYPE_UNSPECIFIED" else { throw HearthAPIError(.missingRequestType) }
         guard let type = OobRequestType(rawValue: raw), type != .recoverEmail else {
             throw HearthAPIError(.invalidRequestType, "requestType must be PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN or VERIFY_AND_CHANGE_EMAIL")
@@ -33,7 +33,7 @@ public struct EmailActionService: Sendable {
             throw HearthAPIError(.insufficientPermission, "returnOobLink needs the admin API (a service account's or the emulator's credential)")
         }
         if !returnLink, !mailer.canSend { throw HearthAPIError(.emailNotConfigured, Mailer.notConfiguredMessage) }
-        let config = try await accounts.projectConfig()
+        let config = try await scope.config()
         let continueURL = try await checkedContinueURL(request, config: config)
 
         var localId: String?
@@ -67,7 +67,7 @@ public struct EmailActionService: Sendable {
             localId = user.localId
             displayName = Self.greetingName(user, recipient: recipient)
         case .verifyEmail:
-            let user = try await subject(of: request, admin: admin)
+            let user = try await subject(of: request, admin: admin, in: scope)
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to verify") }
             email = address
             recipient = address
@@ -86,7 +86,7 @@ public struct EmailActionService: Sendable {
             displayName = user.flatMap { Self.greetingName($0, recipient: recipient) }
         case .verifyAndChangeEmail:
             let target = try AccountService.normalizedEmail(request.newEmail, missing: .missingNewEmail, invalid: .invalidEmail)
-            let user = try await subject(of: request, admin: admin, recentLogin: true)
+            let user = try await subject(of: request, admin: admin, recentLogin: true, in: scope)
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to change") }
             try await limitRecipient(target)
             if let holder = try await store.user(email: target), holder.localId != user.localId {
@@ -150,13 +150,13 @@ public struct EmailActionService: Sendable {
     }
 
     /// The user a `VERIFY_EMAIL` / `VERIFY_AND_CHANGE_EMAIL` request is about: the ID token's, or (admin) the email's.
-    func subject(of request: SendOobCodeRequest, admin: Bool, recentLogin: Bool = false) async throws -> UserRecord {
+    func subject(of request: SendOobCodeRequest, admin: Bool, recentLogin: Bool = false, in scope: Scope) async throws -> UserRecord {
         if admin, request.idToken?.isEmpty != false {
             let email = try AccountService.normalizedEmail(request.email)
             guard let user = try await store.user(email: email) else { throw HearthAPIError(.userNotFound) }
             return user
         }
-        let (claims, user) = try await accounts.authenticate(idToken: request.idToken)
+        let (claims, user) = try await accounts.authenticate(idToken: request.idToken, in: scope)
         if recentLogin { try accounts.requireRecentLogin(claims) }
         return user
     }
@@ -192,9 +192,9 @@ public struct EmailActionService: Sendable {
 
     /// `url` when it is still allowed now (the action pages check a link's `continueUrl` when it is clicked: the
     /// domain may have been removed since the mail went out); nil otherwise.
-    func allowedContinueURL(_ url: String?) async throws -> String? {
+    func allowedContinueURL(_ url: String?, in scope: Scope) async throws -> String? {
         guard let url, !url.isEmpty else { return nil }
-        let config = try await accounts.projectConfig()
+        let config = try await scope.config()
         return ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: try await appSchemes()) == nil ? url : nil
     }
 
@@ -233,13 +233,13 @@ public struct EmailActionService: Sendable {
 
     /// After an email change: the old address gets a notice with a link that changes it back (best effort: the
     /// change itself stands when no mail can be sent).
-    func sendRecoverEmail(localId: String, oldEmail: String, newEmail: String, displayName: String?) async {
+    func sendRecoverEmail(localId: String, oldEmail: String, newEmail: String, displayName: String?, in scope: Scope) async {
         guard mailer.canSend else {
             logger.notice("email changed; no mail relay to notify the old address", metadata: ["uid": "\(localId)"])
             return
         }
         do {
-            let config = try await accounts.projectConfig()
+            let config = try await scope.config()
             let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil, config: config)
             // No display name: the account's holder (perhaps the one who took it) chose it.
             try await deliver(issued, to: oldEmail, displayName: nil, config: config)
@@ -252,9 +252,9 @@ public struct EmailActionService: Sendable {
     /// address's per-recipient limit, and a change whose notice would be over it is refused rather than made
     /// silently (so neither can changing an email back and forth flood an address, nor can exhausting an address's
     /// limit first hide a change from its owner).
-    func admitChangeNotice(_ request: UpdateRequest) async throws {
+    func admitChangeNotice(_ request: UpdateRequest, in scope: Scope) async throws {
         guard let limiter, let raw = request.email, !raw.isEmpty, let new = EmailAddress.normalize(raw) else { return }
-        let (_, user) = try await accounts.authenticate(idToken: request.idToken)
+        let (_, user) = try await accounts.authenticate(idToken: request.idToken, in: scope)
         guard let old = user.email, old != new, mailer.canSend else { return }
         if let wait = await limiter.admitEmail(to: old) {
             throw HearthAPIError(.tooManyAttempts, "too many emails to this account's address; try changing it again in \(wait) seconds")
@@ -309,7 +309,7 @@ public struct EmailActionService: Sendable {
     /// `accounts:resetPassword`: without `newPassword`, what the code is for; with it, a password reset (sessions
     /// revoked, the account's other reset links ended, the email counted as verified — the person read it — and,
     /// when it was not verified before, every other way in removed: ``takeOverUnproven(_:)``).
-    public func resetPassword(_ request: ResetPasswordRequest) async throws -> ResetPasswordResponse {
+    public func resetPassword(_ request: ResetPasswordRequest, in scope: Scope) async throws -> ResetPasswordResponse {
         guard let newPassword = request.newPassword else {
             let record = try await peek(request.oobCode)
             if record.requestType != .emailSignIn { _ = try await account(of: record, email: record.requestType == .recoverEmail ? record.newEmail : nil) }
@@ -319,7 +319,7 @@ public struct EmailActionService: Sendable {
         }
         let peeked = try await peek(request.oobCode, expecting: [.passwordReset])
         try AccountService.checkPasswordStrength(newPassword)
-        guard try await accounts.projectConfig().passwordSignInEnabled else {
+        guard try await scope.config().passwordSignInEnabled else {
             throw HearthAPIError(.operationNotAllowed, "password sign-in is disabled for this project")
         }
         _ = try await account(of: peeked)
@@ -371,7 +371,7 @@ public struct EmailActionService: Sendable {
     }
 
     /// `accounts:update` with `oobCode`: verifies the email, changes it to the verified new one, or changes it back.
-    public func applyActionCode(_ code: String?) async throws -> UpdateResponse {
+    public func applyActionCode(_ code: String?, in scope: Scope) async throws -> UpdateResponse {
         let peeked = try await peek(code, expecting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail])
         let moment = now
         let validSince = accounts.revocationMoment
@@ -399,7 +399,7 @@ public struct EmailActionService: Sendable {
         switch peeked.requestType {
         case .verifyAndChangeEmail:
             logger.info("email changed by a verified link; sessions revoked", metadata: ["uid": "\(user.localId)"])
-            await sendRecoverEmail(localId: user.localId, oldEmail: peeked.email, newEmail: peeked.newEmail ?? "", displayName: user.displayName)
+            await sendRecoverEmail(localId: user.localId, oldEmail: peeked.email, newEmail: peeked.newEmail ?? "", displayName: user.displayName, in: scope)
         case .recoverEmail:
             try? await store.revokeOobCodes(localId: user.localId, types: [.verifyAndChangeEmail, .passwordReset], now: moment)
             // The undo links of the changes made after this one (sent to addresses the account had later) end;
@@ -418,13 +418,13 @@ public struct EmailActionService: Sendable {
     /// their own ways in). Linking needs a recent sign-in (but on an anonymous account), keeps the session's sign-in
     /// time and second factor, and never replaces the account's email: that is an email change
     /// (`VERIFY_AND_CHANGE_EMAIL`), which tells the old address.
-    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws -> SignInWithEmailLinkResponse {
-        let config = try await accounts.projectConfig()
+    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest, in scope: Scope) async throws -> SignInWithEmailLinkResponse {
+        let config = try await scope.config()
         guard config.emailLinkSignInEnabled else {
             throw HearthAPIError(.operationNotAllowed, "email-link sign-in is disabled for this project (signIn.email.passwordRequired)")
         }
         let email = try AccountService.normalizedEmail(request.email)
-        let session = try await request.idToken.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.authenticate(idToken: $0) }
+        let session = try await request.idToken.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.authenticate(idToken: $0, in: scope) }
         let linking = session?.1
         if let (claims, user) = session {
             if let current = user.email, current != email {
@@ -443,7 +443,6 @@ public struct EmailActionService: Sendable {
         if existing == nil, linking == nil, config.userSignupDisabled {
             throw HearthAPIError(.adminOnlyOperation, "sign-up is disabled for this project: an administrator creates accounts")
         }
-        let moment = now
         return try await consume(request.oobCode ?? "") { _ in
             if let target = linking ?? existing {
                 var takeover = false
@@ -466,35 +465,28 @@ public struct EmailActionService: Sendable {
                     user.emailLinkSignIn = true
                 }
                 if takeover { try await removeUnprovenPasskeys(of: updated) }
-                if linking == nil, let pending = try await accounts.secondFactorChallenge(for: updated, signInProvider: "password") {
-                    var answer = SignInWithEmailLinkResponse(localId: updated.localId, email: email, isNewUser: false, tokens: nil)
-                    answer.mfaPendingCredential = pending.mfaPendingCredential
-                    answer.mfaInfo = pending.mfaInfo
-                    return answer
-                }
-                if let (claims, _) = session {
-                    // A link adds a credential to the signed-in session: its sign-in time and second factor stay.
-                    let tokens = try await accounts.issueSession(for: updated, signInProvider: claims.firebase.signInProvider,
-                                                                 authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
-                                                                 sessionClaims: AccountService.carriedSecondFactor(claims))
-                    return SignInWithEmailLinkResponse(localId: updated.localId, email: email, isNewUser: false, tokens: tokens)
-                }
-                let (user, tokens) = try await accounts.signInSession(localId: target.localId, signInProvider: "password")
-                return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: tokens)
+                // A link adds a credential to the signed-in session: its sign-in time and second factor stay.
+                let step: AccountService.SignInStep = session.map { .continuing($0.0) } ?? .firstFactor()
+                let provider = session?.0.firebase.signInProvider ?? "password"
+                var answer = SignInWithEmailLinkResponse(localId: updated.localId, email: email, isNewUser: false, tokens: nil)
+                answer.set(try await accounts.finishSignIn(updated, provider: provider, step, in: scope))
+                return answer
             }
-            let user = UserRecord(localId: RandomID.localId(), email: email, emailVerified: true, createdAt: moment, lastLoginAt: moment,
-                                  validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)), emailLinkSignIn: true)
+            var user = accounts.newUser()
+            user.email = email
+            user.emailVerified = true
+            user.emailLinkSignIn = true
             do {
-                try await store.createUser(user)
+                try await accounts.createAccount(user, origin: .signUp(provider: "password"), in: scope)
             } catch StoreError.emailExists {
                 // Created at the same moment by another request: that account signs in.
-                guard let raced = try await store.user(email: email) else { throw HearthAPIError(.emailExists) }
-                let (user, tokens) = try await accounts.signInSession(localId: raced.localId, signInProvider: "password")
-                return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: false, tokens: tokens)
+                guard let raced = try await scope.store.user(email: email) else { throw HearthAPIError(.emailExists) }
+                var answer = SignInWithEmailLinkResponse(localId: raced.localId, email: email, isNewUser: false, tokens: nil)
+                answer.set(try await accounts.finishSignIn(raced, provider: "password", .firstFactor(), in: scope))
+                return answer
             }
-            let tokens = try await accounts.issueSession(for: user, signInProvider: "password")
-            logger.info("user created by email link", metadata: ["uid": "\(user.localId)"])
-            return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: true, tokens: tokens)
+            let end = try await accounts.finishSignIn(user, provider: "password", .newAccount(), in: scope)
+            return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: true, tokens: end.tokens)
         }
     }
 }
@@ -516,25 +508,25 @@ extension Optional {
 extension SendOobCodeRequest: ServedRPC {
     static let rateLimit: RateLimitedEndpoint? = .sendOobCode
     static func serve(_ request: Self, _ call: RPCCall) async throws -> SendOobCodeResponse {
-        try await call.emailActions.sendOobCode(request, admin: false, clientAddress: call.context.clientAddress)
+        try await call.emailActions.sendOobCode(request, admin: false, clientAddress: call.context.clientAddress, in: call.scope)
     }
 }
 
 extension ResetPasswordRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> ResetPasswordResponse { try await call.emailActions.resetPassword(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> ResetPasswordResponse { try await call.emailActions.resetPassword(request, in: call.scope) }
 }
 
 extension SignInWithEmailLinkRequest: ServedRPC {
     static let signInKind: SignInKind? = .password
     static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithEmailLinkResponse {
-        try await call.emailActions.signInWithEmailLink(request)
+        try await call.emailActions.signInWithEmailLink(request, in: call.scope)
     }
 }
 
 extension AdminSendOobCodeRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> SendOobCodeResponse {
         let principal = try call.principal()
-        let response = try await call.emailActions.sendOobCode(request.request, admin: true)
+        let response = try await call.emailActions.sendOobCode(request.request, admin: true, in: call.scope)
         try await call.admin.audit(principal, request.request.returnOobLink == true ? "user.oobLink" : "user.oobEmail",
                                    target: response.email ?? "", detail: request.request.requestType)
         return response

@@ -29,6 +29,10 @@ extension FederationService {
     /// provider with state, nonce and PKCE. Problems with the app or redirect target get an error page (no open
     /// redirect); later problems are delivered to the app as `firebaseError`.
     public func startSignIn(query: [String: String]) async throws -> HandlerOutcome {
+        // The sign-in's scope, from the JS SDK's `tid` (an Identity Platform tenant). A tenant is refused below, once
+        // the app's target is known (so the app is told); until then the project's own settings check the target.
+        let resolved = Result { try accounts.scopes.resolve(tenantId: query[.tid]) }
+        let scope = (try? resolved.get()) ?? accounts.scopes.project
         let apiKey = query[.apiKey] ?? ""
         guard configuration.acceptsAnyAPIKey || configuration.apiKeys.contains(apiKey) else {
             return .page(status: 400, title: "Invalid API key", message: "The API key is not valid for this project.")
@@ -53,7 +57,7 @@ extension FederationService {
                 return .page(status: 400, title: "Invalid request", message: "eventId is missing or malformed.")
             }
             eventId = value
-            switch try await webTarget(query, authType: authType) {
+            switch try await webTarget(query, authType: authType, in: scope) {
             case .success(let value): target = .web(value)
             case .failure(let error): return error.outcome
             }
@@ -66,7 +70,7 @@ extension FederationService {
                 return .page(status: 400, title: "Invalid request", message: "eventId is missing or malformed.")
             }
             eventId = value
-            switch try await redirectTarget(query) {
+            switch try await redirectTarget(query, in: scope) {
             case .success(let value): target = value
             case .failure(let error): return error.outcome
             }
@@ -110,9 +114,10 @@ extension FederationService {
                 }
             }
         }
-        if let tid = query[.tid], !tid.isEmpty {
-            // `tid` is Firebase's multi-tenancy (Identity Platform) tenant, not Microsoft's: Hearth has no tenants.
-            return fail(.unsupportedTenantOperation, "TENANT_ID_MISMATCH : this server does not support multi-tenancy (tid \(tid)); use the tenant custom parameter for a Microsoft tenant")
+        if case .failure(let refusal) = resolved {
+            // `tid` is Firebase's multi-tenancy (Identity Platform) tenant, not Microsoft's Entra tenant.
+            let why = (refusal as? HearthAPIError)?.detail ?? "\(refusal)"
+            return fail(.unsupportedTenantOperation, "TENANT_ID_MISMATCH : \(why); for a Microsoft tenant use the tenant custom parameter")
         }
         if let language = query[.hl], !language.isEmpty, !parameters.contains(where: { $0.0 == "ui_locales" || $0.0 == "language" }) {
             parameters.append((config.kind == .yahoo ? "language" : "ui_locales", language))
@@ -149,8 +154,8 @@ extension FederationService {
     }
 
     /// The app a handler request comes from, and where its result may go.
-    func redirectTarget(_ query: [String: String]) async throws -> Result<RedirectTarget, HandlerOutcomeError> {
-        let project = try await accounts.projectConfig()
+    func redirectTarget(_ query: [String: String], in scope: Scope) async throws -> Result<RedirectTarget, HandlerOutcomeError> {
+        let project = try await scope.config()
         let apps = try await store.apps()
         if let redirectUrl = query[.redirectUrl], !redirectUrl.isEmpty {
             guard RedirectTarget.isLoopback(redirectUrl) else {
@@ -214,7 +219,7 @@ extension FederationService {
     /// The web page a JS SDK sign-in returns to: an http(s) URL on one of the project's authorized domains (the SDK
     /// skips its own origin check in emulator mode, so Hearth does it). A redirect sign-in also needs the page on
     /// Hearth's site: across sites, the browser partitions the storage that carries the result back.
-    func webTarget(_ query: [String: String], authType: String) async throws -> Result<WebAppTarget, HandlerOutcomeError> {
+    func webTarget(_ query: [String: String], authType: String, in scope: Scope) async throws -> Result<WebAppTarget, HandlerOutcomeError> {
         let apiKey = query[.apiKey] ?? ""
         let appName = query[.appName].flatMap { $0.isEmpty ? nil : $0 } ?? "[DEFAULT]"
         guard let redirectUrl = query[.redirectUrl], !redirectUrl.isEmpty, redirectUrl.utf8.count <= 4096,
@@ -226,7 +231,7 @@ extension FederationService {
             return .failure(HandlerOutcomeError(.page(status: 400, title: "Invalid request",
                 message: "redirectUrl must be the http(s) address of the app's page (the Firebase JS SDK sends it).")))
         }
-        let project = try await accounts.projectConfig()
+        let project = try await scope.config()
         guard AuthorizedDomains.allows(host: host, in: project.authorizedDomains) else {
             logger.notice("web sign-in from an unauthorized domain refused", metadata: ["host": "\(host.prefix(100))"])
             return .failure(HandlerOutcomeError(.page(status: 400, title: "This site is not an authorized domain",

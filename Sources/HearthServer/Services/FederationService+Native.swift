@@ -14,7 +14,7 @@ extension FederationService {
     /// (the raw nonce) — it carries that nonce's SHA-256, as Firebase requires. Then sign-in, link (with the
     /// user's `idToken`) and reauthentication (`autoCreate: false`) follow the usual account rules.
     func signInWithNativeIDToken(_ token: String, postBody: [String: String], request: SignInWithIdpRequest,
-                                 returnCredential: Bool) async throws -> SignInWithIdpResponse {
+                                 returnCredential: Bool, in scope: Scope) async throws -> SignInWithIdpResponse {
         guard let claimed = postBody["providerId"]?.lowercased(), !claimed.isEmpty else {
             throw HearthAPIError(.invalidCredentialOrProviderId, "an id_token needs providerId in postBody")
         }
@@ -51,7 +51,7 @@ extension FederationService {
         // no session, so the token can still complete what it started (a link after needConfirmation, a retry after
         // a 503 or a refused link).
         do {
-            let answer = try await finish(signIn, request: request, returnCredential: returnCredential)
+            let answer = try await finish(signIn, request: request, returnCredential: returnCredential, in: scope)
             if answer.idToken == nil, answer.mfaPendingCredential == nil, let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }
             return answer
         } catch {

@@ -17,8 +17,8 @@ extension FederationService {
     /// or any loopback URL when the project accepts any app; or a URL in the custom scheme of a registered Apple app
     /// (Firebase's `app-<app id>` or reversed client id), or in an app-like scheme (`app-…` or dotted) when the
     /// project accepts any app. Anything else is refused with a page.
-    func passkeyPageReturn(redirectUrl: String, appId: String?) async throws -> Result<PasskeyPageReturn, HandlerOutcomeError> {
-        let project = try await accounts.projectConfig()
+    func passkeyPageReturn(redirectUrl: String, appId: String?, in scope: Scope) async throws -> Result<PasskeyPageReturn, HandlerOutcomeError> {
+        let project = try await scope.config()
         let apps = try await store.apps()
         return Self.passkeyPageReturn(redirectUrl: redirectUrl, appId: appId, apps: apps, acceptsAnyApp: acceptsAnyApp(project))
     }

@@ -16,9 +16,8 @@ extension FederationService {
     /// one) for a native code, as the services id with `redirectUri` for a web one — checks that the grant is the
     /// user's own Apple account, and revokes the refresh token Apple returned. `REFRESH_TOKEN` and `ACCESS_TOKEN`
     /// are revoked as they are. The user must have apple.com linked.
-    public func revokeToken(_ request: RevokeTokenRequest, bundleId: String?) async throws -> RevokeTokenResponse {
-        try AdminService.checkNoTenant(request.tenantId)
-        let (_, user) = try await accounts.authenticate(idToken: request.idToken)
+    public func revokeToken(_ request: RevokeTokenRequest, bundleId: String?, in scope: Scope) async throws -> RevokeTokenResponse {
+        let (_, user) = try await accounts.authenticate(idToken: request.idToken, in: scope)
         guard let providerId = request.providerId?.lowercased(), !providerId.isEmpty else {
             throw HearthAPIError(.invalidProviderId, "give providerId: apple.com")
         }
@@ -99,6 +98,6 @@ extension RevokeTokenRequest: ServedRPC {
     /// The Apple SDK names the app in `X-Ios-Bundle-Identifier`: the client a native code was issued to.
     static func serve(_ request: Self, _ call: RPCCall) async throws -> RevokeTokenResponse {
         let bundleId = call.request.headers[HTTPField.Name("X-Ios-Bundle-Identifier")!]
-        return try await call.federation.revokeToken(request, bundleId: bundleId)
+        return try await call.federation.revokeToken(request, bundleId: bundleId, in: call.scope)
     }
 }

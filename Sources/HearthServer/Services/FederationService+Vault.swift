@@ -55,8 +55,8 @@ extension FederationService {
 
     /// `POST /hearth/v1/providerAccessToken`: a provider access token for the user of `idToken`, from the vault,
     /// renewed at the provider when it expires within a minute (or when `forceRefresh`, at most every 30 seconds).
-    public func providerAccessToken(idToken: String?, request: ProviderAccessTokenRequest) async throws -> ProviderAccessTokenResponse {
-        let (_, user) = try await accounts.authenticate(idToken: idToken)
+    public func providerAccessToken(idToken: String?, request: ProviderAccessTokenRequest, in scope: Scope) async throws -> ProviderAccessTokenResponse {
+        let (_, user) = try await accounts.authenticate(idToken: idToken, in: scope)
         guard let providerId = request.providerId?.lowercased(), !providerId.isEmpty else {
             throw HearthAPIError(.invalidProviderId, "give providerId (microsoft.com, yahoo.com or oidc.<name>)")
         }
@@ -170,6 +170,6 @@ extension ProviderAccessTokenRequest: ServedRPC {
             }
             idToken = String(parts[1]).trimmingCharacters(in: .whitespaces)
         }
-        return try await call.federation.providerAccessToken(idToken: idToken, request: request)
+        return try await call.federation.providerAccessToken(idToken: idToken, request: request, in: call.scope)
     }
 }

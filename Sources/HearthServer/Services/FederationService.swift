@@ -55,9 +55,9 @@ public struct FederationService: Sendable {
 
     /// `createAuthUri` with a `providerId`: `OPERATION_NOT_ALLOWED` unless the provider is enabled (configured or
     /// served by a dev IdP), else where its sign-in starts. Clients use it to check a provider before opening a browser.
-    public func createAuthUri(providerId: String, sessionId: String?, appId: String? = nil) async throws -> CreateAuthUriResponse {
+    public func createAuthUri(providerId: String, sessionId: String?, appId: String? = nil, in scope: Scope) async throws -> CreateAuthUriResponse {
         let config = try await enabledProvider(providerId.lowercased())
-        if let appId, !appId.isEmpty, try await !desktopAppAccepted(appId) {
+        if let appId, !appId.isEmpty, try await !desktopAppAccepted(appId, in: scope) {
             throw HearthAPIError(.appNotAuthorized, Self.unregisteredDesktopApp(appId))
         }
         return CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil,
@@ -66,8 +66,8 @@ public struct FederationService: Sendable {
     }
 
     /// Whether the auth handler hands results to the desktop app `appId` (registered, or any app accepted).
-    func desktopAppAccepted(_ appId: String) async throws -> Bool {
-        acceptsDesktopApp(appId, project: try await accounts.projectConfig(), apps: try await store.apps())
+    func desktopAppAccepted(_ appId: String, in scope: Scope) async throws -> Bool {
+        acceptsDesktopApp(appId, project: try await scope.config(), apps: try await store.apps())
     }
 
     /// The rule itself, for callers that have the project and the apps at hand.
@@ -98,10 +98,10 @@ public struct FederationService: Sendable {
     // MARK: signInWithIdp
 
     /// `accounts:signInWithIdp`.
-    public func signInWithIdp(_ request: SignInWithIdpRequest) async throws -> SignInWithIdpResponse {
+    public func signInWithIdp(_ request: SignInWithIdpRequest, in scope: Scope) async throws -> SignInWithIdpResponse {
         let returnCredential = request.returnIdpCredential ?? false
         if let pendingToken = request.pendingToken, !pendingToken.isEmpty, !Self.hasCode(request.requestUri) {
-            return try await linkPending(pendingToken, request: request, returnCredential: returnCredential)
+            return try await linkPending(pendingToken, request: request, returnCredential: returnCredential, in: scope)
         }
         guard let requestUri = request.requestUri, !requestUri.isEmpty else { throw HearthAPIError(.missingRequestUri) }
         guard let components = URLComponents(string: requestUri), components.scheme != nil else { throw HearthAPIError(.invalidRequestUri) }
@@ -119,7 +119,7 @@ public struct FederationService: Sendable {
         // A natively obtained provider ID token (MSAL, Yahoo's SDK): accepted only after the checks of
         // `signInWithNativeIDToken` (signature, issuer, audience, times, nonce).
         if let nativeToken = postBody["id_token"], !nativeToken.isEmpty, parameters["code"] == nil {
-            return try await signInWithNativeIDToken(nativeToken, postBody: postBody, request: request, returnCredential: returnCredential)
+            return try await signInWithNativeIDToken(nativeToken, postBody: postBody, request: request, returnCredential: returnCredential, in: scope)
         }
         // Otherwise only the server's own code exchange counts: a bare access token's audience cannot be checked,
         // so a token issued to another application would sign into this one.
@@ -180,7 +180,7 @@ public struct FederationService: Sendable {
         }
         let answer: SignInWithIdpResponse
         do {
-            answer = try await finish(signIn, request: request, returnCredential: returnCredential)
+            answer = try await finish(signIn, request: request, returnCredential: returnCredential, in: scope)
         } catch let error as HearthAPIError where webReauth && error.code == .userNotFound {
             // The JS SDK reads USER_NOT_FOUND as an expired session and signs the user out; EMAIL_NOT_FOUND is its
             // user-mismatch, which is what this is.
@@ -196,80 +196,74 @@ public struct FederationService: Sendable {
     }
 
     /// The account rules, once the provider identity is verified.
-    func finish(_ signIn: FederatedSignIn, request: SignInWithIdpRequest, returnCredential: Bool) async throws -> SignInWithIdpResponse {
+    func finish(_ signIn: FederatedSignIn, request: SignInWithIdpRequest, returnCredential: Bool, in scope: Scope) async throws -> SignInWithIdpResponse {
         let identity = signIn.identity
         let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
         if let idToken = request.idToken, !idToken.isEmpty {
-            let (claims, user) = try await accounts.authenticate(idToken: idToken)
+            let (claims, user) = try await accounts.authenticate(idToken: idToken, in: scope)
             if request.autoCreate == false {
                 // A reauthentication of the signed-in user (the SDKs send none with an idToken, but a client that
                 // does must not link or create anything): the identity must already be that user's. Firebase's
                 // SDKs turn USER_NOT_FOUND into userMismatch.
                 guard let holder, holder.localId == user.localId else { throw HearthAPIError(.userNotFound) }
-                return try await signInExisting(holder, signIn)
+                return try await signInExisting(holder, signIn, in: scope)
             }
-            return try await link(signIn, to: (claims, user), returnCredential: returnCredential)
+            return try await link(signIn, to: (claims, user), returnCredential: returnCredential, in: scope)
         }
         if request.autoCreate == false {
             guard let holder else { throw HearthAPIError(.userNotFound) }
-            return try await signInExisting(holder, signIn)
+            return try await signInExisting(holder, signIn, in: scope)
         }
-        if let holder { return try await signInExisting(holder, signIn) }
-        let project = try await accounts.projectConfig()
+        if let holder { return try await signInExisting(holder, signIn, in: scope) }
+        let project = try await scope.config()
         // An Apple private-relay address is never used to find another account (it would let whoever controls a
         // relay mailbox reach that account's methods): a new account is created instead.
         if let email = identity.email, !project.allowDuplicateEmails, !signIn.emailIsPrivateRelay, let existing = try await store.user(email: email) {
-            return try await needConfirmation(signIn, existing: existing)
+            return try await needConfirmation(signIn, existing: existing, in: scope)
         }
-        return try await createUser(signIn, project: project)
+        return try await createUser(signIn, project: project, in: scope)
     }
 
-    func signInExisting(_ holder: UserRecord, _ signIn: FederatedSignIn) async throws -> SignInWithIdpResponse {
-        if holder.disabled { throw HearthAPIError(.userDisabled) }
-        if let pending = try await accounts.secondFactorChallenge(for: holder, signInProvider: signIn.identity.providerId, identity: signIn.identity) {
-            var answer = response(signIn, user: holder, tokens: nil, isNewUser: false)
-            answer.mfaPendingCredential = pending.mfaPendingCredential
-            answer.mfaInfo = pending.mfaInfo
-            return answer
-        }
-        // One write: lastLoginAt, the identity's fresh profile, the new refresh token; returns the updated user.
-        let (user, tokens) = try await accounts.signInSession(localId: holder.localId, signInProvider: signIn.identity.providerId,
-                                                              identity: signIn.identity)
-        return response(signIn, user: user, tokens: tokens, isNewUser: false)
+    func signInExisting(_ holder: UserRecord, _ signIn: FederatedSignIn, in scope: Scope) async throws -> SignInWithIdpResponse {
+        // One write: lastLoginAt, the identity's fresh profile, the new refresh token (or the second factor asked for).
+        let end = try await accounts.finishSignIn(holder, provider: signIn.identity.providerId, .firstFactor(identity: signIn.identity), in: scope)
+        var answer = response(signIn, user: end.user, tokens: nil, isNewUser: false)
+        answer.set(end)
+        return answer
     }
 
-    func createUser(_ signIn: FederatedSignIn, project: ProjectConfig) async throws -> SignInWithIdpResponse {
-        let moment = now
+    func createUser(_ signIn: FederatedSignIn, project: ProjectConfig, in scope: Scope) async throws -> SignInWithIdpResponse {
         var email = signIn.identity.email
         if let address = email, project.allowDuplicateEmails || signIn.emailIsPrivateRelay, try await store.user(email: address) != nil {
             // Several accounts may share the email (or a private-relay address another account has): it stays on
             // the identity only.
             email = nil
         }
-        let user = UserRecord(localId: RandomID.localId(), email: email, emailVerified: email != nil && signIn.emailVerified,
-                              displayName: signIn.identity.displayName, photoUrl: signIn.identity.photoUrl, createdAt: moment,
-                              lastLoginAt: moment, validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)),
-                              identities: [signIn.identity])
+        var user = accounts.newUser()
+        user.email = email
+        user.emailVerified = email != nil && signIn.emailVerified
+        user.displayName = signIn.identity.displayName
+        user.photoUrl = signIn.identity.photoUrl
+        user.identities = [signIn.identity]
         do {
-            try await store.createUser(user)
+            try await accounts.createAccount(user, origin: .signUp(provider: signIn.identity.providerId), in: scope)
         } catch StoreError.federatedIdTaken, StoreError.emailExists {
             // A concurrent sign-in created the account or took the email: apply the rules again.
             if let holder = try await store.user(providerId: signIn.identity.providerId, federatedId: signIn.identity.federatedId) {
-                return try await signInExisting(holder, signIn)
+                return try await signInExisting(holder, signIn, in: scope)
             }
             if let address = signIn.identity.email, !signIn.emailIsPrivateRelay, let existing = try await store.user(email: address) {
-                return try await needConfirmation(signIn, existing: existing)
+                return try await needConfirmation(signIn, existing: existing, in: scope)
             }
             throw HearthAPIError(.internalError, "the account is being created concurrently; try again", httpStatus: 409)
         }
-        logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(signIn.identity.providerId)"])
-        let tokens = try await accounts.issueSession(for: user, signInProvider: signIn.identity.providerId)
-        return response(signIn, user: user, tokens: tokens, isNewUser: true)
+        let end = try await accounts.finishSignIn(user, provider: signIn.identity.providerId, .newAccount(), in: scope)
+        return response(signIn, user: user, tokens: end.tokens, isNewUser: true)
     }
 
     /// Another account has the email: no session, but a pending credential the client links after signing in
     /// to that account (never merged on the provider's word alone).
-    func needConfirmation(_ signIn: FederatedSignIn, existing: UserRecord) async throws -> SignInWithIdpResponse {
+    func needConfirmation(_ signIn: FederatedSignIn, existing: UserRecord, in scope: Scope) async throws -> SignInWithIdpResponse {
         let token = "hpt1." + RandomID.token(byteCount: 32)
         let moment = now
         try await store.insertPendingCredential(PendingCredential(
@@ -283,7 +277,7 @@ public struct FederationService: Sendable {
         // The existing account's methods help the person pick the right sign-in; with email enumeration protection
         // they are named only to someone the provider vouched for as the email's owner (an unverified email —
         // one a work tenant's administrator typed — learns nothing about the account).
-        let protected = try await accounts.projectConfig().emailEnumerationProtection
+        let protected = try await scope.config().emailEnumerationProtection
         if signIn.emailVerified || !protected {
             answer.verifiedProvider = existing.providerUserInfo.map(\.providerId)
         }
@@ -293,7 +287,8 @@ public struct FederationService: Sendable {
     /// Links the identity to the signed-in session's user. A new way into the account: it needs a recent sign-in
     /// (but on an anonymous account, which has nothing to protect), and the answered session keeps the session's
     /// sign-in time and second factor (it is the same sign-in, with one more credential).
-    func link(_ signIn: FederatedSignIn, to session: (claims: IDTokenClaims, user: UserRecord), returnCredential: Bool) async throws -> SignInWithIdpResponse {
+    func link(_ signIn: FederatedSignIn, to session: (claims: IDTokenClaims, user: UserRecord), returnCredential: Bool,
+              in scope: Scope) async throws -> SignInWithIdpResponse {
         let (claims, current) = session
         if !current.isAnonymous { try accounts.requireRecentLogin(claims) }
         let identity = signIn.identity
@@ -303,7 +298,7 @@ public struct FederationService: Sendable {
         if current.identities.contains(where: { $0.providerId == identity.providerId && $0.federatedId != identity.federatedId }) {
             throw HearthAPIError(.providerAlreadyLinked, "the user already has another \(identity.providerId) account linked")
         }
-        let project = try await accounts.projectConfig()
+        let project = try await scope.config()
         if let email = identity.email, !project.allowDuplicateEmails, let other = try await store.user(email: email), other.localId != current.localId {
             return try linkError(.emailExists, signIn, returnCredential: returnCredential)
         }
@@ -321,10 +316,8 @@ public struct FederationService: Sendable {
             return try linkError(.federatedUserIdAlreadyLinked, signIn, returnCredential: returnCredential)
         }
         logger.info("provider linked", metadata: ["uid": "\(user.localId)", "provider": "\(identity.providerId)"])
-        let tokens = try await accounts.issueSession(for: user, signInProvider: identity.providerId,
-                                                     authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
-                                                     sessionClaims: AccountService.carriedSecondFactor(claims))
-        return response(signIn, user: user, tokens: tokens, isNewUser: false)
+        let end = try await accounts.finishSignIn(user, provider: identity.providerId, .continuing(claims), in: scope)
+        return response(signIn, user: user, tokens: end.tokens, isNewUser: false)
     }
 
     /// `FEDERATED_USER_ID_ALREADY_LINKED` / `EMAIL_EXISTS`: with `returnIdpCredential`, HTTP 200 with
@@ -337,11 +330,11 @@ public struct FederationService: Sendable {
         return answer
     }
 
-    func linkPending(_ pendingToken: String, request: SignInWithIdpRequest, returnCredential: Bool) async throws -> SignInWithIdpResponse {
+    func linkPending(_ pendingToken: String, request: SignInWithIdpRequest, returnCredential: Bool, in scope: Scope) async throws -> SignInWithIdpResponse {
         guard let idToken = request.idToken, !idToken.isEmpty else {
             throw HearthAPIError(.invalidPendingToken, "a pending credential is linked to a signed-in user: send the user's idToken")
         }
-        let (claims, user) = try await accounts.authenticate(idToken: idToken)
+        let (claims, user) = try await accounts.authenticate(idToken: idToken, in: scope)
         if !user.isAnonymous { try accounts.requireRecentLogin(claims) }
         guard let pending = try await store.takePendingCredential(tokenHash: RefreshTokenRecord.hash(pendingToken), now: now) else {
             throw HearthAPIError(.invalidPendingToken)
@@ -353,7 +346,7 @@ public struct FederationService: Sendable {
         }
         let signIn = FederatedSignIn(identity: pending.identity, emailVerified: pending.emailVerified, firstName: nil, lastName: nil,
                                      rawUserInfo: rawUserInfo, oauthAccessToken: "", oauthIdToken: nil, oauthExpiresIn: nil, oauthRefreshToken: nil)
-        return try await link(signIn, to: (claims, user), returnCredential: returnCredential)
+        return try await link(signIn, to: (claims, user), returnCredential: returnCredential, in: scope)
     }
 
     func response(_ signIn: FederatedSignIn, user: UserRecord?, tokens: SessionTokens?, isNewUser: Bool?) -> SignInWithIdpResponse {
@@ -407,5 +400,5 @@ extension IdPConfig {
 
 extension SignInWithIdpRequest: ServedRPC {
     static let signInKind: SignInKind? = .idp
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithIdpResponse { try await call.federation.signInWithIdp(request) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> SignInWithIdpResponse { try await call.federation.signInWithIdp(request, in: call.scope) }
 }

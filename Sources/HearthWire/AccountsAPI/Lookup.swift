@@ -1,6 +1,8 @@
 /// `accounts:lookup` (v3 `getAccountInfo`) by ID token.
 public struct LookupRequest: Codable, Sendable, Equatable {
     public var idToken: String?
+    /// The Identity Platform tenant the user belongs to (refused: Hearth has no tenants yet).
+    public var tenantId: String?
     public init(idToken: String?) { self.idToken = idToken }
 }
 

@@ -1,6 +1,8 @@
 /// `accounts:update` (v3 `setAccountInfo`) for the signed-in user.
 public struct UpdateRequest: Codable, Sendable, Equatable {
     public var idToken: String?
+    /// The Identity Platform tenant the user belongs to (refused: Hearth has no tenants yet).
+    public var tenantId: String?
     public var displayName: String?
     public var photoUrl: String?
     public var password: String?
@@ -61,6 +63,8 @@ public struct UpdateResponse: Codable, Sendable, Equatable {
 /// `accounts:delete` (v3 `deleteAccount`) for the signed-in user.
 public struct DeleteAccountRequest: Codable, Sendable, Equatable {
     public var idToken: String?
+    /// The Identity Platform tenant the user belongs to (refused: Hearth has no tenants yet).
+    public var tenantId: String?
     public init(idToken: String?) { self.idToken = idToken }
 }
 

@@ -303,6 +303,8 @@ extension CreateSessionCookieRequest: WireRPC {
 public struct BatchGetRequest: Codable, Sendable, Equatable {
     public var maxResults: String?
     public var nextPageToken: String?
+    /// The Identity Platform tenant whose users to list (refused: Hearth has no tenants yet).
+    public var tenantId: String?
     public init(maxResults: String? = nil, nextPageToken: String? = nil) {
         self.maxResults = maxResults
         self.nextPageToken = nextPageToken

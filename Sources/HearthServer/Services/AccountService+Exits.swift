@@ -1,0 +1,212 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthWire
+import Logging
+
+/// The two exits every sign-in and every new user go through: ``AccountService/createAccount(_:origin:in:)`` and
+/// ``AccountService/finishSignIn(_:provider:_:in:)``. Whatever must happen at "every new user" or "every sign-in"
+/// (a tenant's rule, a blocking function, an audit entry) goes here, and only here.
+extension AccountService {
+    // MARK: Every new user
+
+    /// How a user came to be created (what a hook or a tenant rule may tell apart).
+    enum AccountOrigin: Sendable, CustomStringConvertible {
+        /// The person signing up with `provider` (`password`, `anonymous`, a provider id, `custom`); signs in now.
+        case signUp(provider: String)
+        /// An administrator (the admin API, the console, the CLI).
+        case administrator
+        /// An import (`accounts:batchCreate`, `hearth users import`): a user that existed elsewhere.
+        case imported
+
+        var description: String {
+            switch self {
+            case .signUp(let provider): provider
+            case .administrator: "admin"
+            case .imported: "import"
+            }
+        }
+    }
+
+    /// A new user's record: created and signed in now (`lastLoginAt` when `signsIn`), valid since the current second.
+    func newUser(localId: String = RandomID.localId(), signsIn: Bool = true) -> UserRecord {
+        let moment = now
+        return UserRecord(localId: localId, createdAt: moment, lastLoginAt: signsIn ? moment : nil,
+                          validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// The one way a user is created. Store refusals (`StoreError.emailExists`, `.federatedIdTaken`,
+    /// `.duplicateLocalId`) pass to the caller, whose flow decides what a race means.
+    @discardableResult
+    func createAccount(_ user: UserRecord, origin: AccountOrigin, in scope: Scope) async throws -> UserRecord {
+        try await metrics.timeStore("createUser") { try await scope.store.createUser(user) }
+        logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(origin)"])
+        return user
+    }
+
+    // MARK: Every sign-in
+
+    /// How a sign-in reached its end.
+    enum SignInStep: Sendable {
+        /// A first factor proved the user (a password, an email link, a custom token, a provider, a passkey, a
+        /// reauthentication): a user with a second factor gets a pending sign-in instead of tokens, unless
+        /// `bothFactors` (a passkey that verified the user; a custom token, which the app's backend vouches for).
+        /// `identity`: the provider profile to record; `passwordRehash`: a stronger hash of the password just checked.
+        case firstFactor(identity: ProviderIdentity? = nil, passwordRehash: PasswordRehash? = nil, bothFactors: Bool = false,
+                         sessionClaims: [String: JSONValue] = [:])
+        /// The user was just created by ``createAccount(_:origin:in:)`` and signs in for the first time.
+        case newAccount(sessionClaims: [String: JSONValue] = [:])
+        /// A second factor (`kind`, the factor's id) completed a pending sign-in.
+        case secondFactor(identity: ProviderIdentity?, kind: MultiFactorKind, factorId: String)
+        /// The signed-in session goes on after a change to its account (a link, a factor enrolled or withdrawn, a
+        /// passkey added or removed, an anonymous upgrade): its sign-in time stays, with `sessionClaims`.
+        case sameSession(authTime: Date, sessionClaims: [String: JSONValue])
+        /// A credential change ended every earlier session (password, email): the caller gets a new session, signed in now.
+        case afterRevocation
+
+        /// The session of `claims` goes on (``sameSession(authTime:sessionClaims:)``) with `sessionClaims` (nil: its
+        /// second-factor claims).
+        static func continuing(_ claims: IDTokenClaims, sessionClaims: [String: JSONValue]? = nil) -> SignInStep {
+            .sameSession(authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
+                         sessionClaims: sessionClaims ?? AccountService.carriedSecondFactor(claims))
+        }
+    }
+
+    /// How a sign-in ended: a session, or a second factor to ask for.
+    enum SignInEnd: Sendable {
+        case signedIn(UserRecord, SessionTokens)
+        case secondFactorRequired(UserRecord, MFAPendingSignIn)
+
+        var user: UserRecord {
+            switch self {
+            case .signedIn(let user, _), .secondFactorRequired(let user, _): user
+            }
+        }
+
+        /// The tokens (nil when a second factor is asked for).
+        var tokens: SessionTokens? {
+            if case .signedIn(_, let tokens) = self { return tokens }
+            return nil
+        }
+    }
+
+    /// The one place a sign-in ends: runs the second-factor challenge, records the sign-in (`lastLoginAt`, the
+    /// provider profile, a rehash, the refresh token, the sign-in figures) and mints the tokens.
+    func finishSignIn(_ user: UserRecord, provider: String, _ step: SignInStep, in scope: Scope) async throws -> SignInEnd {
+        switch step {
+        case .firstFactor(let identity, let rehash, let bothFactors, let claims):
+            if user.disabled { throw HearthAPIError(.userDisabled) }
+            if !bothFactors, let pending = try await secondFactorChallenge(for: user, signInProvider: provider, identity: identity, in: scope) {
+                return .secondFactorRequired(user, pending)
+            }
+            let (updated, tokens) = try await signInSession(localId: user.localId, signInProvider: provider, identity: identity,
+                                                            passwordRehash: rehash, sessionClaims: claims, in: scope)
+            return .signedIn(updated, tokens)
+        case .secondFactor(let identity, let kind, let factorId):
+            let (updated, tokens) = try await signInSession(
+                localId: user.localId, signInProvider: provider, identity: identity,
+                sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: kind.rawValue, enrollmentId: factorId), in: scope)
+            return .signedIn(updated, tokens)
+        case .newAccount(let claims):
+            return .signedIn(user, try await issueSession(for: user, signInProvider: provider, sessionClaims: claims, in: scope))
+        case .sameSession(let authTime, let claims):
+            return .signedIn(user, try await issueSession(for: user, signInProvider: provider, authTime: authTime, sessionClaims: claims, in: scope))
+        case .afterRevocation:
+            return .signedIn(user, try await issueSession(for: user, signInProvider: provider, in: scope))
+        }
+    }
+
+    /// The second-factor claims of a session, for the new tokens of the same session.
+    static func carriedSecondFactor(_ claims: IDTokenClaims) -> [String: JSONValue] {
+        guard let kind = claims.firebase.signInSecondFactor, let id = claims.firebase.secondFactorIdentifier else { return [:] }
+        return IDTokenClaims.secondFactorSessionClaims(kind: kind, enrollmentId: id)
+    }
+
+    // MARK: Sessions (only through finishSignIn)
+
+    /// A first factor succeeded for `user`: when it has a second factor, the pending sign-in that
+    /// `mfaSignIn:finalize` completes (nothing else is written); nil when the sign-in may go on.
+    private func secondFactorChallenge(for user: UserRecord, signInProvider: String, identity: ProviderIdentity?, in scope: Scope) async throws -> MFAPendingSignIn? {
+        guard !user.mfa.factors.isEmpty else { return nil }
+        await waitForValidSince(user)
+        let moment = now
+        let token = "hmp1." + RandomID.token(byteCount: 32)
+        try await scope.store.insertMultiFactorSession(MultiFactorSessionRecord(
+            idHash: RefreshTokenRecord.hash(token), kind: .signIn, localId: user.localId,
+            payload: .init(signInProvider: signInProvider, identity: identity),
+            createdAt: moment, expiresAt: moment.addingTimeInterval(Self.mfaPendingLifetime)))
+        metrics.count(.signIns, [signInProvider, "second_factor_required"])
+        return MFAPendingSignIn(mfaPendingCredential: token, mfaInfo: user.mfa.enrollmentInfo)
+    }
+
+    /// Mints an ID token and a new refresh-token family for `user`.
+    private func issueSession(for user: UserRecord, signInProvider: String, authTime: Date? = nil,
+                              sessionClaims: [String: JSONValue] = [:], in scope: Scope) async throws -> SessionTokens {
+        await waitForValidSince(user)
+        let issuedAt = now
+        let authTime = authTime ?? issuedAt
+        let (refreshToken, record) = RefreshTokenRecord.issue(
+            localId: user.localId, authTime: authTime, signInProvider: signInProvider, sessionClaims: sessionClaims, now: issuedAt)
+        try await metrics.timeStore("insertRefreshToken") { try await scope.store.insertRefreshToken(record) }
+        let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims,
+                                            projectId: scope.projectId)
+        await stats.countSignIn(provider: signInProvider, at: issuedAt)
+        metrics.count(.signIns, [signInProvider, "success"])
+        return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
+    }
+
+    /// A returning user's sign-in: one write (``UserStore/recordSignIn(localId:at:identity:passwordRehash:refreshToken:)``:
+    /// `lastLoginAt`, the identity's profile, a rehash, the new refresh token), then the ID token.
+    /// `USER_NOT_FOUND` or `USER_DISABLED` (then nothing is written).
+    private func signInSession(localId: String, signInProvider: String, identity: ProviderIdentity? = nil,
+                               passwordRehash: PasswordRehash? = nil, sessionClaims: [String: JSONValue] = [:],
+                               in scope: Scope) async throws -> (UserRecord, SessionTokens) {
+        let moment = now
+        let (refreshToken, record) = RefreshTokenRecord.issue(
+            localId: localId, authTime: moment, signInProvider: signInProvider, sessionClaims: sessionClaims, now: moment)
+        let recorded = try await metrics.timeStore("recordSignIn") {
+            try await scope.store.recordSignIn(localId: localId, at: moment, identity: identity, passwordRehash: passwordRehash, refreshToken: record)
+        }
+        guard let user = recorded else { throw HearthAPIError(.userNotFound) }
+        if user.disabled { throw HearthAPIError(.userDisabled) }
+        if user.validSince > moment, user.validSince.timeIntervalSince(moment) <= 1 {
+            // The account's sessions were revoked within this very second: the session just recorded is older than
+            // the revocation and would not refresh. A new one once the revocation's second has passed.
+            let tokens = try await issueSession(for: user, signInProvider: signInProvider, sessionClaims: sessionClaims, in: scope)
+            return (user, tokens)
+        }
+        let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: moment, sessionClaims: sessionClaims,
+                                            projectId: scope.projectId)
+        metrics.count(.signIns, [signInProvider, "success"])
+        return (user, SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn))
+    }
+}
+
+/// An answer that ends a sign-in: the session's tokens, or the pending second factor (``AccountService/SignInEnd``).
+protocol SignInAnswer {
+    var idToken: String? { get set }
+    var refreshToken: String? { get set }
+    var expiresIn: String? { get set }
+    var mfaPendingCredential: String? { get set }
+    var mfaInfo: [MFAEnrollmentInfo]? { get set }
+}
+
+extension SignInAnswer {
+    /// Fills the answer from how the sign-in ended.
+    mutating func set(_ end: AccountService.SignInEnd) {
+        switch end {
+        case .signedIn(_, let tokens):
+            idToken = tokens.idToken
+            refreshToken = tokens.refreshToken
+            expiresIn = tokens.expiresIn
+        case .secondFactorRequired(_, let pending):
+            mfaPendingCredential = pending.mfaPendingCredential
+            mfaInfo = pending.mfaInfo
+        }
+    }
+}
+
+extension SignInWithPasswordResponse: SignInAnswer {}
+extension SignInWithIdpResponse: SignInAnswer {}
+extension SignInWithEmailLinkResponse: SignInAnswer {}
+extension PasskeySessionResponse: SignInAnswer {}
