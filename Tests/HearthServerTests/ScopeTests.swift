@@ -78,4 +78,34 @@ import Testing
             #expect(lookup.status == 200, "\(lookup.text)")
         }
     }
+
+    /// Issue 37, item 2: the two exits are the only places a user is created and a session is minted — no other
+    /// server or CLI source calls the store's `createUser`, `insertRefreshToken` or `recordSignIn` (`hearth migrate`
+    /// copies a store's rows as they are, which is neither), nor the exits' private session helpers.
+    @Test func onlyTheExitsCreateUsersAndMintSessions() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let exits = "Sources/HearthServer/Services/AccountService+Exits.swift"
+        let pattern = try Regex(#"\.(createUser|insertRefreshToken|recordSignIn)\(|\b(issueSession|signInSession|secondFactorChallenge)\("#)
+        var offenders: [String] = []
+        var exitCalls = 0
+        for folder in ["Sources/HearthServer", "Sources/hearth"] {
+            let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                let path = String(url.path.dropFirst(root.path.count + 1))
+                let text = try String(contentsOf: url, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    guard !code.hasPrefix("///"), !code.hasPrefix("//"), line.contains(pattern) else { continue }
+                    if path == exits { exitCalls += 1; continue }
+                    // The admin service's and the console's own `createUser(_:by:in:)` go through createAccount.
+                    if line.contains("service.createUser(") || line.contains("admin.createUser(") { continue }
+                    if path == "Sources/hearth/Migrate.swift" { continue }
+                    offenders.append("\(path):\(number + 1): \(code)")
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+        #expect(exitCalls >= 3, "the exits file should hold the store calls it guards")
+    }
 }

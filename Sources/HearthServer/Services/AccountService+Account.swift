@@ -91,7 +91,7 @@ extension AccountService {
             throw HearthAPIError(.adminOnlyOperation, "account deletion by users is disabled for this project")
         }
         let deleted = try await deletingUsers([user.localId]) {
-            try await metrics.timeStore("deleteUser", { try await store.deleteUser(localId: user.localId) })
+            try await metrics.timeStore("deleteUser", { try await scope.store.deleteUser(localId: user.localId) })
         }
         guard deleted else { throw HearthAPIError(.userNotFound) }
         logger.info("user deleted", metadata: ["uid": "\(user.localId)"])
@@ -110,7 +110,7 @@ extension AccountService {
         if config.emailEnumerationProtection {
             return CreateAuthUriResponse(registered: nil, allProviders: nil, signinMethods: nil, sessionId: sessionId)
         }
-        guard let user = try await store.user(email: email) else {
+        guard let user = try await scope.store.user(email: email) else {
             return CreateAuthUriResponse(registered: false, allProviders: nil, signinMethods: nil, sessionId: sessionId)
         }
         let federated = user.identities.map(\.providerId)

@@ -46,7 +46,7 @@ extension AccountService {
         let secret = Base32.encode(TOTP.generateSecret())
         let token = "hme1." + RandomID.token(byteCount: 32)
         let expiresAt = moment.addingTimeInterval(Self.mfaEnrollmentLifetime)
-        try await store.insertMultiFactorSession(MultiFactorSessionRecord(
+        try await scope.store.insertMultiFactorSession(MultiFactorSessionRecord(
             idHash: RefreshTokenRecord.hash(token), kind: .enrollment, localId: user.localId,
             payload: .init(secret: try sealTOTPSecret(secret, context: Self.enrollmentSealingContext(localId: user.localId))),
             createdAt: moment, expiresAt: expiresAt))
@@ -73,7 +73,7 @@ extension AccountService {
         let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
         try requireRecentLogin(claims)
         guard sessionInfo.utf8.count <= Self.maxMultiFactorSessionLength,
-              let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(sessionInfo)),
+              let session = try await scope.store.mfaSession(idHash: RefreshTokenRecord.hash(sessionInfo)),
               session.kind == .enrollment, session.localId == user.localId, let sealed = session.payload.secret
         else { throw HearthAPIError(.invalidSessionInfo, "unknown sessionInfo: start the enrollment again with mfaEnrollment:start") }
         guard session.expiresAt > now else { throw HearthAPIError(.sessionExpired, "the enrollment expired; start it again with mfaEnrollment:start") }
@@ -82,7 +82,7 @@ extension AccountService {
         guard let generator = TOTP(secret: secret) else { throw HearthAPIError(.invalidSessionInfo) }
         let step = try await checkCode(code, generator: generator, after: nil, adjacentIntervals: project.totpAdjacentIntervals,
                                        localId: user.localId, clientAddress: clientAddress)
-        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
+        guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidSessionInfo, "this enrollment was finalized already")
         }
         let moment = now
@@ -139,7 +139,7 @@ extension AccountService {
             // sign-in stop verifying; the caller goes on with the tokens answered below.
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
-        try await store.deleteMultiFactorSessions(localId: updated.localId)
+        try await scope.store.deleteMultiFactorSessions(localId: updated.localId)
         try await auditUser(updated.localId, "mfa.withdraw", detail: "totp \(enrollmentId)")
         // The caller's session goes on without the withdrawn factor (its claims would name a factor that is gone).
         var sessionClaims: [String: JSONValue] = [:]
@@ -195,10 +195,10 @@ extension AccountService {
     /// overtaken by a change of the account (`validSince` moved).
     private func pendingSignIn(_ credential: String, in scope: Scope) async throws -> (UserRecord, MultiFactorSessionRecord) {
         guard credential.utf8.count <= Self.maxMultiFactorSessionLength,
-              let session = try await store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
+              let session = try await scope.store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
         else { throw HearthAPIError(.invalidMfaPendingCredential, "unknown or used mfaPendingCredential: sign in again") }
         guard session.expiresAt > now else { throw HearthAPIError(.invalidMfaPendingCredential, "the pending sign-in expired: sign in again") }
-        guard let user = try await store.user(localId: session.localId) else { throw HearthAPIError(.userNotFound) }
+        guard let user = try await scope.store.user(localId: session.localId) else { throw HearthAPIError(.userNotFound) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         // The account's sessions were revoked (a password change, an administrator) after the first factor. The
         // revocation deleted the pending sign-in too; this exact comparison also covers one that raced it.
@@ -254,7 +254,7 @@ extension AccountService {
         let project = try await scope.config()
         let step = try await checkCode(code, generator: generator, after: factor.lastUsedStep, adjacentIntervals: project.totpAdjacentIntervals,
                                        localId: user.localId, clientAddress: clientAddress)
-        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
+        guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
         try await modifyUser(localId: user.localId) { user in
@@ -274,7 +274,7 @@ extension AccountService {
             metrics.count(.signIns, ["second_factor", "wrong_code"])
             throw HearthAPIError(.invalidCode, "the recovery code is wrong or was used already")
         }
-        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
+        guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
         let updated = try await modifyUser(localId: user.localId) { user in

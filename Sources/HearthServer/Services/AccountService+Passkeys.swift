@@ -152,7 +152,7 @@ extension AccountService {
         let project = try await scope.config()
         let party = try passkeyRelyingParty(project)
         try requireRecentLogin(claims)
-        let existing = try await store.passkeys(localId: user.localId)
+        let existing = try await scope.store.passkeys(localId: user.localId)
         guard existing.count < Self.maximumPasskeys else {
             throw HearthAPIError(.passkeyLimitExceeded, "a user may have at most \(Self.maximumPasskeys) passkeys: remove one first")
         }
@@ -209,12 +209,12 @@ extension AccountService {
             publicKey: PasskeyBytes.url(registration.publicKeyBytes), algorithm: Int(registration.algorithm.rawValue),
             signCount: Int64(registration.signCount), name: name, transports: Array(transports),
             backupEligible: registration.backupEligible, backedUp: registration.backedUp, createdAt: moment)
-        guard try await store.insertPasskey(passkey) else {
+        guard try await scope.store.insertPasskey(passkey) else {
             throw HearthAPIError(.passkeyExists, "this passkey is registered already")
         }
         // Two enrollments finishing together may pass the start's count: the later insert gives way.
-        if try await store.passkeys(localId: user.localId).count > Self.maximumPasskeys {
-            _ = try await store.deletePasskey(credentialId: credentialId, localId: user.localId)
+        if try await scope.store.passkeys(localId: user.localId).count > Self.maximumPasskeys {
+            _ = try await scope.store.deletePasskey(credentialId: credentialId, localId: user.localId)
             throw HearthAPIError(.passkeyLimitExceeded, "a user may have at most \(Self.maximumPasskeys) passkeys: remove one first")
         }
         try await auditUser(user.localId, "passkey.enroll", detail: "\(credentialId.prefix(24)) \(registration.algorithm) attestation \(registration.attestation)")
@@ -318,7 +318,7 @@ extension AccountService {
     func startPasskeySecondFactor(_ session: MultiFactorSessionRecord, in scope: Scope) async throws -> StartMFASignInResponse {
         try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await scope.config(), secondFactor: true)
-        let passkeys = try await store.passkeys(localId: session.localId)
+        let passkeys = try await scope.store.passkeys(localId: session.localId)
         guard !passkeys.isEmpty else {
             throw HearthAPIError(.passkeyEnrollmentNotFound, "the user has no passkey: complete the sign-in with a TOTP code")
         }
@@ -338,7 +338,7 @@ extension AccountService {
         try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await scope.config(), secondFactor: true)
         let (passkey, _) = try await verifyPasskeyAssertion(response, party: party, kind: .secondFactor, localId: user.localId)
-        guard try await store.deleteMultiFactorSession(idHash: session.idHash) else {
+        guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
         return passkey.credentialId

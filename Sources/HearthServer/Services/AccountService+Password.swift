@@ -60,7 +60,7 @@ extension AccountService {
         // credential change: it needs a recent sign-in and ends the user's other sessions. An anonymous account has
         // nothing to protect, and its upgrade keeps its session.
         if !upgrade { try requireRecentLogin(claims) }
-        if let existing = try await store.user(email: email), existing.localId != current.localId {
+        if let existing = try await scope.store.user(email: email), existing.localId != current.localId {
             throw HearthAPIError(.emailExists)
         }
         let hash = try await hashPassword(password)
@@ -104,7 +104,7 @@ extension AccountService {
             logger.notice("sign-in throttled", metadata: ["client": "\(clientAddress)"])
             throw HearthAPIError(.tooManyAttempts, "Access to this account has been temporarily disabled due to many failed login attempts. Try again later.")
         }
-        let user = try await metrics.timeStore("userByEmail") { try await store.user(email: email) }
+        let user = try await metrics.timeStore("userByEmail") { try await scope.store.user(email: email) }
         var matches = false
         if password.utf8.count <= PasswordHasher.maximumByteCount {
             matches = try await verifyPassword(password, against: user?.passwordHash)

@@ -54,7 +54,7 @@ public struct EmailActionService: Sendable {
             email = try AccountService.normalizedEmail(request.email)
             recipient = email
             try await limitRecipient(recipient)
-            guard let user = try await store.user(email: email) else {
+            guard let user = try await scope.store.user(email: email) else {
                 // Enumeration protection: an unknown address answers as a known one would, and nothing is sent.
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: email) }
                 throw HearthAPIError(.emailNotFound, "There is no user record corresponding to this identifier.")
@@ -81,7 +81,7 @@ public struct EmailActionService: Sendable {
             email = try AccountService.normalizedEmail(request.email)
             recipient = email
             try await limitRecipient(recipient)
-            let user = try await store.user(email: email)
+            let user = try await scope.store.user(email: email)
             localId = user?.localId
             displayName = user.flatMap { Self.greetingName($0, recipient: recipient) }
         case .verifyAndChangeEmail:
@@ -89,7 +89,7 @@ public struct EmailActionService: Sendable {
             let user = try await subject(of: request, admin: admin, recentLogin: true, in: scope)
             guard let address = user.email else { throw HearthAPIError(.missingEmail, "the user has no email address to change") }
             try await limitRecipient(target)
-            if let holder = try await store.user(email: target), holder.localId != user.localId {
+            if let holder = try await scope.store.user(email: target), holder.localId != user.localId {
                 if config.emailEnumerationProtection, !admin { return SendOobCodeResponse(email: address) }
                 throw HearthAPIError(.emailExists)
             }
@@ -153,7 +153,7 @@ public struct EmailActionService: Sendable {
     func subject(of request: SendOobCodeRequest, admin: Bool, recentLogin: Bool = false, in scope: Scope) async throws -> UserRecord {
         if admin, request.idToken?.isEmpty != false {
             let email = try AccountService.normalizedEmail(request.email)
-            guard let user = try await store.user(email: email) else { throw HearthAPIError(.userNotFound) }
+            guard let user = try await scope.store.user(email: email) else { throw HearthAPIError(.userNotFound) }
             return user
         }
         let (claims, user) = try await accounts.authenticate(idToken: request.idToken, in: scope)
@@ -343,7 +343,7 @@ public struct EmailActionService: Sendable {
             if tookOver { try await removeUnprovenPasskeys(of: user) }
             return user
         }
-        try? await store.revokeOobCodes(localId: user.localId, types: [.passwordReset], now: moment)
+        try? await scope.store.revokeOobCodes(localId: user.localId, types: [.passwordReset], now: moment)
         logger.info("password reset by email; sessions revoked", metadata: ["uid": "\(user.localId)"])
         return ResetPasswordResponse(email: peeked.email, newEmail: nil, requestType: .passwordReset)
     }
@@ -401,10 +401,10 @@ public struct EmailActionService: Sendable {
             logger.info("email changed by a verified link; sessions revoked", metadata: ["uid": "\(user.localId)"])
             await sendRecoverEmail(localId: user.localId, oldEmail: peeked.email, newEmail: peeked.newEmail ?? "", displayName: user.displayName, in: scope)
         case .recoverEmail:
-            try? await store.revokeOobCodes(localId: user.localId, types: [.verifyAndChangeEmail, .passwordReset], now: moment)
+            try? await scope.store.revokeOobCodes(localId: user.localId, types: [.verifyAndChangeEmail, .passwordReset], now: moment)
             // The undo links of the changes made after this one (sent to addresses the account had later) end;
             // those of earlier changes stay, so the first address's owner has the last word.
-            try? await store.revokeOobCodes(localId: user.localId, types: [.recoverEmail], createdSince: peeked.createdAt, now: moment)
+            try? await scope.store.revokeOobCodes(localId: user.localId, types: [.recoverEmail], createdSince: peeked.createdAt, now: moment)
             logger.info("email change undone by the old address; sessions revoked", metadata: ["uid": "\(user.localId)"])
         default: break
         }
@@ -437,7 +437,7 @@ public struct EmailActionService: Sendable {
         guard peeked.email == email else {
             throw HearthAPIError(.invalidEmail, "The email provided does not match the sign-in email address.")
         }
-        let existing = try await store.user(email: email)
+        let existing = try await scope.store.user(email: email)
         if let linking, let existing, existing.localId != linking.localId { throw HearthAPIError(.emailExists) }
         if let existing, existing.disabled { throw HearthAPIError(.userDisabled) }
         if existing == nil, linking == nil, config.userSignupDisabled {

@@ -156,7 +156,7 @@ extension FederationService {
     /// The app a handler request comes from, and where its result may go.
     func redirectTarget(_ query: [String: String], in scope: Scope) async throws -> Result<RedirectTarget, HandlerOutcomeError> {
         let project = try await scope.config()
-        let apps = try await store.apps()
+        let apps = try await scope.store.apps()
         if let redirectUrl = query[.redirectUrl], !redirectUrl.isEmpty {
             guard RedirectTarget.isLoopback(redirectUrl) else {
                 return .failure(HandlerOutcomeError(.page(status: 400, title: "Redirect not allowed",

@@ -42,7 +42,7 @@ extension FederationService {
                                       message: "native ID-token sign-in refused")
         }
         // The same token (issuer, subject, nonce or token id) signs in once: a copy seen again is a replay.
-        if let use = signIn.tokenUse, try await !store.markIDTokenUsed(keyHash: use.keyHash, expiresAt: use.expiresAt, now: now) {
+        if let use = signIn.tokenUse, try await !scope.store.markIDTokenUsed(keyHash: use.keyHash, expiresAt: use.expiresAt, now: now) {
             let refusal = RelyingPartyError(.idToken, "this ID token was used already; obtain a new one from the provider")
             throw diagnostics.refusal(refusal, providerId: config.providerId, code: .invalidIdpResponse,
                                       message: "native ID-token sign-in refused (replay)")
@@ -52,10 +52,10 @@ extension FederationService {
         // a 503 or a refused link).
         do {
             let answer = try await finish(signIn, request: request, returnCredential: returnCredential, in: scope)
-            if answer.idToken == nil, answer.mfaPendingCredential == nil, let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }
+            if answer.idToken == nil, answer.mfaPendingCredential == nil, let use = signIn.tokenUse { try? await scope.store.forgetIDTokenUse(keyHash: use.keyHash) }
             return answer
         } catch {
-            if let use = signIn.tokenUse { try? await store.forgetIDTokenUse(keyHash: use.keyHash) }
+            if let use = signIn.tokenUse { try? await scope.store.forgetIDTokenUse(keyHash: use.keyHash) }
             throw error
         }
     }

@@ -19,7 +19,7 @@ extension FederationService {
     /// project accepts any app. Anything else is refused with a page.
     func passkeyPageReturn(redirectUrl: String, appId: String?, in scope: Scope) async throws -> Result<PasskeyPageReturn, HandlerOutcomeError> {
         let project = try await scope.config()
-        let apps = try await store.apps()
+        let apps = try await scope.store.apps()
         return Self.passkeyPageReturn(redirectUrl: redirectUrl, appId: appId, apps: apps, acceptsAnyApp: acceptsAnyApp(project))
     }
 

@@ -67,7 +67,7 @@ public struct FederationService: Sendable {
 
     /// Whether the auth handler hands results to the desktop app `appId` (registered, or any app accepted).
     func desktopAppAccepted(_ appId: String, in scope: Scope) async throws -> Bool {
-        acceptsDesktopApp(appId, project: try await scope.config(), apps: try await store.apps())
+        acceptsDesktopApp(appId, project: try await scope.config(), apps: try await scope.store.apps())
     }
 
     /// The rule itself, for callers that have the project and the apps at hand.
@@ -142,7 +142,7 @@ public struct FederationService: Sendable {
         guard let sessionId = request.sessionId, !sessionId.isEmpty else { throw HearthAPIError(.missingSessionId) }
 
         let session: AuthorizationSession
-        switch try await store.consumeAuthorizationSession(state: state, sessionIdHash: sessionId.sha256Hex, now: now) {
+        switch try await scope.store.consumeAuthorizationSession(state: state, sessionIdHash: sessionId.sha256Hex, now: now) {
         case .consumed(let value): session = value
         case .unknown: throw HearthAPIError(.invalidIdpResponse, "unknown sign-in (state)")
         case .alreadyUsed: throw HearthAPIError(.invalidIdpResponse, "this sign-in was already completed")
@@ -198,7 +198,7 @@ public struct FederationService: Sendable {
     /// The account rules, once the provider identity is verified.
     func finish(_ signIn: FederatedSignIn, request: SignInWithIdpRequest, returnCredential: Bool, in scope: Scope) async throws -> SignInWithIdpResponse {
         let identity = signIn.identity
-        let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId)
+        let holder = try await scope.store.user(providerId: identity.providerId, federatedId: identity.federatedId)
         if let idToken = request.idToken, !idToken.isEmpty {
             let (claims, user) = try await accounts.authenticate(idToken: idToken, in: scope)
             if request.autoCreate == false {
@@ -218,7 +218,7 @@ public struct FederationService: Sendable {
         let project = try await scope.config()
         // An Apple private-relay address is never used to find another account (it would let whoever controls a
         // relay mailbox reach that account's methods): a new account is created instead.
-        if let email = identity.email, !project.allowDuplicateEmails, !signIn.emailIsPrivateRelay, let existing = try await store.user(email: email) {
+        if let email = identity.email, !project.allowDuplicateEmails, !signIn.emailIsPrivateRelay, let existing = try await scope.store.user(email: email) {
             return try await needConfirmation(signIn, existing: existing, in: scope)
         }
         return try await createUser(signIn, project: project, in: scope)
@@ -234,7 +234,7 @@ public struct FederationService: Sendable {
 
     func createUser(_ signIn: FederatedSignIn, project: ProjectConfig, in scope: Scope) async throws -> SignInWithIdpResponse {
         var email = signIn.identity.email
-        if let address = email, project.allowDuplicateEmails || signIn.emailIsPrivateRelay, try await store.user(email: address) != nil {
+        if let address = email, project.allowDuplicateEmails || signIn.emailIsPrivateRelay, try await scope.store.user(email: address) != nil {
             // Several accounts may share the email (or a private-relay address another account has): it stays on
             // the identity only.
             email = nil
@@ -249,10 +249,10 @@ public struct FederationService: Sendable {
             try await accounts.createAccount(user, origin: .signUp(provider: signIn.identity.providerId), in: scope)
         } catch StoreError.federatedIdTaken, StoreError.emailExists {
             // A concurrent sign-in created the account or took the email: apply the rules again.
-            if let holder = try await store.user(providerId: signIn.identity.providerId, federatedId: signIn.identity.federatedId) {
+            if let holder = try await scope.store.user(providerId: signIn.identity.providerId, federatedId: signIn.identity.federatedId) {
                 return try await signInExisting(holder, signIn, in: scope)
             }
-            if let address = signIn.identity.email, !signIn.emailIsPrivateRelay, let existing = try await store.user(email: address) {
+            if let address = signIn.identity.email, !signIn.emailIsPrivateRelay, let existing = try await scope.store.user(email: address) {
                 return try await needConfirmation(signIn, existing: existing, in: scope)
             }
             throw HearthAPIError(.internalError, "the account is being created concurrently; try again", httpStatus: 409)
@@ -266,7 +266,7 @@ public struct FederationService: Sendable {
     func needConfirmation(_ signIn: FederatedSignIn, existing: UserRecord, in scope: Scope) async throws -> SignInWithIdpResponse {
         let token = "hpt1." + RandomID.token(byteCount: 32)
         let moment = now
-        try await store.insertPendingCredential(PendingCredential(
+        try await scope.store.insertPendingCredential(PendingCredential(
             tokenHash: RefreshTokenRecord.hash(token), identity: signIn.identity, emailVerified: signIn.emailVerified,
             rawUserInfo: JSONValue.object(signIn.rawUserInfo).compactJSONString, createdAt: moment,
             expiresAt: moment.addingTimeInterval(configuration.pendingCredentialLifetime)))
@@ -292,14 +292,14 @@ public struct FederationService: Sendable {
         let (claims, current) = session
         if !current.isAnonymous { try accounts.requireRecentLogin(claims) }
         let identity = signIn.identity
-        if let holder = try await store.user(providerId: identity.providerId, federatedId: identity.federatedId), holder.localId != current.localId {
+        if let holder = try await scope.store.user(providerId: identity.providerId, federatedId: identity.federatedId), holder.localId != current.localId {
             return try linkError(.federatedUserIdAlreadyLinked, signIn, returnCredential: returnCredential)
         }
         if current.identities.contains(where: { $0.providerId == identity.providerId && $0.federatedId != identity.federatedId }) {
             throw HearthAPIError(.providerAlreadyLinked, "the user already has another \(identity.providerId) account linked")
         }
         let project = try await scope.config()
-        if let email = identity.email, !project.allowDuplicateEmails, let other = try await store.user(email: email), other.localId != current.localId {
+        if let email = identity.email, !project.allowDuplicateEmails, let other = try await scope.store.user(email: email), other.localId != current.localId {
             return try linkError(.emailExists, signIn, returnCredential: returnCredential)
         }
         let user: UserRecord
@@ -336,7 +336,7 @@ public struct FederationService: Sendable {
         }
         let (claims, user) = try await accounts.authenticate(idToken: idToken, in: scope)
         if !user.isAnonymous { try accounts.requireRecentLogin(claims) }
-        guard let pending = try await store.takePendingCredential(tokenHash: RefreshTokenRecord.hash(pendingToken), now: now) else {
+        guard let pending = try await scope.store.takePendingCredential(tokenHash: RefreshTokenRecord.hash(pendingToken), now: now) else {
             throw HearthAPIError(.invalidPendingToken)
         }
         _ = try await enabledProvider(pending.identity.providerId)
