@@ -16,69 +16,69 @@ import Glibc
 
 /// `hearth serve`: runs the server until SIGINT/SIGTERM, then shuts down gracefully.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the Hearth server (the default command).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the Hearth server (the default command).",
+        discussion: "Settings without an option (environment or configuration file only):\n"
+            + Settings.Key.all.filter { $0.form == .none }.map { "  \($0.described)" }.joined(separator: "\n"))
 
-    // The settings' options: names and help from their one declaration (``Settings/Key/declaration``).
-    @Option(name: Settings.Key.host.name, help: Settings.Key.host.help) var host: String?
-    @Option(name: Settings.Key.port.name, help: Settings.Key.port.help) var port: String?
+    // Every option is a setting (Settings.Table): its name, help and form come from the declaration, and its value
+    // reaches the settings' reader through `options`, by the property's name (the option's, case and dashes aside).
+    @Option(\.host) var host: String?
+    @Option(\.port) var port: String?
     @OptionGroup var storeOptions: StoreOptions
-    @Option(name: Settings.Key.projectId.name, help: Settings.Key.projectId.help) var projectId: String?
-    @Option(name: Settings.Key.apiKeys.name, help: Settings.Key.apiKeys.help) var apiKeys: [String] = []
-    @Flag(name: Settings.Key.dev.name, help: Settings.Key.dev.help) var dev = false
-    @Option(name: Settings.Key.publicURL.name, help: Settings.Key.publicURL.help) var publicURL: String?
-    @Option(name: Settings.Key.rateLimits.name, help: Settings.Key.rateLimits.help) var rateLimits: String?
-    @Option(name: Settings.Key.rateLimitSignUpPerAddress.name, help: Settings.Key.rateLimitSignUpPerAddress.help) var rateLimitSignUpPerAddress: String?
-    @Option(name: Settings.Key.rateLimitPerAddress.name, help: Settings.Key.rateLimitPerAddress.help) var rateLimitPerAddress: String?
-    @Option(name: Settings.Key.rateLimitPerProject.name, help: Settings.Key.rateLimitPerProject.help) var rateLimitPerProject: String?
-    @Option(name: Settings.Key.trustedProxies.name, help: Settings.Key.trustedProxies.help) var trustedProxies: [String] = []
-    @Option(name: Settings.Key.storeTimeout.name, help: Settings.Key.storeTimeout.help) var storeTimeout: String?
-    @Option(name: Settings.Key.smtpURL.name, help: Settings.Key.smtpURL.help) var smtpURL: String?
-    @Option(name: Settings.Key.smtpCAFile.name, help: Settings.Key.smtpCAFile.help) var smtpCAFile: String?
-    @Option(name: Settings.Key.mailFrom.name, help: Settings.Key.mailFrom.help) var mailFrom: String?
-    @Option(name: Settings.Key.oobCodeTTLReset.name, help: Settings.Key.oobCodeTTLReset.help) var oobCodeTTLReset: String?
-    @Option(name: Settings.Key.oobCodeTTLVerify.name, help: Settings.Key.oobCodeTTLVerify.help) var oobCodeTTLVerify: String?
-    @Option(name: Settings.Key.oobCodeTTLSignIn.name, help: Settings.Key.oobCodeTTLSignIn.help) var oobCodeTTLSignIn: String?
-    @Option(name: Settings.Key.rateLimitEmailPerRecipient.name, help: Settings.Key.rateLimitEmailPerRecipient.help) var rateLimitEmailPerRecipient: String?
-    @Option(name: Settings.Key.rateLimitEmailPerAddress.name, help: Settings.Key.rateLimitEmailPerAddress.help) var rateLimitEmailPerAddress: String?
-    @Option(name: Settings.Key.logLevel.name, help: Settings.Key.logLevel.help) var logLevel: String?
-    @Option(name: Settings.Key.vaultKeysFile.name, help: Settings.Key.vaultKeysFile.help) var vaultKeysFile: String?
-    @Option(name: Settings.Key.logFormat.name, help: Settings.Key.logFormat.help) var logFormat: String?
-    @Option(name: Settings.Key.metricsAccess.name, help: Settings.Key.metricsAccess.help) var metricsAccess: String?
-    @Option(name: Settings.Key.metricsToken.name, help: Settings.Key.metricsToken.help) var metricsToken: String?
+    @Option(\.projectId) var projectId: String?
+    @Option(\.apiKeys) var apiKey: [String] = []
+    @Flag(\.dev) var dev = false
+    @Option(\.publicURL) var publicURL: String?
+    @Option(\.rateLimits) var rateLimits: String?
+    @Option(\.rateLimitSignUpPerAddress) var rateLimitSignUpPerAddress: String?
+    @Option(\.rateLimitPerAddress) var rateLimitPerAddress: String?
+    @Option(\.rateLimitPerProject) var rateLimitPerProject: String?
+    @Option(\.trustedProxies) var trustedProxy: [String] = []
+    @Option(\.storeTimeout) var storeTimeout: String?
+    @Option(\.smtpURL) var smtpURL: String?
+    @Option(\.smtpCAFile) var smtpCAFile: String?
+    @Option(\.mailFrom) var mailFrom: String?
+    @Option(\.oobCodeTTLReset) var oobCodeTTLReset: String?
+    @Option(\.oobCodeTTLVerify) var oobCodeTTLVerify: String?
+    @Option(\.oobCodeTTLSignIn) var oobCodeTTLSignIn: String?
+    @Option(\.rateLimitEmailPerRecipient) var rateLimitEmailPerRecipient: String?
+    @Option(\.rateLimitEmailPerAddress) var rateLimitEmailPerAddress: String?
+    @Option(\.logLevel) var logLevel: String?
+    @Option(\.vaultKeysFile) var vaultKeysFile: String?
+    @Option(\.logFormat) var logFormat: String?
+    @Option(\.metricsAccess) var metricsAccess: String?
+    @Option(\.metricsToken) var metricsToken: String?
+    @Flag(\.emulatorAdmin) var emulatorAdmin = false
+    @Flag(\.emulatorAdminAllowRemote) var emulatorAdminAllowRemote = false
+    @Option(\.consoleIdleTimeout) var consoleIdleTimeout: String?
+    @Flag(\.consoleLink) var noConsoleLink = false
 
-    // Options of this command only (not settings of the configuration file).
-    @Flag(name: .customLong("emulator-admin"), help: "Accept the Firebase Admin SDKs' emulator credentials ('Authorization: Bearer owner', unsigned custom tokens) for a non-demo project: anyone who reaches the port is an administrator. Always on for demo-* projects.")
-    var emulatorAdmin = false
-
-    @Flag(name: .customLong("emulator-admin-allow-remote"), help: "Accept the emulator credentials from non-loopback clients too (dangerous).")
-    var emulatorAdminAllowRemote = false
-
-    @Option(name: .customLong("console-idle-timeout"), help: "Seconds a web-console session may stay idle before it must sign in again (default 1800).")
-    var consoleIdleTimeout: Int?
-
-    @Flag(name: .customLong("no-console-link"), help: "Do not make a one-time console login link at start-up (by default: printed for demo-* projects and on an interactive terminal, otherwise written to <data-dir>/console-login-link, mode 0600).")
-    var noConsoleLink = false
-
-    /// The settings given on the command line, by key (the reader's first provider).
+    /// The settings given on the command line, by key (the reader's first source): every option above, found by its
+    /// property's name, and the store options.
     var options: [Settings.Key: Any] {
-        let given: [Settings.Key: Any?] = [
-            .host: host, .port: port, .projectId: projectId, .apiKeys: apiKeys.isEmpty ? nil : apiKeys, .dev: dev ? true : nil,
-            .publicURL: publicURL, .rateLimits: rateLimits, .rateLimitSignUpPerAddress: rateLimitSignUpPerAddress,
-            .rateLimitPerAddress: rateLimitPerAddress, .rateLimitPerProject: rateLimitPerProject,
-            .trustedProxies: trustedProxies.isEmpty ? nil : trustedProxies, .storeTimeout: storeTimeout, .logLevel: logLevel,
-            .vaultKeysFile: vaultKeysFile, .logFormat: logFormat, .metricsAccess: metricsAccess, .metricsToken: metricsToken,
-            .smtpURL: smtpURL, .smtpCAFile: smtpCAFile, .mailFrom: mailFrom, .oobCodeTTLReset: oobCodeTTLReset,
-            .oobCodeTTLVerify: oobCodeTTLVerify, .oobCodeTTLSignIn: oobCodeTTLSignIn,
-            .rateLimitEmailPerRecipient: rateLimitEmailPerRecipient, .rateLimitEmailPerAddress: rateLimitEmailPerAddress,
-        ]
-        return given.compactMapValues { $0 }.merging(storeOptions.options) { $1 }
+        var given = storeOptions.options
+        for child in Mirror(reflecting: self).children {
+            let value: Any?
+            switch child.value {
+            case let option as Option<String?>: value = option.wrappedValue
+            case let option as Option<[String]>: value = option.wrappedValue.isEmpty ? nil : option.wrappedValue
+            case let flag as Flag<Bool>: value = flag.wrappedValue ? true : nil
+            default: continue
+            }
+            guard let label = child.label, let key = Settings.Key.forProperty(label) else {
+                preconditionFailure("serve's \(child.label ?? "?") is named like no setting's option: name it after its option")
+            }
+            if let value { given[key] = value }
+        }
+        return given
     }
 
     func run() async throws {
         let settings = try Settings.load(options: options, configFile: storeOptions.configFile)
 
-        let level = Logger.Level(rawValue: settings.logLevel) ?? .info
-        let format = settings.logFormat
+        let level = Logger.Level(rawValue: settings[\.logLevel]) ?? .info
+        let format = settings[\.logFormat]
         LoggingSystem.bootstrap { label in HearthLogHandler(label: label, format: format, level: level) }
         let logger = Logger(label: "hearth")
         var standardError = StandardError()
@@ -101,8 +101,8 @@ struct Serve: AsyncParsableCommand {
         if let warning = Self.plainHTTPWarning(publicURL: settings.publicURL ?? (Self.wildcardHost(settings.host) ? nil : settings.publicBaseURL)) {
             warn(warning)
         }
-        if emulatorAdmin, !emulatorAdminAllowRemote, !Self.isLoopbackHost(settings.host) {
-            throw ValidationError("--emulator-admin makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless --emulator-admin-allow-remote is given too")
+        if settings[\.emulatorAdmin], !settings[\.emulatorAdminAllowRemote], !Self.isLoopbackHost(settings.host) {
+            throw ValidationError("\(settings.place(\.emulatorAdmin)) makes anyone who reaches the port an administrator: it is refused on \(settings.host), a non-loopback address, unless \(Settings.forms(\.emulatorAdminAllowRemote)) is given too")
         }
         // What this start creates, so a start that fails (a port in use) leaves nothing behind.
         let databasePath = (settings.dataDir as NSString).appendingPathComponent("hearth.sqlite")
@@ -112,10 +112,10 @@ struct Serve: AsyncParsableCommand {
         let listening = Mutex(false)
         let wildcard = ["0.0.0.0", "::", "[::]"].contains(settings.host)
         var draft = HearthServerConfiguration(
-            projectId: settings.projectId, apiKeys: Set(settings.apiKeys), host: settings.host, port: settings.port,
-            keyRotation: KeyRotationPolicy(rotationInterval: settings.keyRotationHours * 3600),
+            projectId: settings.projectId, apiKeys: Set(settings[\.apiKeys]), host: settings.host, port: settings.port,
+            keyRotation: KeyRotationPolicy(rotationInterval: settings[\.keyRotationHours] * 3600),
             publicURL: settings.publicURL.map { PublicBaseURL($0) } ?? (wildcard ? PublicBaseURL(settings.publicBaseURL, derived: true) : nil))
-        draft.emulatorAdminFlag = emulatorAdmin
+        draft.emulatorAdminFlag = settings[\.emulatorAdmin]
         draft.providerTokenKeys = settings.providerTokenKeys
         let createsSecretKey = settings.database == nil && !FileManager.default.fileExists(atPath: LocalSecretKeyFile.path(directory: settings.dataDir))
         if createsSecretKey, !createsDatabase {
@@ -129,24 +129,21 @@ struct Serve: AsyncParsableCommand {
         }
         if settings.database == nil { draft.localSecretKeys = try LocalSecretKeyFile.loadOrCreate(directory: settings.dataDir) }
         draft.metricsAccess = settings.metricsAccess
-        draft.metricsToken = settings.metricsToken
+        draft.metricsToken = settings[\.metricsToken]
         draft.rateLimits = settings.rateLimits
-        draft.trustedProxies = try TrustedProxies(settings.trustedProxies)
-        draft.emulatorAdminAllowRemote = emulatorAdminAllowRemote
+        draft.trustedProxies = try TrustedProxies(settings[\.trustedProxies])
+        draft.emulatorAdminAllowRemote = settings[\.emulatorAdminAllowRemote]
         draft.storeTimeout = settings.storeTimeout
-        draft.rsaSigner = settings.rsaSigner
-        draft.mail = MailConfiguration(transport: settings.smtp.map { SMTPMailTransport(configuration: $0) }, from: settings.mailFrom,
-                                       devMailbox: settings.dev || settings.projectId.hasPrefix("demo-"), lifetimes: settings.oobLifetimes)
-        if let consoleIdleTimeout {
-            guard consoleIdleTimeout > 0 else { throw ValidationError("--console-idle-timeout must be a positive number of seconds") }
-            draft.consoleIdleTimeout = TimeInterval(consoleIdleTimeout)
-        }
+        draft.rsaSigner = settings[\.rsaSigner]
+        draft.mail = MailConfiguration(transport: settings.smtp.map { SMTPMailTransport(configuration: $0) }, from: settings[\.mailFrom],
+                                       devMailbox: settings[\.dev] || settings.projectId.hasPrefix("demo-"), lifetimes: settings.oobLifetimes)
+        draft.consoleIdleTimeout = TimeInterval(settings[\.consoleIdleTimeout])
         let configuration = draft
-        let linkDelivery = ConsoleLinkDelivery.choose(disabled: noConsoleLink, projectId: settings.projectId,
+        let linkDelivery = ConsoleLinkDelivery.choose(disabled: !settings[\.consoleLink], projectId: settings.projectId,
                                                       interactive: isatty(STDOUT_FILENO) != 0 && format == .text, dataDir: settings.dataDir)
         do {
             let devIdPs: DevIdentityProviders?
-            if settings.dev {
+            if settings[\.dev] {
                 let clients = try DevClientsFile.loadOrCreate(directory: settings.dataDir)
                 devIdPs = try await DevIdentityProviders(publicURL: configuration.publicURL, microsoftClient: clients.microsoft,
                                                          yahooClient: clients.yahoo, appleCredentials: clients.apple ?? .random(),
@@ -307,9 +304,9 @@ struct Serve: AsyncParsableCommand {
             "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
             "  rate limits:   \(Self.describe(configuration.rateLimits))",
             "  email:         " + Self.describeMail(configuration),
-            "  client address: " + (settings.trustedProxies.isEmpty
+            "  client address: " + (settings[\.trustedProxies].isEmpty
                 ? "the connection's peer (X-Forwarded-For ignored; behind a reverse proxy give --trusted-proxy)"
-                : "X-Forwarded-For from trusted proxies \(settings.trustedProxies.joined(separator: ", ")), else the peer"),
+                : "X-Forwarded-For from trusted proxies \(settings[\.trustedProxies].joined(separator: ", ")), else the peer"),
         ]
         if report.providers.isEmpty {
             lines.append("  providers:     none (hearth providers enable microsoft.com --client-id … , or serve --dev)")
@@ -323,7 +320,7 @@ struct Serve: AsyncParsableCommand {
             }
             lines.append("  provider:      \(source.providerId): \(what)")
         }
-        if settings.dev {
+        if settings[\.dev] {
             lines.append("  dev clients:   \(DevClientsFile.path(directory: settings.dataDir)) (the dev IdPs' client IDs and secrets, to configure a provider against them through the admin API or the CLI)")
             lines.append("  try it:        open \(configuration.publicURL.url)/__dev/try?provider=microsoft.com (or yahoo.com, apple.com, google.com, or add &tenant=organizations) in a browser")
             lines += Self.webAppLines(publicURL: configuration.publicURL.url, authorizedDomains: authorizedDomains)
