@@ -26,8 +26,11 @@ public struct HearthServerConfiguration: Sendable {
     /// Reverse proxies whose `X-Forwarded-For` gives the client address (default: none, the header is ignored).
     public var trustedProxies: TrustedProxies = .none
     /// Seconds a request may spend waiting for the store (all its store operations together) before it answers
-    /// `503 UNAVAILABLE` (``StoreDeadline``); the default 5 keeps every answer well under a proxy's 60 s.
-    public var storeTimeout: TimeInterval = 5
+    /// `503 UNAVAILABLE` (``StoreDeadline``); the default 5 keeps every answer well under a proxy's 60 s. The CLI's
+    /// `store.timeout` setting.
+    public var storeTimeout: TimeInterval = Self.defaultStoreTimeout
+    /// ``storeTimeout``'s default, also the `store.timeout` setting's.
+    public static let defaultStoreTimeout: TimeInterval = 5
     /// Which RSA implementation signs tokens (default: OpenSSL 3 when it loads, else swift-crypto).
     public var rsaSigner: RSASignerPreference = .auto
     public var passwordParameters: PasswordHasher.Parameters
@@ -44,16 +47,19 @@ public struct HearthServerConfiguration: Sendable {
     /// How long a `needConfirmation` pending credential can be linked.
     public var pendingCredentialLifetime: TimeInterval
     public var relyingParty: RelyingParty.Configuration
-    /// `--emulator-admin`: accept the Admin SDKs' emulator credentials (`Authorization: Bearer owner`, unsigned
+    /// `--emulator-admin` (the CLI's `emulator.admin` setting): accept the Admin SDKs' emulator credentials (`Authorization: Bearer owner`, unsigned
     /// custom tokens) for a project whose id does not start with `demo-`. Anyone who reaches the port is then an
     /// administrator.
     public var emulatorAdminFlag = false
-    /// Accept the emulator credentials from non-loopback clients too (`--emulator-admin-allow-remote`).
+    /// Accept the emulator credentials from non-loopback clients too (`--emulator-admin-allow-remote`, the CLI's
+    /// `emulator.admin.allow.remote` setting).
     public var emulatorAdminAllowRemote = false
     /// Lifetime of the admin API's OAuth 2 access tokens (as Google's: one hour).
     public var adminAccessTokenLifetime: TimeInterval = 3600
-    /// How long a web-console session may stay idle before it must sign in again.
-    public var consoleIdleTimeout: TimeInterval = 30 * 60
+    /// How long a web-console session may stay idle before it must sign in again (the CLI's `console.idle.timeout`).
+    public var consoleIdleTimeout: TimeInterval = Self.defaultConsoleIdleTimeout
+    /// ``consoleIdleTimeout``'s default, also the `console.idle.timeout` setting's: 30 minutes.
+    public static let defaultConsoleIdleTimeout: TimeInterval = 30 * 60
     /// How long a console login link (`hearth console login-link`, the start-up link) stays usable.
     public var consoleLoginLinkLifetime: TimeInterval = 15 * 60
     /// The provider token vault's keys (`vault.keys` / `vault.keys.file`); nil: the vault is off and no provider

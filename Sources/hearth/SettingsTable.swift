@@ -47,7 +47,8 @@ extension Settings {
         let sqliteSynchronous = Setting<SQLiteStore.Durability>("sqlite.synchronous", default: "normal",
                                                                 help: "SQLite commit durability: normal or full.",
                                                                 .choice("must be normal (the default) or full (see docs/security.md)"))
-        let consoleIdleTimeout = Setting<Int>("console.idle.timeout", .option("console-idle-timeout"), default: "1800",
+        let consoleIdleTimeout = Setting<Int>("console.idle.timeout", .option("console-idle-timeout"),
+                                              default: "\(Int(HearthServerConfiguration.defaultConsoleIdleTimeout))",
                                               help: "Seconds a web-console session may stay idle before it must sign in again.",
                                               .integer(1...Int.max, "must be a positive number of seconds"))
         let consoleLink = Setting<Bool>("console.link", .negatedFlag("no-console-link"), default: "true",
@@ -66,7 +67,7 @@ extension Settings {
         let databaseMaxConnections = Setting<Int>("database.max.connections", default: "20", requires: .database,
                                                   help: "Most PostgreSQL connections per process.",
                                                   .integer(1...1000, "must be a number of connections from 1 to 1000"))
-        let storeTimeout = Setting<Double>("store.timeout", .option("store-timeout"), default: "5",
+        let storeTimeout = Setting<Double>("store.timeout", .option("store-timeout"), default: "\(Int(HearthServerConfiguration.defaultStoreTimeout))",
                                            help: "Seconds a request may wait for the database before it answers 503 UNAVAILABLE (0.5 to 55).",
                                            .number(0.5...55, "must be a number of seconds from 0.5 to 55 (below a proxy's usual 60 s)"))
         let vaultKeysFile = Setting<String?>("vault.keys.file", .option("vault-keys-file"), documented: "none (vault off)",
