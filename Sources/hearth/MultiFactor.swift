@@ -8,8 +8,8 @@ import HearthServer
 import HearthStore
 import HearthWire
 
-/// `hearth project mfa`: the project's TOTP second-factor setting (Firebase's `mfa`), changed through the admin
-/// API's project-config update (`updateMask=mfa`, audited as `config.update`).
+/// `hearth project mfa`: the project's TOTP second-factor setting (Firebase's `mfa`), changed as the admin API's
+/// `updateMask=mfa` changes it (``ProjectSettingChange/totp(enabled:adjacentIntervals:)``, audited as `config.update`).
 struct ProjectMultiFactor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfa",
@@ -31,16 +31,10 @@ struct ProjectMultiFactor: AsyncParsableCommand {
     static func set(_ storeOptions: StoreOptions, projectId: String?, enabled: Bool, adjacentIntervals: Int?) async throws -> ProjectConfig {
         try await storeOptions.withService(projectId: projectId) { service, store, settings in
             let current = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
-            let state: JSONValue = .string(enabled ? "ENABLED" : "DISABLED")
             let intervals = adjacentIntervals ?? current.totpAdjacentIntervals
-            let body: JSONValue = .object(["mfa": .object([
-                "state": state,
-                "providerConfigs": .array([.object([
-                    "state": state, "totpProviderConfig": .object(["adjacentIntervals": .number(Double(intervals))]),
-                ])]),
-            ])])
             try await HearthCLI.plainly {
-                _ = try await service.updateProjectConfig(body: body, updateMask: "mfa", by: HearthCLI.principal)
+                _ = try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: enabled, adjacentIntervals: intervals),
+                                                            by: HearthCLI.principal, in: service.scope)
             }
             return try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
         }

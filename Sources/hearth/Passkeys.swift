@@ -6,8 +6,8 @@ import HearthStore
 import HearthWire
 
 /// `hearth project passkeys`: the project's `passkeys` setting (on/off, rp id, extra origins, user verification),
-/// shown with its effective values and changed through the admin API's project-config update
-/// (`updateMask=passkeys.<leaf>`, validated there and audited as `config.update`).
+/// shown with its effective values and changed as the admin API's `updateMask=passkeys.<leaf>` changes it (the same
+/// checks, audited as `config.update`).
 struct ProjectPasskeys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passkeys",

@@ -35,33 +35,15 @@ struct Project: AsyncParsableCommand {
     func run() async throws {
         let config = try await storeOptions.withService(projectId: project.projectId) { service, store, settings in
             _ = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
-            // The admin API's project-config update (its audit entry config.update), with the paths these switches set.
-            var body: [String: JSONValue] = [:]
-            var paths: [String] = []
-            func set(_ path: String, _ value: Bool) {
-                paths.append(path)
-                let parts = path.split(separator: ".").map(String.init)
-                func nest(_ object: [String: JSONValue], _ rest: ArraySlice<String>) -> [String: JSONValue] {
-                    var object = object
-                    guard let first = rest.first else { return object }
-                    if rest.count == 1 {
-                        object[first] = .bool(value)
-                    } else if case .object(let inner)? = object[first] {
-                        object[first] = .object(nest(inner, rest.dropFirst()))
-                    } else {
-                        object[first] = .object(nest([:], rest.dropFirst()))
-                    }
-                    return object
-                }
-                body = nest(body, parts[...])
-            }
-            if let emailEnumerationProtection { set("emailPrivacyConfig.enableImprovedEmailPrivacy", emailEnumerationProtection.isOn) }
-            if let oneAccountPerEmail { set("signIn.allowDuplicateEmails", !oneAccountPerEmail.isOn) }
-            if let passwordSignIn { set("signIn.email.enabled", passwordSignIn.isOn) }
-            if let anonymousSignIn { set("signIn.anonymous.enabled", anonymousSignIn.isOn) }
+            // The project's settings as the admin API changes them (one audit entry config.update for the switches given).
+            var changes: [ProjectSettingChange] = []
+            if let emailEnumerationProtection { changes.append(.emailEnumerationProtection(emailEnumerationProtection.isOn)) }
+            if let oneAccountPerEmail { changes.append(.allowDuplicateEmails(!oneAccountPerEmail.isOn)) }
+            if let passwordSignIn { changes.append(.passwordSignIn(passwordSignIn.isOn)) }
+            if let anonymousSignIn { changes.append(.anonymousSignIn(anonymousSignIn.isOn)) }
             try await HearthCLI.plainly {
-                if !paths.isEmpty {
-                    _ = try await service.updateProjectConfig(body: .object(body), updateMask: paths.joined(separator: ","), by: HearthCLI.principal)
+                if !changes.isEmpty {
+                    try await service.updateProjectSettings(changes, by: HearthCLI.principal, in: service.scope)
                 }
                 if let acceptAnyApp { try await service.setAcceptAnyApp(acceptAnyApp.isOn, by: HearthCLI.principal) }
             }
@@ -82,7 +64,7 @@ struct Project: AsyncParsableCommand {
 
 /// `hearth project domains` (also `hearth apps domains`): the project's authorized domains — the sites whose pages
 /// may use web sign-in (the auth handler's `redirectUrl`, the helper iframe's `frame-ancestors`) and receive email
-/// action links (`continueUrl`). Through the admin API's project-config update, as the console's Settings.
+/// action links (`continueUrl`). Changed as the console's Settings change them (checked, audited as `config.update`).
 struct ProjectDomains: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "domains",
@@ -112,8 +94,7 @@ struct ProjectDomains: AsyncParsableCommand {
             for domain in add.map({ $0.lowercased() }) where !domains.contains(domain) { domains.append(domain) }
             if !add.isEmpty || !remove.isEmpty {
                 try await HearthCLI.plainly {
-                    _ = try await service.updateProjectConfig(body: .object(["authorizedDomains": .array(domains.map { .string($0) })]),
-                                                              updateMask: "authorizedDomains", by: HearthCLI.principal)
+                    _ = try await service.updateProjectSettings([.authorizedDomains(domains)], by: HearthCLI.principal, in: service.scope)
                 }
             }
             return (domains, absent)

@@ -7,6 +7,9 @@ import Hummingbird
 /// emulator's own endpoints. The admin RPCs (users, session cookies, the audit log) are registered from
 /// ``RPCCatalog`` by ``RPCRoutes``. Every route here is in an authenticated group (``AdminAuthenticator``,
 /// ``EmulatorAuthenticator``): a handler finds the principal on its context.
+///
+/// Update masks end here: a `PATCH` body and its `updateMask` become typed changes (``ProjectConfigWire``,
+/// ``ProviderConfigWire``) before the service sees them.
 struct AdminController {
     let service: AdminService
 
@@ -14,11 +17,13 @@ struct AdminController {
         // v2: project configuration and provider configurations.
         let configHandler: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<AdminProjectConfig> = { request, context in
             let principal = try context.adminPrincipal()
-            if request.method == .get { return JSONResponse(try await service.projectConfigResource()) }
+            let scope = service.scope
+            if request.method == .get { return JSONResponse(try await service.projectConfigResource(in: scope)) }
             let body = try await request.decode(as: JSONValue.self, context: context)
             let query = FormQuery(request.uri.query)
-            let mask = query.get("updateMask") ?? query.get("update_mask")
-            return JSONResponse(try await service.updateProjectConfig(body: body, updateMask: mask, by: principal))
+            let changes = try ProjectConfigWire.changes(body: body, updateMask: query.get("updateMask") ?? query.get("update_mask"))
+            try await service.updateProjectSettings(changes, by: principal, in: scope)
+            return JSONResponse(try await service.projectConfigResource(in: scope))
         }
         for prefix in [WirePaths.identityToolkitV2, "/identitytoolkit.googleapis.com/admin/v2"] {
             router.get(RouterPath("\(prefix)/projects/{project}/config"), use: configHandler)
@@ -43,9 +48,11 @@ struct AdminController {
         }
         router.patch(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { request, context -> JSONResponse<DefaultSupportedIdpConfig> in
             let body = try await request.decode(as: DefaultSupportedIdpConfig.self, context: context)
-            return JSONResponse(try await service.updateDefaultIdpConfig(try context.parameters.require("idp"), body,
-                                                                         updateMask: FormQuery(request.uri.query).get("updateMask"),
-                                                                         by: try context.adminPrincipal()))
+            let idp = try context.parameters.require("idp")
+            // An unknown or unconfigured provider is answered before a bad mask, as it always was.
+            _ = try await service.defaultIdpConfig(idp)
+            let changes = try ProviderConfigWire.changes(body, updateMask: FormQuery(request.uri.query).get("updateMask"))
+            return JSONResponse(try await service.updateDefaultIdpConfig(idp, changes, by: try context.adminPrincipal()))
         }
         router.delete(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { _, context -> JSONResponse<EmptyResponse> in
             let (providerId, _) = try AdminService.checkDefaultIdpId(try context.parameters.require("idp"))
@@ -65,9 +72,11 @@ struct AdminController {
         }
         router.patch(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { request, context -> JSONResponse<OAuthIdpConfig> in
             let body = try await request.decode(as: OAuthIdpConfig.self, context: context)
-            return JSONResponse(try await service.updateOAuthIdpConfig(try context.parameters.require("idp"), body,
-                                                                       updateMask: FormQuery(request.uri.query).get("updateMask"),
-                                                                       by: try context.adminPrincipal()))
+            let idp = try context.parameters.require("idp")
+            // An unknown or unconfigured provider is answered before a bad mask, as it always was.
+            _ = try await service.oauthIdpConfig(idp)
+            let changes = try ProviderConfigWire.changes(body, updateMask: FormQuery(request.uri.query).get("updateMask"))
+            return JSONResponse(try await service.updateOAuthIdpConfig(idp, changes, by: try context.adminPrincipal()))
         }
         router.delete(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { _, context -> JSONResponse<EmptyResponse> in
             let providerId = try AdminService.checkOIDCId(try context.parameters.require("idp"))
@@ -80,11 +89,13 @@ struct AdminController {
             JSONResponse(try await service.deleteAllUsers(by: try context.adminPrincipal()))
         }
         emulator.get(RouterPath("\(path)/config")) { _, _ -> JSONResponse<EmulatorConfig> in
-            JSONResponse(try await service.emulatorConfig())
+            JSONResponse(try await service.emulatorConfig(in: service.scope))
         }
         emulator.patch(RouterPath("\(path)/config")) { request, context -> JSONResponse<EmulatorConfig> in
             let body = try await request.decode(as: EmulatorConfig.self, context: context)
-            return JSONResponse(try await service.updateEmulatorConfig(body, by: try context.adminPrincipal()))
+            let scope = service.scope
+            try await service.updateProjectSettings(ProjectConfigWire.changes(emulator: body), by: try context.adminPrincipal(), in: scope)
+            return JSONResponse(try await service.emulatorConfig(in: scope))
         }
     }
 }

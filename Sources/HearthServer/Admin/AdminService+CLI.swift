@@ -89,9 +89,9 @@ extension AdminService {
     /// Turns a configured provider on or off (as the console's switch): `CONFIGURATION_NOT_FOUND` when it is not configured.
     public func setProviderEnabled(_ providerId: String, _ enabled: Bool, by principal: AdminPrincipal) async throws {
         if IdPConfig.kind(forProviderId: providerId) == .oidc {
-            _ = try await updateOAuthIdpConfig(providerId, OAuthIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+            try await updateOAuthIdpConfig(providerId, [.enabled(enabled)], by: principal)
         } else {
-            _ = try await updateDefaultIdpConfig(providerId, DefaultSupportedIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+            try await updateDefaultIdpConfig(providerId, [.enabled(enabled)], by: principal)
         }
     }
 

@@ -53,22 +53,13 @@ extension AdminService {
                               userVerification: config.passkeys?.userVerification?.uppercased() ?? "REQUIRED")
     }
 
-    /// Changes the given parts of the `passkeys` setting through the admin API's project-config update
-    /// (`PATCH …/config?updateMask=passkeys.<leaf>,…`: validated there, audited as `config.update`); nil leaves a part
-    /// as it is. `rpId` "" returns to the default; `allowedOrigins` [] removes them all.
+    /// Changes the given parts of the `passkeys` setting (``ProjectSettingChange/passkeys(enabled:rpId:allowedOrigins:userVerification:)``,
+    /// checked and audited as one `config.update`); nil leaves a part as it is. `rpId` "" returns to the default;
+    /// `allowedOrigins` [] removes them all.
     public func updatePasskeySetting(enabled: Bool? = nil, rpId: String? = nil, allowedOrigins: [String]? = nil,
                                      userVerification: String? = nil, by principal: AdminPrincipal) async throws -> PasskeySetting {
-        var fields: [String: JSONValue] = [:]
-        if let enabled { fields["enabled"] = .bool(enabled) }
-        if let rpId { fields["rpId"] = .string(rpId) }
-        if let allowedOrigins { fields["allowedOrigins"] = .array(allowedOrigins.map { .string($0) }) }
-        if let userVerification { fields["userVerification"] = .string(userVerification) }
-        if !fields.isEmpty {
-            // The rp id before the origins: the update checks each origin against the rp id it has set by then.
-            let mask = ["enabled", "rpId", "allowedOrigins", "userVerification"].filter { fields[$0] != nil }
-                .map { "passkeys.\($0)" }.joined(separator: ",")
-            _ = try await updateProjectConfig(body: .object(["passkeys": .object(fields)]), updateMask: mask, by: principal)
-        }
+        let changes = ProjectSettingChange.passkeys(enabled: enabled, rpId: rpId, allowedOrigins: allowedOrigins, userVerification: userVerification)
+        if !changes.isEmpty { try await updateProjectSettings(changes, by: principal, in: scope) }
         return try await passkeySetting()
     }
 

@@ -5,7 +5,7 @@ import HearthStore
 import HearthWire
 
 /// Sign in with Apple's configure page: the services id, team id, key id, the `.p8` key (write-only: uploaded, never
-/// shown again) and the bundle ids, saved through the admin API's `appleSignInConfig` (the same checks and errors).
+/// shown again) and the bundle ids, saved as the admin API's `appleSignInConfig` is (typed changes: the same checks and errors).
 extension ConsoleController {
     func appleProvider() async throws -> AppleProviderPage {
         let config = try await store.idpConfig(providerId: "apple.com")
@@ -51,16 +51,18 @@ extension ConsoleController {
                 ? "the private key (.p8) is missing: the web flow needs the key with its team ID and key ID"
                 : "the private key (.p8) is missing: a new team ID or key ID needs its key, so upload the .p8 again (the key on file is never shown, so it cannot be kept for other IDs); to remove the key, check Remove the key")
         }
-        let body = DefaultSupportedIdpConfig(
-            enabled: form.flag("enabled"), clientId: form.text("clientId") ?? "", tokenVault: tokenVault,
-            appleSignInConfig: .init(bundleIds: bundleIds, codeFlowConfig: codeFlow))
         guard stored != nil else {
+            let body = DefaultSupportedIdpConfig(
+                enabled: form.flag("enabled"), clientId: form.text("clientId") ?? "", tokenVault: tokenVault,
+                appleSignInConfig: .init(bundleIds: bundleIds, codeFlowConfig: codeFlow))
             _ = try await service.createDefaultIdpConfig(idpId: "apple.com", body, by: principal)
             return
         }
-        var mask = ["enabled", "clientId", "appleSignInConfig.bundleIds", "tokenVault"]
-        if setCodeFlow { mask.append("appleSignInConfig.codeFlowConfig") }
-        _ = try await service.updateDefaultIdpConfig("apple.com", body, updateMask: mask.joined(separator: ","), by: principal)
+        var changes: [ProviderSettingChange] = [
+            .enabled(form.flag("enabled")), .clientId(form.text("clientId") ?? ""), .appleBundleIds(bundleIds), .tokenVault(tokenVault),
+        ]
+        if setCodeFlow { changes.append(.appleCodeFlow(codeFlow)) }
+        try await service.updateDefaultIdpConfig("apple.com", changes, by: principal)
     }
 
     /// The Apple form again after a refused save: what was typed (never the key) and the admin API's message beside

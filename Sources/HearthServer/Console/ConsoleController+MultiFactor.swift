@@ -15,16 +15,9 @@ extension ConsoleController {
                 guard let intervals = Int(text), TOTP.adjacentIntervalRange.contains(intervals) else {
                     throw HearthAPIError(.invalidConfig, "adjacent intervals must be a whole number from 0 to 10 ('\(text.prefix(20))' was sent)")
                 }
-                let state = form.flag("enabled") ? "ENABLED" : "DISABLED"
-                // The admin API's body and mask (`PATCH …/config?updateMask=mfa`): validated and audited there.
-                let body: JSONValue = .object(["mfa": .object([
-                    "state": .string(state),
-                    "providerConfigs": .array([.object([
-                        "state": .string(state),
-                        "totpProviderConfig": .object(["adjacentIntervals": .number(Double(intervals))]),
-                    ])]),
-                ])])
-                _ = try await service.updateProjectConfig(body: body, updateMask: "mfa", by: principal(session))
+                // The whole `mfa` setting, as the admin API's `updateMask=mfa`: checked and audited as `config.update`.
+                try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: form.flag("enabled"), adjacentIntervals: intervals),
+                                                        by: principal(session), in: scope)
                 return redirect("/console/settings?ok=mfa#mfa")
             }
         }

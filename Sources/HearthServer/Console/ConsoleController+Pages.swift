@@ -146,7 +146,7 @@ extension ConsoleController {
     // MARK: Sign-in method
 
     func providers() async throws -> ProvidersPage {
-        let project = try await service.projectConfigResource()
+        let project = try await service.projectConfigResource(in: scope)
         let configs = try await store.idpConfigs()
         func row(_ name: String, _ id: String, enabled: Bool, configured: Bool, toggle: Bool, edit: Bool) -> ProvidersPage.Row {
             ProvidersPage.Row(name: name, providerId: id, enabled: enabled, toggle: toggle,
@@ -275,15 +275,13 @@ extension ConsoleController {
     func toggle(_ providerId: String, enabled: Bool, by principal: AdminPrincipal) async throws {
         switch providerId {
         case "password":
-            _ = try await service.updateProjectConfig(body: .object(["signIn": .object(["email": .object(["enabled": .bool(enabled)])])]),
-                                                      updateMask: "signIn.email.enabled", by: principal)
+            try await service.updateProjectSettings([.passwordSignIn(enabled)], by: principal, in: scope)
         case "anonymous":
-            _ = try await service.updateProjectConfig(body: .object(["signIn": .object(["anonymous": .object(["enabled": .bool(enabled)])])]),
-                                                      updateMask: "signIn.anonymous.enabled", by: principal)
+            try await service.updateProjectSettings([.anonymousSignIn(enabled)], by: principal, in: scope)
         case let id where id.hasPrefix("oidc."):
-            _ = try await service.updateOAuthIdpConfig(id, OAuthIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+            try await service.updateOAuthIdpConfig(id, [.enabled(enabled)], by: principal)
         default:
-            _ = try await service.updateDefaultIdpConfig(providerId, DefaultSupportedIdpConfig(enabled: enabled), updateMask: "enabled", by: principal)
+            try await service.updateDefaultIdpConfig(providerId, [.enabled(enabled)], by: principal)
         }
     }
 
@@ -294,37 +292,35 @@ extension ConsoleController {
         let secret = form["clientSecret"].flatMap { $0.isEmpty ? nil : $0 }
         let enabled = form.flag("enabled")
         let exists = try await store.idpConfig(providerId: id) != nil
-        var mask = ["enabled", "clientId"]
-        if secret != nil { mask.append("clientSecret") }
+        var changes: [ProviderSettingChange] = [.enabled(enabled), .clientId(form.text("clientId"))]
+        if let secret { changes.append(.clientSecret(secret)) }
         // The vault fields only when the form had them (a form without them changes neither).
         let vaultFields = form["vaultFields"] == "1"
         let tokenVault = vaultFields ? form.flag("tokenVault") : nil
         let nativeClientIds = vaultFields
             ? IdPConfig.listEntries(form["nativeClientIds"] ?? "") : nil
-        if vaultFields { mask += ["tokenVault", "nativeClientIds"] }
+        if let tokenVault, let nativeClientIds { changes += [.tokenVault(tokenVault), .nativeClientIds(nativeClientIds)] }
         if id.hasPrefix("oidc.") {
-            let body = OAuthIdpConfig(clientId: form.text("clientId"), clientSecret: secret, issuer: form.text("issuer"),
-                                      displayName: form.text("displayName"), enabled: enabled, tokenVault: tokenVault,
-                                      nativeClientIds: nativeClientIds)
             if exists {
-                _ = try await service.updateOAuthIdpConfig(id, body, updateMask: (mask + ["issuer", "displayName"]).joined(separator: ","), by: principal)
+                try await service.updateOAuthIdpConfig(id, changes + [.issuer(form.text("issuer")), .displayName(form.text("displayName"))],
+                                                       by: principal)
             } else {
+                let body = OAuthIdpConfig(clientId: form.text("clientId"), clientSecret: secret, issuer: form.text("issuer"),
+                                          displayName: form.text("displayName"), enabled: enabled, tokenVault: tokenVault,
+                                          nativeClientIds: nativeClientIds)
                 _ = try await service.createOAuthIdpConfig(id: id, body, by: principal)
             }
         } else {
-            var body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret,
-                                                 tokenVault: tokenVault, nativeClientIds: nativeClientIds)
-            if id == "microsoft.com" {
-                body.allowedTenants = IdPConfig.listEntries(form["allowedTenants"] ?? "")
-                mask.append("allowedTenants")
-            }
-            if id == "google.com" {
-                body.allowedHostedDomains = IdPConfig.listEntries(form["allowedHostedDomains"] ?? "")
-                mask.append("allowedHostedDomains")
-            }
+            let allowedTenants = id == "microsoft.com" ? IdPConfig.listEntries(form["allowedTenants"] ?? "") : nil
+            let allowedHostedDomains = id == "google.com" ? IdPConfig.listEntries(form["allowedHostedDomains"] ?? "") : nil
+            if let allowedTenants { changes.append(.allowedEntraTenants(allowedTenants)) }
+            if let allowedHostedDomains { changes.append(.allowedHostedDomains(allowedHostedDomains)) }
             if exists {
-                _ = try await service.updateDefaultIdpConfig(id, body, updateMask: mask.joined(separator: ","), by: principal)
+                try await service.updateDefaultIdpConfig(id, changes, by: principal)
             } else {
+                let body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret,
+                                                     allowedTenants: allowedTenants, tokenVault: tokenVault, nativeClientIds: nativeClientIds,
+                                                     allowedHostedDomains: allowedHostedDomains)
                 _ = try await service.createDefaultIdpConfig(idpId: id, body, by: principal)
             }
         }
@@ -334,7 +330,8 @@ extension ConsoleController {
 
     /// The Settings page; after a clock check, with the key that was checked (`clockNonce`) and the answer.
     func settings(_ session: ConsoleSession, clockNonce: String? = nil, clockResult: SettingsPage.ClockCheck.Result? = nil) async throws -> SettingsPage {
-        let project = try await service.projectConfigResource()
+        let scope = self.scope
+        let project = try await service.projectConfigResource(in: scope)
         let card = try secondFactorsCard(try await scope.config(), session: session, nonce: clockNonce, result: clockResult)
         return SettingsPage(
             onePerEmail: !(project.signIn?.allowDuplicateEmails ?? false),

@@ -17,7 +17,7 @@ extension ConsoleController {
                 }
                 let origins = (form["allowedOrigins"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
                 let before = try await service.passkeySetting()
-                // The admin API's body and mask (`PATCH …/config?updateMask=passkeys.…`): validated and audited there.
+                // Checked and audited as the admin API's `updateMask=passkeys.…` is (one `config.update`).
                 let after = try await service.updatePasskeySetting(enabled: form.flag("enabled"), rpId: form.text("rpId") ?? "",
                                                                    allowedOrigins: origins, userVerification: verification, by: principal(session))
                 return redirect("/console/settings?ok=\(before.rpId == after.rpId ? "passkeys" : "passkeys-rp-id")#passkeys")

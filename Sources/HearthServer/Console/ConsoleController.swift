@@ -140,21 +140,19 @@ struct ConsoleController {
         registerPasskeys(on: router)
         router.post("/console/settings") { request, _ in
             try await action(request) { session, form in
-                let body: JSONValue = .object([
-                    "signIn": .object(["allowDuplicateEmails": .bool(form["linking"] == "multiple")]),
-                    "emailPrivacyConfig": .object(["enableImprovedEmailPrivacy": .bool(form.flag("enumeration"))]),
-                    "client": .object(["permissions": .object(["disabledUserSignup": .bool(!form.flag("signup")),
-                                                               "disabledUserDeletion": .bool(!form.flag("deletion"))])]),
-                ])
-                _ = try await service.updateProjectConfig(
-                    body: body, updateMask: "signIn.allowDuplicateEmails,emailPrivacyConfig.enableImprovedEmailPrivacy,client.permissions.disabledUserSignup,client.permissions.disabledUserDeletion",
-                    by: principal(session))
+                try await service.updateProjectSettings([
+                    .allowDuplicateEmails(form["linking"] == "multiple"),
+                    .emailEnumerationProtection(form.flag("enumeration")),
+                    .userSignupDisabled(!form.flag("signup")),
+                    .userDeletionDisabled(!form.flag("deletion")),
+                ], by: principal(session), in: scope)
                 return redirect("/console/settings?ok=settings")
             }
         }
         router.post("/console/settings/domains") { request, _ in
             try await action(request) { session, form in
-                var domains = try await service.projectConfigResource().authorizedDomains ?? []
+                let scope = self.scope
+                var domains = try await scope.config().authorizedDomains
                 if let add = form.text("add")?.lowercased() {
                     guard AdminService.isDomain(add), add.contains(".") || add == "localhost" else {
                         throw HearthAPIError(.invalidConfig, "'\(add)' is not a domain name (e.g. app.example.com)")
@@ -162,8 +160,7 @@ struct ConsoleController {
                     if !domains.contains(add) { domains.append(add) }
                 }
                 if let remove = form.text("remove") { domains.removeAll { $0 == remove } }
-                _ = try await service.updateProjectConfig(body: .object(["authorizedDomains": .array(domains.map { .string($0) })]),
-                                                          updateMask: "authorizedDomains", by: principal(session))
+                try await service.updateProjectSettings([.authorizedDomains(domains)], by: principal(session), in: scope)
                 return redirect("/console/settings?ok=domains")
             }
         }

@@ -1,0 +1,146 @@
+import Foundation
+import HearthCore
+import HearthWire
+
+/// The admin API's project-config writes at the HTTP edge: `PATCH /v2/projects/{p}/config?updateMask=a.b,c` (each
+/// path, or a parent of leaves, is set from the body; an absent or null value resets the leaf to its default; without
+/// a mask, the leaves present in the body) and the Auth emulator's `PATCH /emulator/v1/projects/{p}/config` (the
+/// fields present). Both become typed ``ProjectSettingChange``s for ``AdminService/updateProjectSettings(_:by:in:)``,
+/// which checks the values; a value of the wrong JSON type is refused here, `INVALID_CONFIG` naming the leaf.
+enum ProjectConfigWire {
+    /// The leaf fields of `projects/{p}/config` Hearth can change, by update-mask path.
+    static let leaves = [
+        "signIn.email.enabled", "signIn.email.passwordRequired", "signIn.anonymous.enabled", "signIn.allowDuplicateEmails",
+        "authorizedDomains", "emailPrivacyConfig.enableImprovedEmailPrivacy",
+        "client.permissions.disabledUserSignup", "client.permissions.disabledUserDeletion",
+        "notification.sendEmail.appName", "notification.sendEmail.callbackUri",
+        "mfa.state", "mfa.enabledProviders", "mfa.providerConfigs",
+        "passkeys.enabled", "passkeys.rpId", "passkeys.allowedOrigins", "passkeys.userVerification",
+    ] + EmailTemplates.Kind.allCases.map { "notification.sendEmail.\($0.configField)" }
+
+    /// The changes a `PATCH …/config` asks for, in the mask's order: `INVALID_JSON_PAYLOAD` unless the body is an
+    /// object, `INVALID_UPDATE_MASK` for a path Hearth cannot change, `INVALID_CONFIG` for a value of the wrong type.
+    static func changes(body: JSONValue, updateMask: String?) throws -> [ProjectSettingChange] {
+        guard case .object = body else { throw HearthAPIError(.invalidJSONPayload, "the body must be a config object") }
+        let paths: [String]
+        if let updateMask, !updateMask.isEmpty {
+            paths = updateMask.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        } else {
+            paths = leafPaths(in: body)
+        }
+        var named: [String] = []
+        for path in paths where path != "name" {
+            let matching = leaves.filter { $0 == path || $0.hasPrefix(path + ".") }
+            guard !matching.isEmpty else {
+                throw HearthAPIError(.invalidUpdateMask, "Hearth cannot change '\(path)'; it supports \(leaves.joined(separator: ", "))")
+            }
+            named.append(contentsOf: matching)
+        }
+        return try named.map { try change(leaf: $0, value: value(at: $0, in: body)) }
+    }
+
+    /// The changes of the emulator's `PATCH …/config`: the fields present.
+    static func changes(emulator body: EmulatorConfig) -> [ProjectSettingChange] {
+        var changes: [ProjectSettingChange] = []
+        if let allow = body.signIn?.allowDuplicateEmails { changes.append(.allowDuplicateEmails(allow)) }
+        if let privacy = body.emailPrivacyConfig?.enableImprovedEmailPrivacy { changes.append(.emailEnumerationProtection(privacy)) }
+        return changes
+    }
+
+    /// The change that sets `leaf` to `value` (nil: absent from the body).
+    static func change(leaf: String, value: JSONValue?) throws -> ProjectSettingChange {
+        func bool(_ defaultValue: Bool) throws -> Bool {
+            switch value {
+            case nil, .null?: return defaultValue
+            case .bool(let flag)?: return flag
+            default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be a boolean")
+            }
+        }
+        func optionalBool() throws -> Bool? {
+            switch value {
+            case nil, .null?: return nil
+            default: return try bool(false)
+            }
+        }
+        func text() throws -> String? {
+            switch value {
+            case nil, .null?: return nil
+            case .string(let string)?: return string
+            default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be a string")
+            }
+        }
+        func strings(notStrings: String, notArray: String) throws -> [String]? {
+            switch value {
+            case nil, .null?: return nil
+            case .array(let items)?:
+                let strings = items.compactMap(\.stringValue)
+                guard strings.count == items.count else { throw HearthAPIError(.invalidConfig, notStrings) }
+                return strings
+            default: throw HearthAPIError(.invalidConfig, notArray)
+            }
+        }
+        func decode<T: Decodable>(_ type: T.Type, _ expected: String) throws -> T? {
+            guard let value, value != .null else { return nil }
+            do {
+                return try JSONDecoder().decode(T.self, from: WireJSON.encoder.encode(value))
+            } catch {
+                throw HearthAPIError(.invalidConfig, "'\(leaf)' must be \(expected)")
+            }
+        }
+        switch leaf {
+        case "signIn.email.enabled": return .passwordSignIn(try bool(false))
+        case "signIn.email.passwordRequired": return .emailLinkSignIn(!(try bool(true)))
+        case "signIn.anonymous.enabled": return .anonymousSignIn(try bool(false))
+        case "signIn.allowDuplicateEmails": return .allowDuplicateEmails(try bool(false))
+        case "emailPrivacyConfig.enableImprovedEmailPrivacy": return .emailEnumerationProtection(try bool(false))
+        case "client.permissions.disabledUserSignup": return .userSignupDisabled(try bool(false))
+        case "client.permissions.disabledUserDeletion": return .userDeletionDisabled(try bool(false))
+        case "authorizedDomains":
+            return .authorizedDomains(try strings(notStrings: "authorizedDomains must be host names",
+                                                  notArray: "authorizedDomains must be an array of host names") ?? [])
+        case "notification.sendEmail.appName": return .emailAppName(try text())
+        case "notification.sendEmail.callbackUri": return .emailCallbackURI(try text())
+        case "mfa.state": return .multiFactorState(try decode(MultiFactorState.self, "ENABLED or DISABLED"))
+        case "mfa.enabledProviders": return .multiFactorEnabledProviders(try decode([String].self, "an array of provider names") ?? [])
+        case "mfa.providerConfigs":
+            return .multiFactorProviderConfigs(try decode([MultiFactorAuthConfig.ProviderConfig].self,
+                                                          "an array of provider configs ({state, totpProviderConfig: {adjacentIntervals}})") ?? [])
+        case "passkeys.enabled": return .passkeysEnabled(try optionalBool())
+        case "passkeys.rpId": return .passkeyRpId(try text())
+        case "passkeys.allowedOrigins":
+            return .passkeyAllowedOrigins(try strings(notStrings: "passkeys.allowedOrigins must be an array of at most 50 origins",
+                                                      notArray: "'passkeys.allowedOrigins' must be an array of origins"))
+        case "passkeys.userVerification":
+            switch value {
+            case nil, .null?: return .passkeyUserVerification(nil)
+            case .string(let text)?: return .passkeyUserVerification(text)
+            default: throw HearthAPIError(.invalidConfig, "passkeys.userVerification is REQUIRED (biometrics or a PIN each time) or PREFERRED")
+            }
+        default:
+            guard let kind = EmailTemplates.Kind.allCases.first(where: { leaf == "notification.sendEmail.\($0.configField)" }) else {
+                throw HearthAPIError(.invalidUpdateMask, "Hearth cannot change '\(leaf)'; it supports \(leaves.joined(separator: ", "))")
+            }
+            return .emailTemplate(kind, try decode(AdminProjectConfig.EmailTemplate.self,
+                                                   "an email template object (subject, body, bodyFormat, senderDisplayName, senderLocalPart, replyTo)"))
+        }
+    }
+
+    static func value(at path: String, in body: JSONValue) -> JSONValue? {
+        var current: JSONValue? = body
+        for part in path.split(separator: ".") {
+            guard case .object(let object)? = current else { return nil }
+            current = object[String(part)]
+        }
+        return current
+    }
+
+    /// The leaf paths present in a body (a mask-less update): objects are walked into, except the leaves that are objects.
+    static func leafPaths(in value: JSONValue, prefix: String = "") -> [String] {
+        guard case .object(let object) = value else { return prefix.isEmpty ? [] : [prefix] }
+        return object.keys.sorted().flatMap { key -> [String] in
+            let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+            if case .object = object[key]!, path != "authorizedDomains", !leaves.contains(path) { return leafPaths(in: object[key]!, prefix: path) }
+            return [path]
+        }
+    }
+}
