@@ -75,7 +75,8 @@ import Testing
         defer { server.stop() }
         let home = CLI.temporaryDirectory()
         let terminal = try TerminalRun("signin email-link --email tty@example.com --server \(server.url)", configHome: home)
-        let deadline = Date().addingTimeInterval(30)
+        // Only a guard against a hang: in the parallel CLI suite the prompt alone can take ~30 s to come.
+        let deadline = Date().addingTimeInterval(120)
         #expect(try await terminal.wait(for: "Paste the link", until: deadline))
         let text = terminal.text
         #expect(text.value.contains("Sent a sign-in link to tty@example.com. Paste the link from the email here"), "\(text.value)")

@@ -86,7 +86,8 @@ import Testing
 
         // On a terminal: the factors are listed and the code is asked for (here a recovery code is typed).
         let terminal = try TerminalRun("signin password --email mfa-cli@example.com --server \(server.url)", environment: password, configHome: home)
-        let deadline = Date().addingTimeInterval(30)
+        // Only a guard against a hang: in the parallel CLI suite the prompt alone can take ~30 s to come.
+        let deadline = Date().addingTimeInterval(120)
         #expect(try await terminal.wait(for: "Code from your authenticator app", until: deadline))
         let text = terminal.text
         #expect(text.value.contains("This account has a second factor:"), "\(text.value)")
