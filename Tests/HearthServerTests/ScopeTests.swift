@@ -73,6 +73,16 @@ import Testing
             let update = try await h.post(WirePaths.accounts("update"), raw: #"{"idToken":"\#(user.idToken ?? "")","displayName":"Mallory","tenantId":"t1"}"#)
             #expect(update.errorCode == "TENANT_NOT_FOUND")
             #expect(try await h.store.user(localId: user.localId)?.displayName == nil)
+            // An oversized tenant with a bidi override is refused the same way; the message quotes at most 64 of its
+            // characters and none of the format characters (a log or page showing it cannot be reordered).
+            let hostile = "acme\u{202E}gnp." + String(repeating: "t", count: 5000)
+            let body = String(decoding: try JSONEncoder().encode(["email": "y@example.com", "password": "correct horse", "tenantId": hostile]), as: UTF8.self)
+            let oversized = try await h.post(WirePaths.accounts("signUp"), raw: body)
+            #expect(oversized.errorCode == "TENANT_NOT_FOUND")
+            let message = oversized.envelope?.error.message ?? ""
+            #expect(!message.contains("\u{202E}"), "\(message)")
+            #expect(message.count < 600, "\(message.count) characters")
+            #expect(try await h.store.userCount() == 1)
             // An empty tenantId is the project's own (what clients send when none is set).
             let lookup = try await h.post(WirePaths.accounts("lookup"), raw: #"{"idToken":"\#(user.idToken ?? "")","tenantId":""}"#)
             #expect(lookup.status == 200, "\(lookup.text)")
