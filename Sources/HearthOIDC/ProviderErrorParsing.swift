@@ -1,5 +1,6 @@
 import Foundation
 import HearthWire
+import HearthCore
 
 extension ProviderErrorInfo {
     /// OAuth `error` values (RFC 6749 §4.1.2.1, §5.2; OpenID Connect Core §3.1.2.6) kept as the metrics reason;
@@ -60,7 +61,7 @@ extension ProviderErrorInfo {
     /// The first line of a description, at most 300 characters, without control characters.
     static func shorten(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return String(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(300).map(Character.init))
+        return String(String.UnicodeScalarView(line.withoutControlCharacters.unicodeScalars.prefix(300)))
     }
 
     static func isSafeCode(_ code: String) -> Bool {

@@ -20,7 +20,7 @@ struct ConsoleController {
     /// The Templates page's test email and the mail banner.
     let emailActions: EmailActionService
     /// What the console acts on: the project's own users and settings (the console has no tenants).
-    var scope: Scope { service.accounts.scopes.project }
+    var scope: Scope { service.scope }
 
     /// Success messages shown after a redirect (`?ok=<key>`): fixed texts, so a link cannot make the console say anything.
     static let flashes: [String: String] = [

@@ -43,7 +43,7 @@ public struct Scope: Sendable {
 
     /// `TENANT_NOT_FOUND`, Identity Platform's answer for a tenant that does not exist, saying what to do.
     static func unknownTenant(_ tenant: String, in place: String, projectId: String) -> HearthAPIError {
-        let shown = String(tenant.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(64))
+        let shown = String(String.UnicodeScalarView(tenant.withoutControlCharacters.unicodeScalars.prefix(64)))
         return HearthAPIError(.tenantNotFound, "\(place) names tenant \"\(shown)\", which project \(projectId) does not have: Hearth serves the project's own users only (Identity Platform tenants are not supported yet). Send no tenantId — in the JS SDK leave auth.tenantId null; in an Admin SDK use auth, not tenant_manager / tenantManager().authForTenant")
     }
 }
@@ -64,7 +64,7 @@ public struct Scopes: Sendable {
         if let tenantId, !tenantId.isEmpty {
             throw Scope.unknownTenant(tenantId, in: "the request", projectId: configuration.projectId)
         }
-        return Scope(projectId: configuration.projectId, tenantId: nil, store: store, initial: configuration.initialProjectConfig)
+        return project
     }
 
     /// The project's own scope (the console, the CLI, background work): never fails.

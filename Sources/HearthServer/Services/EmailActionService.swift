@@ -141,10 +141,9 @@ public struct EmailActionService: Sendable {
     /// removed, on one line. (Templates escape it for HTML; the message encoder quotes it in the `To` header.)
     static func greetingName(_ user: UserRecord, recipient: String) -> String? {
         guard user.emailVerified, user.email == recipient, let name = user.displayName else { return nil }
-        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.filter {
-            !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0)
-                && !(0x202A...0x202E).contains($0.value) && !(0x2066...0x2069).contains($0.value)
-        })).trimmingCharacters(in: .whitespaces)
+        // Control and format characters (Cc, Cf: the bidirectional overrides and isolates too), then line breaks.
+        let cleaned = String(String.UnicodeScalarView(name.withoutControlCharacters.unicodeScalars.filter { !CharacterSet.newlines.contains($0) }))
+            .trimmingCharacters(in: .whitespaces)
         guard !cleaned.isEmpty else { return nil }
         return cleaned.count > greetingNameLimit ? String(cleaned.prefix(greetingNameLimit - 1)) + "…" : cleaned
     }
