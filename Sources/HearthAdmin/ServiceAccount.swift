@@ -55,13 +55,21 @@ public struct ServiceAccount: Sendable {
     }
 
     /// A custom token for `uid` (RS256, `kid` = the key id, one hour), for `signInWithCustomToken`.
-    /// `claims` must not use reserved names (`sub`, `iss`, `firebase`, …).
-    public func createCustomToken(uid: String, claims: [String: JSONValue]? = nil, now: Date = Date()) async throws -> String {
+    /// `claims` must not use reserved names (`sub`, `iss`, `firebase`, …). With `tenantId`, the token carries it as
+    /// `tenant_id` (as the Admin SDKs' tenant-aware `createCustomToken`) and signs in to that tenant only — with
+    /// `Auth.tenantID` set to it; `tenantId` follows ``AdminClient/forTenant(_:)``'s rules (not empty, no control or
+    /// format characters).
+    public func createCustomToken(uid: String, claims: [String: JSONValue]? = nil, tenantId: String? = nil,
+                                  now: Date = Date()) async throws -> String {
         guard !uid.isEmpty, uid.utf8.count <= 128 else { throw Error(description: "a uid is 1 to 128 characters") }
         if let name = claims?.keys.sorted().first(where: CustomTokenClaims.reservedClaimNames.contains) {
             throw Error(description: "'\(name)' is a reserved claim")
         }
-        let payload = CustomTokenClaims(serviceAccount: clientEmail, uid: uid, claims: claims, issuedAt: now)
+        if let tenantId {
+            do { try AdminClient.checkTenantId(tenantId) } catch { throw Error(description: error.message) }
+        }
+        var payload = CustomTokenClaims(serviceAccount: clientEmail, uid: uid, claims: claims, issuedAt: now)
+        payload.tenantId = tenantId
         return try await keys.sign(CustomToken(claims: payload), kid: JWKIdentifier(string: privateKeyId), header: ["typ": "JWT"])
     }
 

@@ -18,6 +18,8 @@ public struct VerifiedToken: Sendable, Equatable {
     /// `firebase.sign_in_provider`: `password`, `custom`, `microsoft.com`, …
     public var signInProvider: String?
     public var email: String?
+    /// `firebase.tenant`: the Identity Platform tenant the user belongs to; nil for the project's own users.
+    public var tenant: String?
     /// The payload's JSON, as signed.
     public var payload: Data
 
@@ -31,6 +33,9 @@ public struct VerifiedToken: Sendable, Equatable {
 public struct TokenVerificationError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Reason: String, Sendable {
         case malformed, unknownKey, badSignature, wrongIssuer, wrongAudience, expired, notYetValid, revoked, userDisabled, keysUnavailable
+        /// The token verifies but belongs to another tenant than the one required (the Admin SDKs'
+        /// `auth/mismatching-tenant-id`), or to a tenant where only the project's users are accepted.
+        case wrongTenant
     }
     public var reason: Reason
     public var description: String
@@ -40,9 +45,66 @@ public struct TokenVerificationError: Error, Equatable, Sendable, CustomStringCo
     }
 }
 
+/// Which Identity Platform tenant's tokens a verification accepts (`firebase.tenant` of the token).
+public enum TenantRequirement: Sendable, Equatable, CustomStringConvertible {
+    /// The project's own users and the users of any of its tenants, as the Admin SDKs' project-level
+    /// `verifyIdToken` accepts them; ``VerifiedToken/tenant`` says which. The default.
+    case any
+    /// The project's own users only: a tenant's token is refused (`wrongTenant`).
+    case projectOnly
+    /// The users of this tenant only, as the Admin SDKs' tenant-aware verification (`auth_for_tenant`,
+    /// `TenantAwareAuth`): a token of another tenant or of the project is refused (`wrongTenant`). Compared as
+    /// exact UTF-8 bytes; an empty id accepts nothing.
+    case tenant(String)
+
+    public var description: String {
+        switch self {
+        case .any: "any tenant or the project"
+        case .projectOnly: "the project's own users"
+        case .tenant(let id): "tenant '\(TenantRequirement.printable(id))'"
+        }
+    }
+
+    /// Throws `wrongTenant` unless a token of `tenant` (nil: the project's users) meets the requirement.
+    func check(_ tenant: String?) throws(TokenVerificationError) {
+        switch self {
+        case .any:
+            return
+        case .projectOnly:
+            guard let tenant else { return }
+            throw TokenVerificationError(.wrongTenant, "the token belongs to tenant '\(Self.printable(tenant))'; only the project's own users are accepted here")
+        case .tenant(let expected):
+            guard !expected.isEmpty else {
+                throw TokenVerificationError(.wrongTenant, "no tenant id was given: name the tenant (e.g. acme-x7k2p), or require .projectOnly or .any")
+            }
+            guard let tenant else {
+                throw TokenVerificationError(.wrongTenant, "the token belongs to the project's own users, not to tenant '\(Self.printable(expected))'")
+            }
+            // Bytes, not Characters: Swift's String equality would take a decomposed "é" for a precomposed one.
+            guard tenant.utf8.elementsEqual(expected.utf8) else {
+                throw TokenVerificationError(.wrongTenant, "the token belongs to tenant '\(Self.printable(tenant))', not to '\(Self.printable(expected))'")
+            }
+        }
+    }
+
+    /// A tenant id for a message: at most 64 characters, control and format characters (NUL, bidi overrides) as
+    /// `?`.
+    static func printable(_ id: String) -> String {
+        let scalars = id.unicodeScalars.prefix(64).map { scalar -> Character in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: "?"
+            default: Character(scalar)
+            }
+        }
+        return String(scalars) + (id.unicodeScalars.count > 64 ? "…" : "")
+    }
+}
+
 /// Verifies Firebase ID tokens and session cookies issued by Hearth or by Google: RS256 with a published `kid`,
 /// issuer, audience, times and subject, with the public keys fetched once and cached as their `Cache-Control`
-/// allows (an unknown `kid` refetches, at most every `minimumRefetchInterval`).
+/// allows (an unknown `kid` refetches, at most every `minimumRefetchInterval`). Tokens of the project's tenants
+/// are checked against ``tenant`` (``TenantRequirement``); ``forTenant(_:)`` makes a verifier for one tenant that
+/// shares this one's keys.
 public final class TokenVerifier: Sendable {
     /// Where the public keys are published.
     public struct KeySource: Sendable, Equatable {
@@ -71,62 +133,131 @@ public final class TokenVerifier: Sendable {
 
     public let projectId: String
     public let keySource: KeySource
+    /// Whose tokens ``verifyIDToken(_:)`` and ``verifySessionCookie(_:)`` accept (default: ``TenantRequirement/any``).
+    public let tenant: TenantRequirement
     private let httpClient: HTTPClient
     private let now: @Sendable () -> Date
     private let leeway: TimeInterval
     private let minimumRefetchInterval: TimeInterval
+    /// The fetched keys, shared by the verifiers ``forTenant(_:)`` and ``requiring(_:)`` make.
+    private let cache: KeyCache
 
     private struct KeySet {
         var keys: [String: _RSA.Signing.PublicKey]
         var fetchedAt: Date
         var expiresAt: Date
     }
-    /// Fetched key sets by URL; verification with a cached key never suspends.
-    private let keySets = Mutex<[String: KeySet]>([:])
-    /// Header segments seen before → their `kid` (tokens of one key share the header): at most 64 entries.
-    private let headerKids = Mutex<[ArraySlice<UInt8>: String]>([:])
+
+    private final class KeyCache: Sendable {
+        /// Fetched key sets by URL; verification with a cached key never suspends.
+        let keySets = Mutex<[String: KeySet]>([:])
+        /// Header segments seen before → their `kid` (tokens of one key share the header): at most 64 entries.
+        let headerKids = Mutex<[ArraySlice<UInt8>: String]>([:])
+    }
     private let decoder = JSONDecoder()
 
     /// - Parameters:
     ///   - projectId: the Firebase project id (`aud`).
+    ///   - tenant: whose tokens to accept: any (the project's users and its tenants', the default), the
+    ///     project's users only, or one tenant's.
     ///   - leeway: clock skew tolerated on `exp`, `iat` and `auth_time`.
-    public init(projectId: String, keySource: KeySource, httpClient: HTTPClient = .shared, leeway: TimeInterval = 5,
-                minimumRefetchInterval: TimeInterval = 30, now: @escaping @Sendable () -> Date = { Date() }) {
+    public convenience init(projectId: String, keySource: KeySource, tenant: TenantRequirement = .any, httpClient: HTTPClient = .shared,
+                            leeway: TimeInterval = 5, minimumRefetchInterval: TimeInterval = 30,
+                            now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(projectId: projectId, keySource: keySource, tenant: tenant, httpClient: httpClient, leeway: leeway,
+                  minimumRefetchInterval: minimumRefetchInterval, now: now, cache: KeyCache())
+    }
+
+    private init(projectId: String, keySource: KeySource, tenant: TenantRequirement, httpClient: HTTPClient, leeway: TimeInterval,
+                 minimumRefetchInterval: TimeInterval, now: @escaping @Sendable () -> Date, cache: KeyCache) {
         self.projectId = projectId
         self.keySource = keySource
+        self.tenant = tenant
         self.httpClient = httpClient
         self.leeway = leeway
         self.minimumRefetchInterval = minimumRefetchInterval
         self.now = now
+        self.cache = cache
     }
 
-    /// Verifies an ID token (`iss = https://securetoken.google.com/<project>`).
+    /// A verifier of the same project and keys (the cache is shared) that accepts `requirement`'s tokens.
+    public func requiring(_ requirement: TenantRequirement) -> TokenVerifier {
+        TokenVerifier(projectId: projectId, keySource: keySource, tenant: requirement, httpClient: httpClient, leeway: leeway,
+                      minimumRefetchInterval: minimumRefetchInterval, now: now, cache: cache)
+    }
+
+    /// A verifier for the users of one tenant (the Admin SDKs' `auth_for_tenant(tenant_id)` /
+    /// `tenantManager().authForTenant(tenantId)`): a token whose `firebase.tenant` is not `tenantId` is refused
+    /// with `wrongTenant`. Shares this verifier's keys.
+    public func forTenant(_ tenantId: String) -> TokenVerifier {
+        requiring(.tenant(tenantId))
+    }
+
+    /// Verifies an ID token (`iss = https://securetoken.google.com/<project>`) of a user ``tenant`` accepts.
     public func verifyIDToken(_ token: String) async throws(TokenVerificationError) -> VerifiedToken {
-        try await verify(token, issuer: "https://securetoken.google.com/\(projectId)", keysURL: keySource.idTokenCertificatesURL)
+        try await verifyIDToken(token, tenant: tenant)
     }
 
-    /// Verifies a session cookie (`iss = https://session.firebase.google.com/<project>`).
+    /// Verifies an ID token of a user `tenant` accepts (instead of the verifier's own ``tenant``).
+    public func verifyIDToken(_ token: String, tenant: TenantRequirement) async throws(TokenVerificationError) -> VerifiedToken {
+        let verified = try await verify(token, issuer: "https://securetoken.google.com/\(projectId)", keysURL: keySource.idTokenCertificatesURL)
+        try tenant.check(verified.tenant)
+        return verified
+    }
+
+    /// Verifies a session cookie (`iss = https://session.firebase.google.com/<project>`) of a user ``tenant`` accepts.
     public func verifySessionCookie(_ cookie: String) async throws(TokenVerificationError) -> VerifiedToken {
-        try await verify(cookie, issuer: "https://session.firebase.google.com/\(projectId)", keysURL: keySource.sessionCookieCertificatesURL)
+        try await verifySessionCookie(cookie, tenant: tenant)
+    }
+
+    /// Verifies a session cookie of a user `tenant` accepts (instead of the verifier's own ``tenant``).
+    public func verifySessionCookie(_ cookie: String, tenant: TenantRequirement) async throws(TokenVerificationError) -> VerifiedToken {
+        let verified = try await verify(cookie, issuer: "https://session.firebase.google.com/\(projectId)",
+                                        keysURL: keySource.sessionCookieCertificatesURL)
+        try tenant.check(verified.tenant)
+        return verified
     }
 
     /// Verifies the token, then asks the admin API whether the user is disabled or its sessions were revoked
-    /// after the token was issued.
+    /// after the token was issued (the user is looked up in the token's tenant).
     public func verifyIDToken(_ token: String, checkRevokedWith admin: AdminClient) async throws -> VerifiedToken {
-        let verified = try await verifyIDToken(token)
+        try await verifyIDToken(token, tenant: tenant, checkRevokedWith: admin)
+    }
+
+    /// ``verifyIDToken(_:tenant:)`` plus the revocation check.
+    public func verifyIDToken(_ token: String, tenant: TenantRequirement, checkRevokedWith admin: AdminClient) async throws -> VerifiedToken {
+        let verified = try await verifyIDToken(token, tenant: tenant)
         try await Self.checkRevoked(verified, admin: admin)
         return verified
     }
 
     /// ``verifySessionCookie(_:)`` plus the revocation check.
     public func verifySessionCookie(_ cookie: String, checkRevokedWith admin: AdminClient) async throws -> VerifiedToken {
-        let verified = try await verifySessionCookie(cookie)
+        try await verifySessionCookie(cookie, tenant: tenant, checkRevokedWith: admin)
+    }
+
+    /// ``verifySessionCookie(_:tenant:)`` plus the revocation check.
+    public func verifySessionCookie(_ cookie: String, tenant: TenantRequirement, checkRevokedWith admin: AdminClient) async throws -> VerifiedToken {
+        let verified = try await verifySessionCookie(cookie, tenant: tenant)
         try await Self.checkRevoked(verified, admin: admin)
         return verified
     }
 
+    /// Looks the token's user up in the token's tenant: through `admin` when it is bound to that tenant (or both
+    /// are the project's), through a client for the tenant when `admin` is the project's; an `admin` bound to
+    /// another tenant cannot see the user (`wrongTenant`).
     static func checkRevoked(_ token: VerifiedToken, admin: AdminClient) async throws {
-        guard let user = try await admin.getUser(uid: token.uid) else {
+        let lookup: AdminClient
+        switch (admin.tenantId, token.tenant) {
+        case (nil, nil): lookup = admin
+        case (nil, let tenant?): lookup = try admin.forTenant(tenant)
+        case (let bound?, let tenant):
+            guard let tenant, tenant.utf8.elementsEqual(bound.utf8) else {
+                throw TokenVerificationError(.wrongTenant, "the admin client is bound to tenant '\(TenantRequirement.printable(bound))' and cannot look up \(tenant.map { "a user of tenant '\(TenantRequirement.printable($0))'" } ?? "a user of the project")")
+            }
+            lookup = admin
+        }
+        guard let user = try await lookup.getUser(uid: token.uid) else {
             throw TokenVerificationError(.revoked, "the user no longer exists")
         }
         if user.disabled { throw TokenVerificationError(.userDisabled, "the user is disabled") }
@@ -150,14 +281,14 @@ public final class TokenVerifier: Sendable {
         else { throw TokenVerificationError(.malformed, "not a JWT") }
         let headerSegment = bytes[..<first]
         let kid: String
-        if let known = headerKids.withLock({ $0[headerSegment] }) {
+        if let known = cache.headerKids.withLock({ $0[headerSegment] }) {
             kid = known
         } else {
             guard let headerData = Self.base64URL(headerSegment),
                   let header = try? decoder.decode(Header.self, from: headerData), header.alg == "RS256", let headerKid = header.kid
             else { throw TokenVerificationError(.malformed, "not an RS256 JWT with a kid") }
             kid = headerKid
-            headerKids.withLock { kids in
+            cache.headerKids.withLock { kids in
                 if kids.count >= 64 { kids.removeAll() }
                 kids[headerSegment] = headerKid
             }
@@ -187,16 +318,18 @@ public final class TokenVerifier: Sendable {
         guard payload.iat - leeway <= moment, authTime - leeway <= moment else {
             throw TokenVerificationError(.notYetValid, "the token is issued in the future")
         }
+        // An empty `firebase.tenant` is the project's, as the server reads an empty `tenantId`.
+        let tenant = payload.firebase?.tenant.flatMap { $0.isEmpty ? nil : $0 }
         return VerifiedToken(uid: payload.sub, issuedAt: Date(timeIntervalSince1970: payload.iat), expiresAt: Date(timeIntervalSince1970: payload.exp),
                              authTime: Date(timeIntervalSince1970: authTime), signInProvider: payload.firebase?.sign_in_provider,
-                             email: payload.email, payload: payloadData)
+                             email: payload.email, tenant: tenant, payload: payloadData)
     }
 
     /// The key `kid` from the set at `url`, fetched when missing, expired, or lacking the kid (rate-limited).
     private func publicKey(_ url: String, kid: String) async throws(TokenVerificationError) -> _RSA.Signing.PublicKey {
         let moment = now()
         let minimumRefetchInterval = minimumRefetchInterval
-        let cached: Result<_RSA.Signing.PublicKey, TokenVerificationError>? = keySets.withLock { sets in
+        let cached: Result<_RSA.Signing.PublicKey, TokenVerificationError>? = cache.keySets.withLock { sets in
             guard let set = sets[url], set.expiresAt > moment,
                   set.keys[kid] != nil || moment.timeIntervalSince(set.fetchedAt) < minimumRefetchInterval
             else { return nil }
@@ -205,7 +338,7 @@ public final class TokenVerifier: Sendable {
         }
         if let cached { return try cached.get() }
         let fresh = try await fetch(url)
-        keySets.withLock { $0[url] = fresh }
+        cache.keySets.withLock { $0[url] = fresh }
         guard let key = fresh.keys[kid] else { throw TokenVerificationError(.unknownKey, "no published key has kid \(kid)") }
         return key
     }
@@ -288,6 +421,7 @@ struct FirebaseTokenPayload: JWTPayload {
 
     struct Firebase: Codable {
         var sign_in_provider: String?
+        var tenant: String?
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -325,12 +325,15 @@ import Testing
             .passkeyChallengeTimeout: .passkeyChallengeExpired, .passkeyEnrollmentNotFound: .missingPasskeyEnrollment,
             .invalidAuthenticatorResponse: .invalidAuthenticatorResponse,
         ]
+        // The tenant errors, by name (the Apple SDK's codes; Hearth's for an unknown tenant).
+        let tenants: [String: AuthErrorCode] = ["TENANT_ID_MISMATCH": .tenantIDMismatch, "UNSUPPORTED_TENANT_OPERATION": .unsupportedTenantOperation,
+                                                "TENANT_NOT_FOUND": .tenantNotFound, "INVALID_TENANT_ID": .tenantNotFound]
         for code in ServerErrorCode.allCases {
             let mapped = AuthErrorUtils.code(forServerError: code.rawValue, reason: code.reason)
             if code == .invalidApiKey {
                 #expect(mapped == .invalidAPIKey)
             } else {
-                #expect(mapped == expected[code] ?? .internalError, "\(code.rawValue)")
+                #expect(mapped == expected[code] ?? tenants[code.rawValue] ?? .internalError, "\(code.rawValue)")
             }
         }
         #expect(AuthErrorUtils.code(forServerError: "ANYTHING", reason: "ipRefererBlocked") == .appNotAuthorized)

@@ -6,7 +6,7 @@ extension Auth {
     /// Sends `email` a password reset link (the server's action page, or `actionCodeSettings.url` with
     /// `handleCodeInApp`). With email enumeration protection on, an unknown address is not an error.
     public func sendPasswordReset(withEmail email: String, actionCodeSettings: ActionCodeSettings? = nil) async throws {
-        _ = try await core.backend.send(SendOobCodeRequest(requestType: .passwordReset, email: email, settings: actionCodeSettings?.wire))
+        _ = try await core.send(SendOobCodeRequest(requestType: .passwordReset, email: email, settings: actionCodeSettings?.wire), tenantID: core.tenantID)
     }
 
     /// The email address a password reset code was sent to (the code stays usable).
@@ -16,13 +16,13 @@ extension Auth {
 
     /// Sets a new password with a password reset code (the code is used up; the account's sessions end).
     public func confirmPasswordReset(withCode code: String, newPassword: String) async throws {
-        _ = try await core.backend.send(ResetPasswordRequest(oobCode: code, newPassword: newPassword))
+        _ = try await core.send(ResetPasswordRequest(oobCode: code, newPassword: newPassword), tenantID: core.tenantID)
     }
 
     /// What an action code is for and whom it concerns, without using it up. `invalidActionCode` for an unknown or
     /// used code, `expiredActionCode` for an expired one.
     public func checkActionCode(_ code: String) async throws -> ActionCodeInfo {
-        let answer = try await core.backend.send(ResetPasswordRequest(oobCode: code))
+        let answer = try await core.send(ResetPasswordRequest(oobCode: code), tenantID: core.tenantID)
         return ActionCodeInfo(operation: ActionCodeOperation(requestType: answer.requestType), email: answer.email, newEmail: answer.newEmail)
     }
 
@@ -31,13 +31,13 @@ extension Auth {
     public func applyActionCode(_ code: String) async throws {
         var request = UpdateRequest(idToken: nil)
         request.oobCode = code
-        _ = try await core.backend.send(request)
+        _ = try await core.send(request, tenantID: core.tenantID)
     }
 
     /// Sends `email` a sign-in link. Set `actionCodeSettings.url` to the link the app handles and
     /// `handleCodeInApp` to true; keep the address to pass to `signIn(withEmail:link:)` later.
     public func sendSignInLink(toEmail email: String, actionCodeSettings: ActionCodeSettings) async throws {
-        _ = try await core.backend.send(SendOobCodeRequest(requestType: .emailSignIn, email: email, settings: actionCodeSettings.wire))
+        _ = try await core.send(SendOobCodeRequest(requestType: .emailSignIn, email: email, settings: actionCodeSettings.wire), tenantID: core.tenantID)
     }
 
     /// Whether `link` is an email sign-in link: its `oobCode` is present and its `mode` is `signIn`, in the link
@@ -101,6 +101,8 @@ extension AuthCore {
             // Another address cannot be this user (and an email link for it would create an account).
             throw AuthErrorUtils.error(.userMismatch)
         }
+        // A link or reauthentication acts in the user's tenant; a sign-in in `Auth.tenantID`'s.
+        let tenant = (linkingUser ?? reauthenticating).map { $0.tenantID } ?? tenantID
         let session: (idToken: String?, refreshToken: String?, expiresIn: String?, localId: String, isNewUser: Bool,
                       pending: String?, mfaInfo: [MFAEnrollmentInfo]?)
         do {
@@ -113,14 +115,14 @@ extension AuthCore {
                                                                                                     username: nil, isNewUser: false),
                                           credential: nil)
                 }
-                let answer = try await backend.send(SignInWithPasswordRequest(email: credential.email, password: password))
+                let answer = try await send(SignInWithPasswordRequest(email: credential.email, password: password), tenantID: tenant)
                 session = (answer.idToken, answer.refreshToken, answer.expiresIn, answer.localId, false, answer.mfaPendingCredential, answer.mfaInfo)
             case .link(let link):
                 guard let code = EmailActionLink.signInCode(of: link) else {
                     throw AuthErrorUtils.error(.invalidActionCode, message: "The link is not an email sign-in link (it needs mode=signIn and an oobCode). Check it with isSignIn(withEmailLink:).")
                 }
                 let idToken = try await linkingUser?.getIDToken()
-                let answer = try await backend.send(SignInWithEmailLinkRequest(email: credential.email, oobCode: code, idToken: idToken))
+                let answer = try await send(SignInWithEmailLinkRequest(email: credential.email, oobCode: code, idToken: idToken), tenantID: tenant)
                 session = (answer.idToken, answer.refreshToken, answer.expiresIn, answer.localId, answer.isNewUser,
                            answer.mfaPendingCredential, answer.mfaInfo)
             }

@@ -96,7 +96,7 @@ public final class Auth: Sendable {
     }
 
     public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
-        let answer = try await core.backend.send(SignUpRequest(email: email, password: password))
+        let answer = try await core.send(SignUpRequest(email: email, password: password), tenantID: core.tenantID)
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "password", isNewUser: true)
     }
 
@@ -104,12 +104,12 @@ public final class Auth: Sendable {
         if let user = currentUser, user.isAnonymous {
             return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: false), credential: nil)
         }
-        let answer = try await core.backend.send(SignUpRequest())
+        let answer = try await core.send(SignUpRequest(), tenantID: core.tenantID)
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "", isNewUser: true)
     }
 
     public func signIn(withCustomToken token: String) async throws -> AuthDataResult {
-        let answer = try await core.backend.send(SignInWithCustomTokenRequest(token: token))
+        let answer = try await core.send(SignInWithCustomTokenRequest(token: token), tenantID: core.tenantID)
         return try await sessionResult(answer.idToken, answer.refreshToken, answer.expiresIn, provider: "", isNewUser: answer.isNewUser)
     }
 
@@ -122,7 +122,7 @@ public final class Auth: Sendable {
 
     /// The sign-in methods of an email (`password`, `microsoft.com`, …); empty with email enumeration protection.
     public func fetchSignInMethods(forEmail email: String) async throws -> [String] {
-        let answer = try await core.backend.send(CreateAuthUriRequest(identifier: email, continueUri: "http://www.google.com/"))
+        let answer = try await core.send(CreateAuthUriRequest(identifier: email, continueUri: "http://www.google.com/"), tenantID: core.tenantID)
         return answer.signinMethods ?? []
     }
 

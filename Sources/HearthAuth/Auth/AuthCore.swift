@@ -12,6 +12,8 @@ final class AuthCore: Sendable {
         var streams: [UUID: AsyncStream<User?>.Continuation] = [:]
         /// Web sign-ins waiting for `canHandle(_:)` (custom `AuthUIDelegate` on Apple platforms).
         var pendingWebSignIns: [String: CheckedContinuation<URL, any Error>] = [:]
+        /// `Auth.tenantID` (never empty).
+        var tenantID: String?
     }
 
     let state: LockedValue<State>
@@ -97,7 +99,11 @@ final class AuthCore: Sendable {
               let stored = try? JSONDecoder().decode(User.Stored.self, from: data)
         else { return }
         let user = User(profile: stored.profile, tokens: stored.tokens, auth: self)
-        state.withLock { $0.currentUser = user }
+        // As Firebase: the instance continues in the restored user's tenant.
+        state.withLock {
+            $0.currentUser = user
+            $0.tenantID = user.tenantID
+        }
     }
 
     func signOut() throws {
@@ -122,7 +128,10 @@ final class AuthCore: Sendable {
     // MARK: Sessions
 
     /// Builds the user for fresh session tokens (profile from `getAccountInfo`) and makes it current.
+    /// `tenantIDMismatch` when the tokens belong to another tenant than `existing`'s (or, for a new sign-in,
+    /// than `Auth.tenantID`).
     func signedIn(idToken: String, refreshToken: String, expiresIn: String?, replacing existing: User? = nil) async throws -> User {
+        try Self.checkTenant(ofIDToken: idToken, expected: existing.map { $0.tenantID } ?? tenantID)
         let tokens = TokenManager.Tokens(idToken: idToken, refreshToken: refreshToken,
                                          expirationDate: configuration.clock().addingTimeInterval(TimeInterval(expiresIn ?? "3600") ?? 3600))
         let answer = try await backend.send(LookupRequest(idToken: idToken))
@@ -155,10 +164,11 @@ final class AuthCore: Sendable {
             }
             request.postBody = credential.nativePostBody
         }
-        request.tenantId = nil
         let answer: SignInWithIdpResponse
         do {
-            answer = try await backend.send(request)
+            // A link or reauthentication acts in the user's tenant; a sign-in in `Auth.tenantID`'s.
+            let tenant = (linkingUser ?? reauthenticating).map { $0.tenantID } ?? tenantID
+            answer = try await send(request, tenantID: tenant)
         } catch {
             if let linkingUser { signOutIfTokenIsInvalid(error, user: linkingUser) }
             throw error

@@ -53,7 +53,11 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case webSignInUserInteractionFailure = 17063
     case nullUser = 17067
     case invalidProviderID = 17071
+    /// The user (or the tokens a sign-in answered) belongs to another tenant than `Auth.tenantID`, or a request
+    /// named another tenant than its ID token's (`TENANT_ID_MISMATCH`).
     case tenantIDMismatch = 17072
+    /// The operation cannot be done inside a tenant (`UNSUPPORTED_TENANT_OPERATION`).
+    case unsupportedTenantOperation = 17073
     /// The user has a second factor: complete the sign-in with the `MultiFactorResolver` in the error's
     /// `userInfo[AuthErrorUserInfoMultiFactorResolverKey]`.
     case secondFactorRequired = 17078
@@ -99,6 +103,9 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case passkeyLimitExceeded = 19006
     /// Hearth: the passkey challenge expired or was used already (`PASSKEY_CHALLENGE_TIMEOUT`): start again.
     case passkeyChallengeExpired = 19007
+    /// Hearth: the server has no tenant with the id in `Auth.tenantID` (`TENANT_NOT_FOUND`, `INVALID_TENANT_ID`;
+    /// Firebase's Apple SDK has no code for it and reports `internalError`).
+    case tenantNotFound = 19008
 
     /// A short description, as Firebase words it.
     public var message: String {
@@ -160,6 +167,8 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .nullUser: "A null user object was provided as the argument for an operation which requires a non-null user object."
         case .invalidProviderID: "The provider ID provided for the attempted web operation is invalid."
         case .tenantIDMismatch: "The provided user's tenant ID does not match the Auth instance's tenant ID."
+        case .unsupportedTenantOperation: "This operation is not supported in a multi-tenant context."
+        case .tenantNotFound: "There is no tenant with this ID: check Auth.tenantID."
         case .keychainError: "An error occurred when accessing the keychain."
         case .internalError: "An internal error has occurred, print and inspect the error details for more information."
         case .malformedJWT: "Failed to parse JWT. Check the userInfo dictionary for the full token."
@@ -230,6 +239,13 @@ enum AuthErrorUtils {
     static func code(forServerError name: String, reason: String? = nil) -> AuthErrorCode {
         if let reason, reason.hasPrefix("keyInvalid") { return .invalidAPIKey }
         if reason == "ipRefererBlocked" { return .appNotAuthorized }
+        // The tenant errors by name, as Firebase's Apple SDK maps them (and Hearth's TENANT_NOT_FOUND).
+        switch name {
+        case "TENANT_ID_MISMATCH": return .tenantIDMismatch
+        case "UNSUPPORTED_TENANT_OPERATION": return .unsupportedTenantOperation
+        case "TENANT_NOT_FOUND", "INVALID_TENANT_ID": return .tenantNotFound
+        default: break
+        }
         guard let server = ServerErrorCode(rawValue: name) else { return .internalError }
         return code(for: server)
     }
@@ -292,6 +308,7 @@ enum AuthErrorUtils {
         case .passkeyChallengeTimeout: .passkeyChallengeExpired
         case .passkeyEnrollmentNotFound: .missingPasskeyEnrollment
         case .invalidAuthenticatorResponse: .invalidAuthenticatorResponse
+        case .tenantNotFound: .tenantNotFound
         default: .internalError
         }
     }
@@ -307,7 +324,8 @@ enum AuthErrorUtils {
         case .operationNotAllowed: .operationNotAllowed
         case .invalidCredential: .invalidCredential
         case .appNotAuthorized: .appNotAuthorized
-        case .argumentError, .unsupportedTenantOperation, nil: .webSignInUserInteractionFailure
+        case .unsupportedTenantOperation: .unsupportedTenantOperation
+        case .argumentError, nil: .webSignInUserInteractionFailure
         }
         var info: [String: any Sendable] = [AuthErrors.userInfoWebErrorCodeKey: error.code]
         if let value = error.providerError { info[AuthErrors.userInfoProviderErrorKey] = value }

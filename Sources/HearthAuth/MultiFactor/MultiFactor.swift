@@ -128,10 +128,11 @@ extension User {
     /// The user's second factors and their enrollment.
     public var multiFactor: MultiFactor { MultiFactor(user: self) }
 
-    /// Sends a second-factor RPC of this user; signs out when the server says the user's tokens are no longer good.
-    func callMultiFactor<R: WireRPC>(_ request: R) async throws -> R.Response {
+    /// Sends a second-factor (or passkey) RPC of this user, in the user's tenant; signs out when the server says
+    /// the user's tokens are no longer good.
+    func callMultiFactor<R: TenantCarryingRequest>(_ request: R) async throws -> R.Response {
         do {
-            return try await auth.backend.send(request)
+            return try await auth.send(request, tenantID: tenantID)
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
             throw error

@@ -24,6 +24,8 @@ public final class MultiFactorResolver: Sendable {
     public let auth: Auth
     let pendingCredential: String
     let firstFactor: FirstFactor
+    /// The tenant the first factor signed in to: the second factor completes there.
+    let tenantID: String?
 
     /// What the first factor's answer said, for the result of the completed sign-in.
     struct FirstFactor: Sendable {
@@ -40,6 +42,7 @@ public final class MultiFactorResolver: Sendable {
         self.hints = hints
         self.auth = auth
         self.firstFactor = firstFactor
+        self.tenantID = firstFactor.replacing.map { $0.tenantID } ?? auth.core.tenantID
         self.session = MultiFactorSession(kind: .signIn(pendingCredential: pendingCredential))
     }
 
@@ -68,7 +71,7 @@ public final class MultiFactorResolver: Sendable {
             throw AuthErrorUtils.error(.invalidCredential, message: "Unsupported second factor: \(assertion.factorID).")
         }
         let core = auth.core
-        let answer = try await core.backend.send(request)
+        let answer = try await core.send(request, tenantID: tenantID)
         guard let idToken = answer.idToken, let refreshToken = answer.refreshToken else {
             throw AuthErrorUtils.error(.internalError, message: "The server returned no tokens.")
         }

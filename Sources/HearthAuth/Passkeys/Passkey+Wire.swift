@@ -60,7 +60,7 @@ extension Auth {
     /// relying party may answer). Hand its `rpId` and `challenge` to the platform authenticator, then pass its answer
     /// to `finalizePasskeySignIn(with:)`. `operationNotAllowed` when passkeys are off for the project.
     public func passkeySignInChallenge() async throws -> PasskeySignInChallenge {
-        let answer = try await core.backend.send(StartPasskeySignInRequest())
+        let answer = try await core.send(StartPasskeySignInRequest(), tenantID: core.tenantID)
         return try PasskeySignInChallenge(answer.credentialRequestOptions)
     }
 
@@ -72,7 +72,7 @@ extension Auth {
     /// `invalidAuthenticatorResponse` when it does not verify, `missingPasskeyEnrollment` when the passkey was
     /// removed, `passkeyChallengeExpired` when the challenge is too old or used, `userDisabled`.
     public func finalizePasskeySignIn(with assertion: PasskeyAssertion) async throws -> AuthDataResult {
-        let answer = try await core.backend.send(FinalizePasskeySignInRequest(authenticatorAuthenticationResponse: assertion.wire))
+        let answer = try await core.send(FinalizePasskeySignInRequest(authenticatorAuthenticationResponse: assertion.wire), tenantID: core.tenantID)
         try core.checkSecondFactor(pendingCredential: answer.mfaPendingCredential, mfaInfo: answer.mfaInfo, email: nil, firstFactor: .init(
             additionalUserInfo: AdditionalUserInfo(providerID: PasskeyMultiFactorGenerator.factorID, profile: nil, username: nil, isNewUser: false),
             credential: nil, replacing: nil))
@@ -116,7 +116,7 @@ extension MultiFactorResolver {
     public func passkeyChallenge() async throws -> PasskeySignInChallenge {
         var request = StartMFASignInRequest(mfaPendingCredential: pendingCredential, mfaEnrollmentId: nil)
         request.passkeySignInInfo = EmptyWireObject()
-        let answer = try await auth.core.backend.send(request)
+        let answer = try await auth.core.send(request, tenantID: tenantID)
         guard let options = answer.passkeyResponseInfo?.credentialRequestOptions else {
             throw AuthErrorUtils.error(.internalError, message: "The server sent no passkey challenge.")
         }

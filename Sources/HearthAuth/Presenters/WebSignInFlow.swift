@@ -12,9 +12,9 @@ enum WebSignInFlow {
         return String((0..<count).map { _ in Character(UnicodeScalar(UInt8.random(in: 65...90, using: &generator))) })
     }
 
-    /// The handler URL for one sign-in.
+    /// The handler URL for one sign-in; `tenantID` (`Auth.tenantID`) goes in `tid`, as Firebase's Apple SDK sends it.
     static func handlerURL(configuration: AuthConfiguration, providerID: String, sessionID: String, eventID: String, scopes: [String],
-                           customParameters: [String: String], redirectUrl: String?) throws -> URL {
+                           customParameters: [String: String], redirectUrl: String?, tenantID: String? = nil) throws -> URL {
         var components = URLComponents(url: configuration.serverURL, resolvingAgainstBaseURL: false)!
         components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + AuthHandlerProtocol.handlerPath
         func item(_ name: AuthHandlerParameter, _ value: String) -> URLQueryItem { URLQueryItem(name: name.rawValue, value: value) }
@@ -33,6 +33,7 @@ enum WebSignInFlow {
         } else if let appId = configuration.appId {
             items.append(item(.appId, appId))
         }
+        if let tenantID, !tenantID.isEmpty { items.append(item(.tid, tenantID)) }
         if !customParameters.isEmpty {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -74,7 +75,7 @@ enum WebSignInFlow {
         let receiver = try LoopbackReceiver(path: AuthHandlerProtocol.callbackPath, providerID: providerID, page: configuration.loopbackPage)
         defer { receiver.shutdown() }
         let url = try handlerURL(configuration: configuration, providerID: providerID, sessionID: sessionID, eventID: eventID,
-                                 scopes: scopes, customParameters: customParameters, redirectUrl: receiver.url)
+                                 scopes: scopes, customParameters: customParameters, redirectUrl: receiver.url, tenantID: core.tenantID)
         async let callback = receiver.waitForCallback(timeout: configuration.webSignInTimeout)
         // The presenter runs alongside the wait: a presenter that is itself the browser (tests, embedded web views)
         // only returns once the loopback page is answered, which happens after the sign-in completes.
@@ -153,7 +154,7 @@ enum WebSignInFlow {
             throw AuthErrorUtils.error(.invalidClientID, message: "Set AuthConfiguration.appId or clientId (the app's URL scheme) and bundleId.")
         }
         let url = try handlerURL(configuration: configuration, providerID: providerID, sessionID: sessionID, eventID: eventID,
-                                 scopes: scopes, customParameters: customParameters, redirectUrl: nil)
+                                 scopes: scopes, customParameters: customParameters, redirectUrl: nil, tenantID: core.tenantID)
         let callback: URL
         if let uiDelegate {
             // A custom presenter: the app forwards the callback to `Auth.canHandle(_:)`.

@@ -18,7 +18,7 @@ extension User {
     private func sendOobCode(_ type: OobRequestType, newEmail: String?, _ settings: ActionCodeSettings?) async throws {
         let token = try await getIDToken()
         do {
-            _ = try await auth.backend.send(SendOobCodeRequest(requestType: type, newEmail: newEmail, idToken: token, settings: settings?.wire))
+            _ = try await auth.send(SendOobCodeRequest(requestType: type, newEmail: newEmail, idToken: token, settings: settings?.wire), tenantID: tenantID)
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
             throw error

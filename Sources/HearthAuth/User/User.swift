@@ -28,6 +28,9 @@ public final class User: UserInfo, Sendable {
 
     let state: LockedValue<Profile>
     let tokens: TokenManager
+    /// The Identity Platform tenant the user belongs to (its ID token's `firebase.tenant`); nil: the project's own
+    /// users. A user never changes tenant; its requests carry this one.
+    public let tenantID: String?
     let auth: AuthCore
     /// The passkey name of `startPasskeyEnrollment(withName:)`, sent by the `finalizePasskeyEnrollment` that follows.
     let pendingPasskeyName = LockedValue<String?>(nil)
@@ -35,6 +38,7 @@ public final class User: UserInfo, Sendable {
     init(profile: Profile, tokens: TokenManager.Tokens, auth: AuthCore) {
         self.state = LockedValue(profile)
         self.auth = auth
+        self.tenantID = AuthTenant.tenant(ofIDToken: tokens.idToken)
         let persist: @Sendable (TokenManager.Tokens) async -> Void = { [weak auth] _ in await auth?.persistIfCurrent() }
         self.tokens = TokenManager(tokens: tokens, backend: auth.backend, clock: auth.configuration.clock, onChange: persist)
     }
@@ -208,7 +212,7 @@ public final class User: UserInfo, Sendable {
     func setAccountInfo(_ request: UpdateRequest) async throws {
         let answer: UpdateResponse
         do {
-            answer = try await auth.backend.send(request)
+            answer = try await auth.send(request, tenantID: tenantID)
         } catch {
             auth.signOutIfTokenIsInvalid(error, user: self)
             throw error
