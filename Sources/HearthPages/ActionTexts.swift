@@ -1,6 +1,6 @@
 import Foundation
 
-/// An action link's parameters (`mode`, `oobCode`, `apiKey`, `continueUrl`, `lang`), from the query of
+/// An action link's parameters (`mode`, `oobCode`, `apiKey`, `continueUrl`, `lang`, `tenantId`), from the query of
 /// `/__/auth/action` or from the form that carries them back; refused whole when damaged.
 public struct ActionLink: Sendable {
     public var mode: String
@@ -8,6 +8,8 @@ public struct ActionLink: Sendable {
     public var apiKey: String?
     public var continueURL: String?
     public var lang: String?
+    /// The Identity Platform tenant the code was made in (the link's scope).
+    public var tenantId: String?
 
     /// Why a link is not one (a 400 page).
     public struct Damaged: Error, Sendable {
@@ -19,7 +21,7 @@ public struct ActionLink: Sendable {
 
     /// Reads the parameters through `value`; `modes`: the actions the page knows.
     public init(modes: Set<String>, _ value: (String) -> String?) throws(Damaged) {
-        for name in ["mode", "oobCode", "apiKey", "continueUrl", "lang"] {
+        for name in ["mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId"] {
             guard let text = value(name) else { continue }
             if text.utf8.count > Self.maxParameterBytes { throw Damaged(message: "This link is damaged: its \(name) is too long.") }
             if text.contains("\0") { throw Damaged(message: "This link is damaged: it holds a NUL character.") }
@@ -35,12 +37,13 @@ public struct ActionLink: Sendable {
         apiKey = optional("apiKey")
         continueURL = optional("continueUrl")
         lang = optional("lang")
+        tenantId = optional("tenantId")
     }
 
     /// The hidden fields that carry the link back, the form's token (field `token`), then `extra`.
     public func hidden(_ token: String, _ extra: [Pages.Form.Field] = []) -> [Pages.Form.Field] {
         var fields = [Pages.Form.Field("mode", mode), Pages.Form.Field("oobCode", code)]
-        for (name, value) in [("apiKey", apiKey), ("continueUrl", continueURL), ("lang", lang)] {
+        for (name, value) in [("apiKey", apiKey), ("continueUrl", continueURL), ("lang", lang), ("tenantId", tenantId)] {
             if let value { fields.append(Pages.Form.Field(name, value)) }
         }
         return fields + [Pages.Form.Field("token", token)] + extra

@@ -45,6 +45,8 @@ extension HearthAPIError {
             self.init(ServerErrorCode.federatedUserIdAlreadyLinked, "another user already has this \(providerId) identity")
         case .duplicateLocalId:
             self.init(ServerErrorCode.duplicateLocalId)
+        case .tenantExists:
+            self.init(ServerErrorCode.configurationExists, "a tenant with this id exists")
         case .notFound:
             self.init(ServerErrorCode.userNotFound)
         case .conflict:

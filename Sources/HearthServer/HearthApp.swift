@@ -110,7 +110,7 @@ public final class HearthApp: Sendable {
                 _ = try await store.deleteIdPConfig(providerId: config.providerId)
             }
         }
-        return try await federation.providerSources()
+        return try await federation.providerSources(in: accounts.scopes.project)
     }
 
     /// The background services: key and store upkeep; the outbox's delivery when the server has an SMTP relay.

@@ -15,6 +15,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case notFound
     /// A signing key with this generation exists (another replica rotated first).
     case duplicateKeyGeneration
+    /// A tenant with that id exists.
+    case tenantExists
     /// A text value holds U+0000, which neither engine stores faithfully (SQLite cuts the text there, PostgreSQL
     /// refuses it): refused before it reaches the database, whatever the caller checked.
     case textWithNUL
@@ -55,6 +57,9 @@ public enum RefreshSessionOutcome: Sendable, Equatable {
     case sessionExpired
     /// Rotated: the presented record and the user with its new `lastRefreshAt`.
     case refreshed(previous: RefreshTokenRecord, user: UserRecord)
+    /// The token belongs to another tenant's user (nil: the project's): nothing written; refresh it with the store
+    /// bound to that tenant (the refresh request names no tenant, so the token decides it).
+    case inTenant(String?)
 }
 
 /// Users and their linked identities.
@@ -195,7 +200,25 @@ extension UserStore {
 
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
     AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore, RateLimitStore, SignInThrottleStore,
-    ClientSecretStore, EmailActionStore, PasskeyStore {
+    ClientSecretStore, EmailActionStore, PasskeyStore, TenantStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
+    /// The Identity Platform tenant this store is bound to; nil: the project's own users. Every user, identity,
+    /// provider configuration, action code, flow and audit query of the store filters on it and every insert
+    /// carries it, so code written against a scope's store cannot reach another tenant's rows.
+    var tenantId: String? { get }
+    /// The same database (connections, vault keys), bound to `tenantId` (nil: the project's own users). Project-wide
+    /// rows (signing keys, service accounts, apps, console, settings) are the same through every binding.
+    func bound(toTenant tenantId: String?) -> any HearthStore
 }
+
+/// A record a tenant owns: the store that writes it sets its tenant from the store's binding (``HearthStore/tenantId``).
+public protocol TenantOwned {
+    var tenantId: String? { get set }
+}
+
+extension UserRecord: TenantOwned {}
+extension RefreshTokenRecord: TenantOwned {}
+extension OobCodeRecord: TenantOwned {}
+extension AuthorizationSession: TenantOwned {}
+extension PendingCredential: TenantOwned {}

@@ -30,6 +30,7 @@ enum PostgresMigrations {
             (7, schema.emailActions),
             (8, schema.multiFactor),
             (9, schema.passkeys),
+            (10, schema.tenants),
         ]
     }()
 }

@@ -7,17 +7,17 @@ extension PostgresStore {
     // MARK: Email action codes
 
     public func insertOobCode(_ record: OobCodeRecord) async throws {
-        try await single { db in try await db.execute(StoreSQL.insertOobCode(record)) }
+        try await single { [self] db in try await db.execute(StoreSQL.insertOobCode(stamped(record))) }
     }
 
     public func oobCode(hash: String) async throws -> OobCodeRecord? {
-        try await single { db in try await db.row(StoreSQL.oobCode(hash: hash)).map(OobCodeRecord.init(row:)) }
+        try await single { [self] db in try await db.row(StoreSQL.oobCode(hash: hash, tenant: tenantKey)).map(OobCodeRecord.init(row:)) }
     }
 
     public func consumeOobCode(hash: String, now: Date) async throws -> OobCodeConsumeOutcome {
-        try await transaction { db in
+        try await transaction { [self] db in
             // The row lock orders two replicas' clicks on one link; the conditional update picks the one winner.
-            let record = try await db.row(StoreSQL.oobCode(hash: hash, forUpdate: true)).map(OobCodeRecord.init(row:))
+            let record = try await db.row(StoreSQL.oobCode(hash: hash, tenant: tenantKey, forUpdate: true)).map(OobCodeRecord.init(row:))
             if let refused = StoreSQL.consumeOutcome(record, now: now) { return refused }
             guard let record, try await db.execute(StoreSQL.markOobCodeUsed(hash: hash, now: now)) == 1 else { return .used }
             return .consumed(record)

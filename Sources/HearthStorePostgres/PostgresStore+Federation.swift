@@ -7,35 +7,39 @@ extension PostgresStore {
     // MARK: Identity providers and apps
 
     public func idpConfig(providerId: String) async throws -> IdPConfig? {
-        try await single { db in try await db.row(StoreSQL.idpConfig(providerId: providerId)).map { try $0.json(IdPConfig.self, "config_json") } }
+        try await single { [self] db in try await db.row(StoreSQL.idpConfig(providerId: providerId, tenant: tenantKey)).map { try $0.json(IdPConfig.self, "config_json") } }
             .map(clientSecrets.fromStorage)
     }
 
     public func idpConfigs() async throws -> [IdPConfig] {
-        try await single { db in try await db.rows(StoreSQL.idpConfigs).map { try $0.json(IdPConfig.self, "config_json") } }
+        try await single { [self] db in try await db.rows(StoreSQL.idpConfigs(tenant: tenantKey)).map { try $0.json(IdPConfig.self, "config_json") } }
             .map(clientSecrets.fromStorage)
     }
 
     public func saveIdPConfig(_ config: IdPConfig) async throws {
         let json = try StoreJSON.encode(try clientSecrets.forStorage(config))
-        try await single { db in try await db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: json)) }
+        try await single { [self] db in try await db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: json, tenant: tenantKey)) }
     }
 
     @discardableResult
     public func sealStoredClientSecrets() async throws -> Int {
         let sealing = clientSecrets
         return try await transaction { db in
-            let stored = try await db.rows(StoreSQL.idpConfigs + " FOR UPDATE").map { try $0.json(IdPConfig.self, "config_json") }
-            let resealed = try sealing.resealed(stored)
-            for config in resealed {
-                try await db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: try StoreJSON.encode(config)))
+            // Every tenant's configurations, each saved back in its own tenant.
+            var resealedCount = 0
+            for row in try await db.rows(StoreSQL.allIdPConfigs + " FOR UPDATE") {
+                for config in try sealing.resealed([try row.json(IdPConfig.self, "config_json")]) {
+                    try await db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: try StoreJSON.encode(config),
+                                                                tenant: try row.string("tenant_id") ?? ""))
+                    resealedCount += 1
+                }
             }
-            return resealed.count
+            return resealedCount
         }
     }
 
     public func deleteIdPConfig(providerId: String) async throws -> Bool {
-        try await single { db in try await db.execute(StoreSQL.deleteIdPConfig(providerId: providerId)) > 0 }
+        try await single { [self] db in try await db.execute(StoreSQL.deleteIdPConfig(providerId: providerId, tenant: tenantKey)) > 0 }
     }
 
     public func apps() async throws -> [AppRegistration] {
@@ -54,7 +58,7 @@ extension PostgresStore {
     // MARK: Authorization sessions and pending credentials
 
     public func insertAuthorizationSession(_ session: AuthorizationSession) async throws {
-        let statement = try StoreSQL.insertAuthorizationSession(session)
+        let statement = try StoreSQL.insertAuthorizationSession(stamped(session))
         try await single { db in try await db.execute(statement) }
     }
 
@@ -71,14 +75,14 @@ extension PostgresStore {
         try await transaction { db in
             // Locked: two replicas consuming one session serialize; the second sees it consumed.
             let session = try await db.row(StoreSQL.authorizationSession(state: state) + " FOR UPDATE").flatMap(AuthorizationSession.init(row:))
-            let outcome = StoreSQL.consumption(of: session, sessionIdHash: sessionIdHash, now: now)
+            let outcome = StoreSQL.consumption(of: session, sessionIdHash: sessionIdHash, now: now, tenantId: self.tenantId)
             if session != nil, outcome != .alreadyUsed { try await db.execute(StoreSQL.markConsumed(state: state, now: now)) }
             return outcome
         }
     }
 
     public func insertPendingCredential(_ credential: PendingCredential) async throws {
-        let statement = try StoreSQL.insertPendingCredential(credential)
+        let statement = try StoreSQL.insertPendingCredential(stamped(credential))
         try await single { db in try await db.execute(statement) }
     }
 
@@ -87,7 +91,8 @@ extension PostgresStore {
         let credential = try await single { db in
             try await db.row(StoreSQL.deletePendingCredential(tokenHash: tokenHash) + " RETURNING *").map(PendingCredential.init(row:))
         }
-        return credential.flatMap { $0.expiresAt > now ? $0 : nil }
+        // Verified by another tenant's provider: not this tenant's to link (and burned all the same).
+        return credential.flatMap { $0.expiresAt > now && $0.tenantId == tenantId ? $0 : nil }
     }
 
     public func pruneExpiredFlows(now: Date) async throws {
@@ -111,13 +116,13 @@ extension PostgresStore {
     // MARK: Users (admin)
 
     public func listUsers(after afterLocalId: String?, limit: Int) async throws -> [UserRecord] {
-        try await single { db in
-            try await db.rows("\(Self.userSelect) \(StoreSQL.userPage(after: afterLocalId, limit: limit, alias: "u."))").map(Self.userRecord)
+        try await single { [self] db in
+            try await db.rows("\(Self.userSelect) \(StoreSQL.userPage(after: afterLocalId, limit: limit, tenant: tenantKey, alias: "u."))").map(Self.userRecord)
         }
     }
 
     public func queryUsers(_ query: UserQuery) async throws -> (total: Int, users: [UserRecord]) {
-        let filter = StoreSQL.userFilter(query, alias: "u.")
+        let filter = StoreSQL.userFilter(query, tenant: tenantKey, alias: "u.")
         let order = StoreSQL.userOrder(query, alias: "u.", dialect: .postgres)
         return try await snapshot { db in
             let total = try await db.row(StoreSQL.countUsers(filter, from: "users u"))?.int("n") ?? 0
@@ -126,20 +131,20 @@ extension PostgresStore {
     }
 
     public func deleteAllUsers() async throws -> Int {
-        try await transaction { db in
-            try await db.execute("DELETE FROM refresh_tokens")
-            return try await db.execute("DELETE FROM users")
+        try await transaction { [self] db in
+            for statement in StoreSQL.deleteTenantUsersRows(tenant: tenantKey) { try await db.execute(statement) }
+            return try await db.execute(StoreSQL.deleteTenantUsers(tenant: tenantKey))
         }
     }
 
     // MARK: Audit log
 
     public func appendAuditEntry(_ entry: AuditEntry) async throws {
-        try await single { db in try await db.execute(StoreSQL.appendAuditEntry(entry)) }
+        try await single { [self] db in try await db.execute(StoreSQL.appendAuditEntry(entry, tenant: tenantKey)) }
     }
 
     public func auditEntries(before beforeId: Int64?, limit: Int) async throws -> [AuditEntry] {
-        try await single { db in try await db.rows(StoreSQL.auditEntries(before: beforeId, limit: limit)).map(AuditEntry.init(row:)) }
+        try await single { [self] db in try await db.rows(StoreSQL.auditEntries(before: beforeId, limit: limit, tenant: tenantKey)).map(AuditEntry.init(row:)) }
     }
 
     // MARK: Bulk import
@@ -148,6 +153,7 @@ extension PostgresStore {
     /// transaction, 500 rows per statement, without the per-user checks of ``createUser(_:)``: a duplicate
     /// `localId` or email fails the whole import and nothing is written.
     public func importUsers(_ users: [UserRecord]) async throws {
+        let users = users.map(stamped)
         try await transaction { db in
             for start in stride(from: users.startIndex, to: users.endIndex, by: 500) {
                 try await Self.uniqueChecked { try await db.execute(StoreSQL.insertUsers(users[start..<min(start + 500, users.endIndex)])) }

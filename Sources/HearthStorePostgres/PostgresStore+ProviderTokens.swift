@@ -26,7 +26,7 @@ extension PostgresStore {
     }
 
     public func deleteProviderTokens(providerId: String) async throws -> Int {
-        try await single { db in try await db.execute(StoreSQL.deleteProviderTokens(providerId: providerId)) }
+        try await single { [self] db in try await db.execute(StoreSQL.deleteProviderTokens(providerId: providerId, tenant: tenantKey)) }
     }
 
     public func providerTokenRecords(after: ProviderTokenKey?, limit: Int) async throws -> [ProviderTokenRecord] {

@@ -11,7 +11,7 @@ extension PostgresStore {
     /// trip, one consistent snapshot.
     static let userSelect: SQLStatement = """
         SELECT u.local_id, u.email, u.email_verified, u.display_name, u.photo_url, u.password_hash, u.password_updated_at,
-            u.disabled, u.created_at, u.last_login_at, u.last_refresh_at, u.valid_since, u.custom_claims, u.custom_auth, u.version, u.email_link_signin, u.mfa,
+            u.disabled, u.created_at, u.last_login_at, u.last_refresh_at, u.valid_since, u.custom_claims, u.custom_auth, u.version, u.email_link_signin, u.mfa, u.tenant_id,
             (SELECT json_agg(json_build_object('providerId', i.provider_id, 'federatedId', i.federated_id, 'email', i.email,
                     'displayName', i.display_name, 'photoUrl', i.photo_url) ORDER BY i.provider_id)::text
              FROM provider_identities i WHERE i.local_id = u.local_id) AS identities
@@ -19,49 +19,51 @@ extension PostgresStore {
         """
 
     public func createUser(_ user: UserRecord) async throws {
-        try await transaction { db in
+        let user = stamped(user)
+        try await transaction { [self] db in
             // ON CONFLICT on the key only: a taken localId is reported first (as in SQLite); a taken email still
             // raises the unique violation, which decides between two replicas inserting the same email.
             let inserted = try await Self.uniqueChecked {
                 try await db.execute(StoreSQL.insertUsers([user]) + " ON CONFLICT (local_id) DO NOTHING")
             }
             if inserted == 0 { throw StoreError.duplicateLocalId }
-            try await Self.writeIdentities(user, db: db)
+            try await writeIdentities(user, db: db)
         }
     }
 
     public func user(localId: String) async throws -> UserRecord? {
-        try await single { db in try await db.row("\(Self.userSelect) WHERE u.local_id = \(localId)").map(Self.userRecord) }
+        try await single { [self] db in try await db.row("\(Self.userSelect) WHERE u.local_id = \(localId) AND u.tenant_id = \(tenantKey)").map(Self.userRecord) }
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await single { db in
+        try await single { [self] db in
             for form in StoreSQL.emailLookupForms(email) {
-                if let row = try await db.row("\(Self.userSelect) WHERE u.email = \(form)") { return try Self.userRecord(row) }
+                if let row = try await db.row("\(Self.userSelect) WHERE u.tenant_id = \(tenantKey) AND u.email = \(form)") { return try Self.userRecord(row) }
             }
             return nil
         }
     }
 
     public func user(providerId: String, federatedId: String) async throws -> UserRecord? {
-        try await single { db in
-            let holder = StoreSQL.identityHolder(providerId: providerId, federatedId: federatedId)
-            return try await db.row("\(Self.userSelect) WHERE u.local_id = (\(holder))").map(Self.userRecord)
+        try await single { [self] db in
+            let holder = StoreSQL.identityHolder(providerId: providerId, federatedId: federatedId, tenant: tenantKey)
+            return try await db.row("\(Self.userSelect) WHERE u.local_id = (\(holder)) AND u.tenant_id = \(tenantKey)").map(Self.userRecord)
         }
     }
 
     public func updateUser(_ user: UserRecord, revokingSessions: Bool) async throws -> UserRecord {
-        try await transaction { db in
+        let user = stamped(user)
+        return try await transaction { [self] db in
             // The row lock makes the version check and the write one step against any other replica.
-            guard let current = try await db.row(StoreSQL.userVersion(localId: user.localId) + " FOR UPDATE") else {
+            guard let current = try await db.row(StoreSQL.userVersion(localId: user.localId, tenant: tenantKey) + " FOR UPDATE") else {
                 throw StoreError.notFound
             }
             guard try current.int("version") == user.version else { throw StoreError.conflict }
             let version = try await Self.uniqueChecked {
-                try await db.row(StoreSQL.updateUser(user) + " RETURNING version")?.int("version")
+                try await db.row(StoreSQL.updateUser(user, tenant: tenantKey) + " RETURNING version")?.int("version")
             }
             try await db.execute(StoreSQL.deleteIdentities(localId: user.localId))
-            try await Self.writeIdentities(user, db: db)
+            try await writeIdentities(user, db: db)
             try await db.execute(StoreSQL.deleteUnlinkedProviderTokens(localId: user.localId))
             if revokingSessions { for statement in StoreSQL.revokeSessions(localId: user.localId) { try await db.execute(statement) } }
             var stored = user
@@ -72,9 +74,9 @@ extension PostgresStore {
 
     public func recordSignIn(localId: String, at moment: Date, identity: ProviderIdentity?, passwordRehash: PasswordRehash?,
                              refreshToken: RefreshTokenRecord?) async throws -> UserRecord? {
-        try await transaction { db in
+        try await transaction { [self] db in
             // Locked: the rehash compare-and-swap and the version bump see the latest row.
-            guard let user = try await db.row("\(Self.userSelect) WHERE u.local_id = \(localId) FOR UPDATE OF u").map(Self.userRecord)
+            guard let user = try await db.row("\(Self.userSelect) WHERE u.local_id = \(localId) AND u.tenant_id = \(tenantKey) FOR UPDATE OF u").map(Self.userRecord)
             else { return nil }
             if user.disabled { return user }
             let rehash = passwordRehash.flatMap { user.passwordHash == $0.old ? $0.new : nil }
@@ -83,7 +85,7 @@ extension PostgresStore {
             let changed = StoreSQL.changedIdentity(identity, of: user).flatMap { index in identity.map { (index: index, value: $0) } }
             if let changed { try await db.execute(StoreSQL.updateIdentityProfile(changed.value, localId: localId)) }
             if let refreshToken {
-                try await db.execute(StoreSQL.insertRefreshToken(refreshToken))
+                try await db.execute(StoreSQL.insertRefreshToken(stamped(refreshToken)))
                 try await db.execute(StoreSQL.countSignIn(provider: refreshToken.signInProvider, at: moment))
             }
             return StoreSQL.signedIn(user, at: moment, identity: changed, rehashedTo: rehash, version: version)
@@ -91,7 +93,9 @@ extension PostgresStore {
     }
 
     public func deleteUser(localId: String) async throws -> Bool {
-        try await transaction { db in
+        try await transaction { [self] db in
+            // Only a user of this store's tenant (its rows are found by the user's key).
+            guard try await db.row(StoreSQL.userVersion(localId: localId, tenant: tenantKey) + " FOR UPDATE") != nil else { return false }
             try await db.execute(StoreSQL.deleteRefreshTokens(localId: localId))
             // Identities and provider tokens go with the user (ON DELETE CASCADE).
             return try await db.execute(StoreSQL.deleteUser(localId: localId)) > 0
@@ -103,10 +107,10 @@ extension PostgresStore {
             var rewritten = 0
             var conflicts: [String] = []
             // Only addresses with a non-ASCII character can differ from their NFC form.
-            for row in try await db.rows("SELECT local_id, email FROM users WHERE email ~ '[^ -~]' FOR UPDATE") {
+            for row in try await db.rows("SELECT local_id, email, tenant_id FROM users WHERE email ~ '[^ -~]' FOR UPDATE") {
                 guard let localId = try row.string("local_id"), let canonical = try row.string("email").flatMap(StoreSQL.canonicalRewrite)
                 else { continue }
-                if try await db.row(StoreSQL.emailTaken(canonical, byOtherThan: localId)) != nil {
+                if try await db.row(StoreSQL.emailTaken(canonical, byOtherThan: localId, tenant: try row.string("tenant_id") ?? "")) != nil {
                     conflicts.append(localId)
                     continue
                 }
@@ -118,7 +122,7 @@ extension PostgresStore {
     }
 
     public func userCount() async throws -> Int {
-        try await single { db in try await db.row(StoreSQL.countUsers(""))?.int("n") ?? 0 }
+        try await single { [self] db in try await db.row(StoreSQL.countUsers("WHERE tenant_id = \(tenantKey)"))?.int("n") ?? 0 }
     }
 
     /// Runs `body`, turning unique violations into the store's errors: the constraints do the uniqueness work.
@@ -137,10 +141,10 @@ extension PostgresStore {
         }
     }
 
-    static func writeIdentities(_ user: UserRecord, db: SQLConnection) async throws {
+    func writeIdentities(_ user: UserRecord, db: SQLConnection) async throws {
         for identity in user.identities {
-            try await uniqueChecked(providerId: identity.providerId) {
-                try await db.execute(StoreSQL.insertIdentity(identity, localId: user.localId))
+            try await Self.uniqueChecked(providerId: identity.providerId) {
+                try await db.execute(StoreSQL.insertIdentity(identity, localId: user.localId, tenant: tenantKey))
             }
         }
     }
@@ -165,11 +169,11 @@ extension PostgresStore {
     // MARK: Refresh tokens
 
     public func insertRefreshToken(_ record: RefreshTokenRecord) async throws {
-        try await single { db in try await db.execute(StoreSQL.insertRefreshToken(record)) }
+        try await single { [self] db in try await db.execute(StoreSQL.insertRefreshToken(stamped(record))) }
     }
 
     public func refreshSession(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshSessionOutcome {
-        try await transaction { db in
+        try await transaction { [self] db in
             // Locked: a concurrent refresh of the same token, on any replica, waits and then sees it rotated.
             let presented: RefreshTokenRecord
             switch StoreSQL.presented(try await db.row(StoreSQL.refreshToken(hash: presentedHash) + " FOR UPDATE").map(RefreshTokenRecord.init(row:)),
@@ -180,8 +184,10 @@ extension PostgresStore {
                 return .reuseDetected
             case .usable(let record): presented = record
             }
+            // A token of another tenant is refreshed by that tenant's store (the caller resolves its scope).
+            if presented.tenantId != tenantId { return .inTenant(presented.tenantId) }
             // Every check before any write: a refused refresh changes nothing.
-            let user = try await db.row("\(Self.userSelect) WHERE u.local_id = \(presented.localId)").map(Self.userRecord)
+            let user = try await db.row("\(Self.userSelect) WHERE u.local_id = \(presented.localId) AND u.tenant_id = \(tenantKey)").map(Self.userRecord)
             if let refusal = StoreSQL.refusal(of: presented, user: user) { return refusal }
             guard var user else { return .userNotFound }
             // Rotation, the replacement and `last_refresh_at` in one statement: one round trip instead of three.

@@ -25,21 +25,48 @@ public final class PostgresStore: HearthStore {
     let configuration: PostgresStoreConfiguration
     let logger: Logger
     /// Provider client secrets are sealed with the vault keys given here (``ClientSecretSealing``).
-    public let clientSecrets = ClientSecretSealing()
-    /// The pool in use; replaced by a fresh one when the database comes back after an outage (postgres-nio's pool
-    /// backs off up to a minute between reconnection attempts, far longer than an outage of a few seconds).
-    private let pool: Mutex<Pool>
-    let availability = Availability()
+    public let clientSecrets: ClientSecretSealing
+    /// The tenant this store is bound to ('' for the project's own users): every user, identity, provider, code and
+    /// audit query filters on it and every insert carries it.
+    let tenantKey: String
+    /// The pool (and its availability) every binding of the store shares.
+    private let shared: Shared
+    var availability: Availability { shared.availability }
+
+    final class Shared: Sendable {
+        /// The pool in use; replaced by a fresh one when the database comes back after an outage (postgres-nio's
+        /// pool backs off up to a minute between reconnection attempts, far longer than an outage of a few seconds).
+        let pool: Mutex<Pool>
+        let availability = Availability()
+        init(_ pool: Pool) { self.pool = Mutex(pool) }
+    }
 
     struct Pool: Sendable {
         let client: PostgresClient
         let runner: Task<Void, Never>
     }
 
-    private init(configuration: PostgresStoreConfiguration, pool: Pool, logger: Logger) {
+    private init(configuration: PostgresStoreConfiguration, shared: Shared, logger: Logger,
+                 clientSecrets: ClientSecretSealing = ClientSecretSealing(), tenantKey: String = "") {
         self.configuration = configuration
-        self.pool = Mutex(pool)
+        self.shared = shared
         self.logger = logger
+        self.clientSecrets = clientSecrets
+        self.tenantKey = tenantKey
+    }
+
+    public var tenantId: String? { tenantKey.isEmpty ? nil : tenantKey }
+
+    /// The same pool and vault keys, bound to `tenantId`.
+    public func bound(toTenant tenantId: String?) -> any HearthStore {
+        PostgresStore(configuration: configuration, shared: shared, logger: logger, clientSecrets: clientSecrets, tenantKey: tenantId ?? "")
+    }
+
+    /// `record` as this store writes it: in its tenant.
+    func stamped<Record: TenantOwned>(_ record: Record) -> Record {
+        var record = record
+        record.tenantId = tenantId
+        return record
     }
 
     /// Starts `client.run()` in a task the store owns; returns once that task is calling it (so the first lease
@@ -78,17 +105,17 @@ public final class PostgresStore: HearthStore {
             throw error
         }
         try? await connection.close()
-        return PostgresStore(configuration: configuration, pool: try await startedPool(configuration, logger: logger), logger: logger)
+        return PostgresStore(configuration: configuration, shared: Shared(try await startedPool(configuration, logger: logger)), logger: logger)
     }
 
     /// Stops the pool: waits for its connections to close. The store is unusable afterwards.
     public func close() async throws {
         availability.close()
-        let runner = pool.withLock { $0.runner }
+        let runner = shared.pool.withLock { $0.runner }
         runner.cancel()
         await runner.value
         // A pool swapped in by a probe that finished meanwhile is stopped too.
-        let last = pool.withLock { $0.runner }
+        let last = shared.pool.withLock { $0.runner }
         if last != runner {
             last.cancel()
             await last.value
@@ -188,7 +215,7 @@ public final class PostgresStore: HearthStore {
             fresh.runner.cancel()
             return
         }
-        let old = pool.withLock { current -> Pool in
+        let old = shared.pool.withLock { current -> Pool in
             let old = current
             current = fresh
             return old
@@ -300,9 +327,9 @@ public final class PostgresStore: HearthStore {
         if let reason = availability.downReason { throw StoreError.unavailable(reason) }
         let full = Duration.milliseconds(Int64(configuration.operationTimeout * 1000))
         let limit = try StoreDeadline.limit(full)
-        let client = pool.withLock { $0.client }
+        let client = shared.pool.withLock { $0.client }
         // A failure of a pool that was replaced meanwhile says nothing about the database (it was closed on purpose).
-        let current = { [self] in pool.withLock { $0.client === client } }
+        let current = { [self] in shared.pool.withLock { $0.client === client } }
         do {
             return try await Deadline.run(limit) { try await work(client) }
         } catch is DeadlineExceeded {

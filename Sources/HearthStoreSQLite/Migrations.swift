@@ -22,6 +22,7 @@ enum Migrations {
             (8, schema.emailActions),
             (9, schema.multiFactor),
             (10, schema.passkeys),
+            (11, schema.tenants),
         ]
     }()
 }

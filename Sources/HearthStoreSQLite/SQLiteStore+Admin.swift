@@ -6,42 +6,41 @@ extension SQLiteStore {
     // MARK: Users (admin)
 
     public func listUsers(after afterLocalId: String?, limit: Int) async throws -> [UserRecord] {
-        try await read { db in
-            let page = try db.rows("SELECT local_id FROM users \(StoreSQL.userPage(after: afterLocalId, limit: limit))")
-            return try Self.loadUsers(page, db: db)
+        try await read { [self] db in
+            let page = try db.rows("SELECT local_id FROM users \(StoreSQL.userPage(after: afterLocalId, limit: limit, tenant: tenantKey))")
+            return try loadUsers(page, db: db)
         }
     }
 
     public func queryUsers(_ query: UserQuery) async throws -> (total: Int, users: [UserRecord]) {
-        let filter = StoreSQL.userFilter(query)
-        return try await read { db in
+        let filter = StoreSQL.userFilter(query, tenant: tenantKey)
+        return try await read { [self] db in
             // Built at run time (the lists' lengths vary): not kept in the statement cache.
             let total = try db.rows(StoreSQL.countUsers(filter), cached: false).first?.int("n") ?? 0
             let page = try db.rows("SELECT local_id FROM users \(filter) \(StoreSQL.userOrder(query, dialect: .sqlite))", cached: false)
-            return (total, try Self.loadUsers(page, db: db))
+            return (total, try loadUsers(page, db: db))
         }
     }
 
     public func deleteAllUsers() async throws -> Int {
-        try await transaction { db in
-            try db.execute("DELETE FROM refresh_tokens")
-            try db.execute("DELETE FROM provider_identities")
-            return try db.execute("DELETE FROM users")
+        try await transaction { [self] db in
+            for statement in StoreSQL.deleteTenantUsersRows(tenant: tenantKey) { try db.execute(statement) }
+            return try db.execute(StoreSQL.deleteTenantUsers(tenant: tenantKey))
         }
     }
 
-    private static func loadUsers(_ page: [SQLiteRow], db: SQLConnection) throws -> [UserRecord] {
+    private func loadUsers(_ page: [SQLiteRow], db: SQLConnection) throws -> [UserRecord] {
         try page.compactMap { row in try row.string("local_id").flatMap { try loadUser(localId: $0, db: db) } }
     }
 
     // MARK: Audit log
 
     public func appendAuditEntry(_ entry: AuditEntry) async throws {
-        try await transaction { db in try db.execute(StoreSQL.appendAuditEntry(entry)) }
+        try await transaction { [self] db in try db.execute(StoreSQL.appendAuditEntry(entry, tenant: tenantKey)) }
     }
 
     public func auditEntries(before beforeId: Int64?, limit: Int) async throws -> [AuditEntry] {
-        try await read { db in try db.rows(StoreSQL.auditEntries(before: beforeId, limit: limit)).map(AuditEntry.init(row:)) }
+        try await read { [self] db in try db.rows(StoreSQL.auditEntries(before: beforeId, limit: limit, tenant: tenantKey)).map(AuditEntry.init(row:)) }
     }
 
     // MARK: Bulk import
@@ -51,6 +50,7 @@ extension SQLiteStore {
     /// (``StoreError/backend(_:)``) and nothing is written. For imports and benchmarks (seeding a million users),
     /// not for the request path.
     public func importUsers(_ users: [UserRecord]) async throws {
+        let users = users.map(stamped)
         try await transaction { db in
             for start in stride(from: users.startIndex, to: users.endIndex, by: 500) {
                 try db.execute(StoreSQL.insertUsers(users[start..<min(start + 500, users.endIndex)]), cached: false)

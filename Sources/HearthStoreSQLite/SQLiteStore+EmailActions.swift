@@ -7,16 +7,16 @@ extension SQLiteStore {
     // MARK: Email action codes
 
     public func insertOobCode(_ record: OobCodeRecord) async throws {
-        try await transaction { db in try db.execute(StoreSQL.insertOobCode(record)) }
+        try await transaction { [self] db in try db.execute(StoreSQL.insertOobCode(stamped(record))) }
     }
 
     public func oobCode(hash: String) async throws -> OobCodeRecord? {
-        try await read { db in try db.row(StoreSQL.oobCode(hash: hash)).map(OobCodeRecord.init(row:)) }
+        try await read { [self] db in try db.row(StoreSQL.oobCode(hash: hash, tenant: tenantKey)).map(OobCodeRecord.init(row:)) }
     }
 
     public func consumeOobCode(hash: String, now: Date) async throws -> OobCodeConsumeOutcome {
-        try await transaction { db in
-            let record = try db.row(StoreSQL.oobCode(hash: hash)).map(OobCodeRecord.init(row:))
+        try await transaction { [self] db in
+            let record = try db.row(StoreSQL.oobCode(hash: hash, tenant: tenantKey)).map(OobCodeRecord.init(row:))
             if let refused = StoreSQL.consumeOutcome(record, now: now) { return refused }
             guard let record, try db.execute(StoreSQL.markOobCodeUsed(hash: hash, now: now)) == 1 else { return .used }
             return .consumed(record)

@@ -6,33 +6,38 @@ extension SQLiteStore {
     // MARK: Identity providers and apps
 
     public func idpConfig(providerId: String) async throws -> IdPConfig? {
-        try await read { db in try db.row(StoreSQL.idpConfig(providerId: providerId)).map { try $0.json(IdPConfig.self, "config_json") } }
+        try await read { [self] db in try db.row(StoreSQL.idpConfig(providerId: providerId, tenant: tenantKey)).map { try $0.json(IdPConfig.self, "config_json") } }
             .map(clientSecrets.fromStorage)
     }
 
     public func idpConfigs() async throws -> [IdPConfig] {
-        try await read { db in try db.rows(StoreSQL.idpConfigs).map { try $0.json(IdPConfig.self, "config_json") } }
+        try await read { [self] db in try db.rows(StoreSQL.idpConfigs(tenant: tenantKey)).map { try $0.json(IdPConfig.self, "config_json") } }
             .map(clientSecrets.fromStorage)
     }
 
     public func saveIdPConfig(_ config: IdPConfig) async throws {
         let json = try StoreJSON.encode(try clientSecrets.forStorage(config))
-        try await transaction { db in try db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: json)) }
+        try await transaction { [self] db in try db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: json, tenant: tenantKey)) }
     }
 
     @discardableResult
     public func sealStoredClientSecrets() async throws -> Int {
         let sealing = clientSecrets
         return try await transaction { db in
-            let stored = try db.rows(StoreSQL.idpConfigs).map { try $0.json(IdPConfig.self, "config_json") }
-            let resealed = try sealing.resealed(stored)
-            for config in resealed { try db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: try StoreJSON.encode(config))) }
-            return resealed.count
+            // Every tenant's configurations, each saved back in its own tenant.
+            var resealedCount = 0
+            for row in try db.rows(StoreSQL.allIdPConfigs) {
+                for config in try sealing.resealed([try row.json(IdPConfig.self, "config_json")]) {
+                    try db.execute(StoreSQL.saveIdPConfig(providerId: config.providerId, json: try StoreJSON.encode(config), tenant: row.string("tenant_id") ?? ""))
+                    resealedCount += 1
+                }
+            }
+            return resealedCount
         }
     }
 
     public func deleteIdPConfig(providerId: String) async throws -> Bool {
-        try await transaction { db in try db.execute(StoreSQL.deleteIdPConfig(providerId: providerId)) > 0 }
+        try await transaction { [self] db in try db.execute(StoreSQL.deleteIdPConfig(providerId: providerId, tenant: tenantKey)) > 0 }
     }
 
     public func apps() async throws -> [AppRegistration] {
@@ -51,7 +56,7 @@ extension SQLiteStore {
     // MARK: Authorization sessions and pending credentials
 
     public func insertAuthorizationSession(_ session: AuthorizationSession) async throws {
-        let statement = try StoreSQL.insertAuthorizationSession(session)
+        let statement = try StoreSQL.insertAuthorizationSession(stamped(session))
         try await transaction { db in try db.execute(statement) }
     }
 
@@ -66,23 +71,24 @@ extension SQLiteStore {
     public func consumeAuthorizationSession(state: String, sessionIdHash: String, now: Date) async throws -> SessionConsumeOutcome {
         try await transaction { db in
             let session = try db.row(StoreSQL.authorizationSession(state: state)).flatMap(AuthorizationSession.init(row:))
-            let outcome = StoreSQL.consumption(of: session, sessionIdHash: sessionIdHash, now: now)
+            let outcome = StoreSQL.consumption(of: session, sessionIdHash: sessionIdHash, now: now, tenantId: self.tenantId)
             if session != nil, outcome != .alreadyUsed { try db.execute(StoreSQL.markConsumed(state: state, now: now)) }
             return outcome
         }
     }
 
     public func insertPendingCredential(_ credential: PendingCredential) async throws {
-        let statement = try StoreSQL.insertPendingCredential(credential)
+        let statement = try StoreSQL.insertPendingCredential(stamped(credential))
         try await transaction { db in try db.execute(statement) }
     }
 
     public func takePendingCredential(tokenHash: String, now: Date) async throws -> PendingCredential? {
-        try await transaction { db in
+        try await transaction { [self] db in
             guard let row = try db.row("SELECT * FROM pending_credentials WHERE token_hash = \(tokenHash)") else { return nil }
             try db.execute(StoreSQL.deletePendingCredential(tokenHash: tokenHash))
             let credential = try PendingCredential(row: row)
-            return credential.expiresAt > now ? credential : nil
+            // Verified by another tenant's provider: not this tenant's to link (and burned all the same).
+            return credential.expiresAt > now && credential.tenantId == tenantId ? credential : nil
         }
     }
 

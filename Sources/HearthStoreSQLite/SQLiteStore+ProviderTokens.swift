@@ -22,7 +22,7 @@ extension SQLiteStore {
     }
 
     public func deleteProviderTokens(providerId: String) async throws -> Int {
-        try await transaction { db in try db.execute(StoreSQL.deleteProviderTokens(providerId: providerId)) }
+        try await transaction { [self] db in try db.execute(StoreSQL.deleteProviderTokens(providerId: providerId, tenant: tenantKey)) }
     }
 
     public func providerTokenRecords(after: ProviderTokenKey?, limit: Int) async throws -> [ProviderTokenRecord] {

@@ -24,11 +24,30 @@ public final class SQLiteStore: HearthStore {
     let writer: any DatabaseWriter
     private let logger: Logger
     /// Provider client secrets are sealed with the vault keys given here (``ClientSecretSealing``).
-    public let clientSecrets = ClientSecretSealing()
+    public let clientSecrets: ClientSecretSealing
+    /// The tenant this store is bound to ('' for the project's own users): every user, identity, provider, code and
+    /// audit query filters on it and every insert carries it.
+    let tenantKey: String
 
-    private init(writer: any DatabaseWriter, logger: Logger) {
+    private init(writer: any DatabaseWriter, logger: Logger, clientSecrets: ClientSecretSealing = ClientSecretSealing(), tenantKey: String = "") {
         self.writer = writer
         self.logger = logger
+        self.clientSecrets = clientSecrets
+        self.tenantKey = tenantKey
+    }
+
+    public var tenantId: String? { tenantKey.isEmpty ? nil : tenantKey }
+
+    /// The same database (its writer, readers and vault keys), bound to `tenantId`.
+    public func bound(toTenant tenantId: String?) -> any HearthStore {
+        SQLiteStore(writer: writer, logger: logger, clientSecrets: clientSecrets, tenantKey: tenantId ?? "")
+    }
+
+    /// `record` as this store writes it: in its tenant.
+    func stamped<Record: TenantOwned>(_ record: Record) -> Record {
+        var record = record
+        record.tenantId = tenantId
+        return record
     }
 
     /// Opens (creating if needed) the database file at `path` and runs pending migrations.
@@ -203,43 +222,45 @@ public final class SQLiteStore: HearthStore {
     // MARK: Users
 
     public func createUser(_ user: UserRecord) async throws {
-        try await transaction { db in
+        let user = stamped(user)
+        try await transaction { [self] db in
             if try db.row(StoreSQL.userExists(localId: user.localId)) != nil { throw StoreError.duplicateLocalId }
-            try Self.checkUnique(user, db: db)
+            try checkUnique(user, db: db)
             try db.execute(StoreSQL.insertUsers([user]))
-            try Self.writeIdentities(user, db: db)
+            try writeIdentities(user, db: db)
         }
     }
 
     public func user(localId: String) async throws -> UserRecord? {
-        try await read { db in try Self.loadUser(localId: localId, db: db) }
+        try await read { db in try self.loadUser(localId: localId, db: db) }
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await read { db in
+        try await read { [self] db in
             for form in StoreSQL.emailLookupForms(email) {
-                if let localId = try db.row(StoreSQL.userId(email: form))?.string("local_id") { return try Self.loadUser(localId: localId, db: db) }
+                if let localId = try db.row(StoreSQL.userId(email: form, tenant: tenantKey))?.string("local_id") { return try loadUser(localId: localId, db: db) }
             }
             return nil
         }
     }
 
     public func user(providerId: String, federatedId: String) async throws -> UserRecord? {
-        try await read { db in
-            guard let localId = try db.row(StoreSQL.identityHolder(providerId: providerId, federatedId: federatedId))?.string("local_id")
+        try await read { [self] db in
+            guard let localId = try db.row(StoreSQL.identityHolder(providerId: providerId, federatedId: federatedId, tenant: tenantKey))?.string("local_id")
             else { return nil }
-            return try Self.loadUser(localId: localId, db: db)
+            return try self.loadUser(localId: localId, db: db)
         }
     }
 
     public func updateUser(_ user: UserRecord, revokingSessions: Bool) async throws -> UserRecord {
-        try await transaction { db in
-            guard let current = try db.row(StoreSQL.userVersion(localId: user.localId)) else { throw StoreError.notFound }
+        let user = stamped(user)
+        return try await transaction { [self] db in
+            guard let current = try db.row(StoreSQL.userVersion(localId: user.localId, tenant: tenantKey)) else { throw StoreError.notFound }
             guard current.int("version") == user.version else { throw StoreError.conflict }
-            try Self.checkUnique(user, db: db)
-            try db.execute(StoreSQL.updateUser(user))
+            try checkUnique(user, db: db)
+            try db.execute(StoreSQL.updateUser(user, tenant: tenantKey))
             try db.execute(StoreSQL.deleteIdentities(localId: user.localId))
-            try Self.writeIdentities(user, db: db)
+            try writeIdentities(user, db: db)
             try db.execute(StoreSQL.deleteUnlinkedProviderTokens(localId: user.localId))
             if revokingSessions { for statement in StoreSQL.revokeSessions(localId: user.localId) { try db.execute(statement) } }
             var stored = user
@@ -250,15 +271,15 @@ public final class SQLiteStore: HearthStore {
 
     public func recordSignIn(localId: String, at moment: Date, identity: ProviderIdentity?, passwordRehash: PasswordRehash?,
                              refreshToken: RefreshTokenRecord?) async throws -> UserRecord? {
-        try await transaction { db in
-            guard let user = try Self.loadUser(localId: localId, db: db) else { return nil }
+        try await transaction { [self] db in
+            guard let user = try loadUser(localId: localId, db: db) else { return nil }
             if user.disabled { return user }
             let rehash = passwordRehash.flatMap { user.passwordHash == $0.old ? $0.new : nil }
             try db.execute(StoreSQL.recordSignIn(localId: localId, at: moment, passwordHash: rehash))
             let changed = StoreSQL.changedIdentity(identity, of: user).flatMap { index in identity.map { (index: index, value: $0) } }
             if let changed { try db.execute(StoreSQL.updateIdentityProfile(changed.value, localId: localId)) }
             if let refreshToken {
-                try db.execute(StoreSQL.insertRefreshToken(refreshToken))
+                try db.execute(StoreSQL.insertRefreshToken(stamped(refreshToken)))
                 try db.execute(StoreSQL.countSignIn(provider: refreshToken.signInProvider, at: moment))
             }
             return StoreSQL.signedIn(user, at: moment, identity: changed, rehashedTo: rehash, version: nil)
@@ -266,7 +287,9 @@ public final class SQLiteStore: HearthStore {
     }
 
     public func deleteUser(localId: String) async throws -> Bool {
-        try await transaction { db in
+        try await transaction { [self] db in
+            // Only a user of this store's tenant (its rows are found by the user's key).
+            guard try db.row(StoreSQL.userVersion(localId: localId, tenant: tenantKey)) != nil else { return false }
             try db.execute(StoreSQL.deleteRefreshTokens(localId: localId))
             try db.execute(StoreSQL.deleteProviderTokens(localId: localId, providerId: nil))
             try db.execute(StoreSQL.deleteIdentities(localId: localId))
@@ -280,9 +303,9 @@ public final class SQLiteStore: HearthStore {
             var rewritten = 0
             var conflicts: [String] = []
             // Only addresses with a non-ASCII character can differ from their NFC form.
-            for row in try db.rows("SELECT local_id, email FROM users WHERE email GLOB '*[^ -~]*'") {
+            for row in try db.rows("SELECT local_id, email, tenant_id FROM users WHERE email GLOB '*[^ -~]*'") {
                 guard let localId = row.string("local_id"), let canonical = row.string("email").flatMap(StoreSQL.canonicalRewrite) else { continue }
-                if try db.row(StoreSQL.emailTaken(canonical, byOtherThan: localId)) != nil {
+                if try db.row(StoreSQL.emailTaken(canonical, byOtherThan: localId, tenant: row.string("tenant_id") ?? "")) != nil {
                     conflicts.append(localId)
                     continue
                 }
@@ -294,39 +317,40 @@ public final class SQLiteStore: HearthStore {
     }
 
     public func userCount() async throws -> Int {
-        try await read { db in try db.row(StoreSQL.countUsers(""))?.int("n") ?? 0 }
+        try await read { [self] db in try db.row(StoreSQL.countUsers("WHERE tenant_id = \(tenantKey)"))?.int("n") ?? 0 }
     }
 
     /// The unique checks PostgreSQL's constraints make (SQLite's writer is one connection: check, then write).
-    private static func checkUnique(_ user: UserRecord, db: SQLConnection) throws {
-        if let email = user.email, try db.row(StoreSQL.emailTaken(email, byOtherThan: user.localId)) != nil {
+    private func checkUnique(_ user: UserRecord, db: SQLConnection) throws {
+        if let email = user.email, try db.row(StoreSQL.emailTaken(email, byOtherThan: user.localId, tenant: tenantKey)) != nil {
             throw StoreError.emailExists
         }
         for identity in user.identities {
-            let holder = try db.row(StoreSQL.identityHolder(providerId: identity.providerId, federatedId: identity.federatedId))
+            let holder = try db.row(StoreSQL.identityHolder(providerId: identity.providerId, federatedId: identity.federatedId, tenant: tenantKey))
             if let holder = holder?.string("local_id"), holder != user.localId {
                 throw StoreError.federatedIdTaken(providerId: identity.providerId)
             }
         }
     }
 
-    private static func writeIdentities(_ user: UserRecord, db: SQLConnection) throws {
-        for identity in user.identities { try db.execute(StoreSQL.insertIdentity(identity, localId: user.localId)) }
+    private func writeIdentities(_ user: UserRecord, db: SQLConnection) throws {
+        for identity in user.identities { try db.execute(StoreSQL.insertIdentity(identity, localId: user.localId, tenant: tenantKey)) }
     }
 
-    static func loadUser(localId: String, db: SQLConnection) throws -> UserRecord? {
-        guard let row = try db.row("SELECT * FROM users WHERE local_id = \(localId)") else { return nil }
+    /// The user, if it is in this store's tenant.
+    func loadUser(localId: String, db: SQLConnection) throws -> UserRecord? {
+        guard let row = try db.row(StoreSQL.user(localId: localId, tenant: tenantKey)) else { return nil }
         return try UserRecord(row: row, identities: try db.rows(StoreSQL.identities(localId: localId)).map(ProviderIdentity.init(row:)))
     }
 
     // MARK: Refresh tokens
 
     public func insertRefreshToken(_ record: RefreshTokenRecord) async throws {
-        try await transaction { db in try db.execute(StoreSQL.insertRefreshToken(record)) }
+        try await transaction { [self] db in try db.execute(StoreSQL.insertRefreshToken(stamped(record))) }
     }
 
     public func refreshSession(presentedHash: String, replacement: RefreshTokenRecord, now: Date, graceWindow: TimeInterval) async throws -> RefreshSessionOutcome {
-        try await transaction { db in
+        try await transaction { [self] db in
             let presented: RefreshTokenRecord
             switch StoreSQL.presented(try db.row(StoreSQL.refreshToken(hash: presentedHash)).map(RefreshTokenRecord.init(row:)),
                                       now: now, graceWindow: graceWindow) {
@@ -336,8 +360,10 @@ public final class SQLiteStore: HearthStore {
                 return .reuseDetected
             case .usable(let record): presented = record
             }
+            // A token of another tenant is refreshed by that tenant's store (the caller resolves its scope).
+            if presented.tenantId != tenantId { return .inTenant(presented.tenantId) }
             // Every check before any write: a refused refresh changes nothing.
-            let user = try Self.loadUser(localId: presented.localId, db: db)
+            let user = try loadUser(localId: presented.localId, db: db)
             if let refusal = StoreSQL.refusal(of: presented, user: user) { return refusal }
             guard var user else { return .userNotFound }
             if presented.rotatedAt == nil { try db.execute(StoreSQL.markRotated(hash: presented.tokenHash, at: now)) }

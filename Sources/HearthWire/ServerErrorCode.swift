@@ -43,6 +43,8 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case missingHashAlgorithm = "MISSING_HASH_ALGORITHM"
     case invalidProjectId = "INVALID_PROJECT_ID"
     case tenantNotFound = "TENANT_NOT_FOUND"
+    /// A request in one tenant carried a token, code or credential of another (or of the project).
+    case tenantIdMismatch = "TENANT_ID_MISMATCH"
     // Admin API: configuration
     case configurationNotFound = "CONFIGURATION_NOT_FOUND"
     case configurationExists = "CONFIGURATION_EXISTS"

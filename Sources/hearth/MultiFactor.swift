@@ -34,7 +34,7 @@ struct ProjectMultiFactor: AsyncParsableCommand {
             let intervals = adjacentIntervals ?? current.totpAdjacentIntervals
             try await HearthCLI.plainly {
                 _ = try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: enabled, adjacentIntervals: intervals),
-                                                            by: HearthCLI.principal, in: service.scope)
+                                                            by: HearthCLI.principal, in: service.projectScope)
             }
             return try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
         }
@@ -139,7 +139,7 @@ struct UsersMultiFactor: AsyncParsableCommand {
                 if !yes { try UsersMultiFactor.confirm("Remove \(what)? The user's sessions end; \(notice.future)") }
                 do {
                     _ = try await HearthCLI.answered {
-                        try await service.removeSecondFactors(localId: record.localId, enrollmentIds: factor.map { [$0] }, by: HearthCLI.principal)
+                        try await service.removeSecondFactors(localId: record.localId, enrollmentIds: factor.map { [$0] }, by: HearthCLI.principal, in: service.projectScope)
                     }
                 } catch let error as HearthAPIError {
                     throw CLIError(error.description)
@@ -187,7 +187,7 @@ struct UsersMultiFactor: AsyncParsableCommand {
                     guard !ids.isEmpty else { continue }
                     do {
                         _ = try await HearthCLI.answered {
-                            try await service.removeSecondFactors(localId: localId, enrollmentIds: Set(ids), by: HearthCLI.principal)
+                            try await service.removeSecondFactors(localId: localId, enrollmentIds: Set(ids), by: HearthCLI.principal, in: service.projectScope)
                         }
                     } catch let error as HearthAPIError {
                         throw CLIError("\(localId): \(error.description) (\(removed) factor(s) removed before it)")

@@ -43,7 +43,7 @@ struct Project: AsyncParsableCommand {
             if let anonymousSignIn { changes.append(.anonymousSignIn(anonymousSignIn.isOn)) }
             try await HearthCLI.plainly {
                 if !changes.isEmpty {
-                    try await service.updateProjectSettings(changes, by: HearthCLI.principal, in: service.scope)
+                    try await service.updateProjectSettings(changes, by: HearthCLI.principal, in: service.projectScope)
                 }
                 if let acceptAnyApp { try await service.setAcceptAnyApp(acceptAnyApp.isOn, by: HearthCLI.principal) }
             }
@@ -94,7 +94,7 @@ struct ProjectDomains: AsyncParsableCommand {
             for domain in add.map({ $0.lowercased() }) where !domains.contains(domain) { domains.append(domain) }
             if !add.isEmpty || !remove.isEmpty {
                 try await HearthCLI.plainly {
-                    _ = try await service.updateProjectSettings([.authorizedDomains(domains)], by: HearthCLI.principal, in: service.scope)
+                    _ = try await service.updateProjectSettings([.authorizedDomains(domains)], by: HearthCLI.principal, in: service.projectScope)
                 }
             }
             return (domains, absent)

@@ -171,7 +171,7 @@ struct Providers: AsyncParsableCommand {
                 }
                 // The admin API's checks, token-vault rule and audit entry.
                 do {
-                    try await HearthCLI.answered { try await service.saveProvider(config, by: HearthCLI.principal) }
+                    try await HearthCLI.answered { try await service.saveProvider(config, by: HearthCLI.principal, in: service.projectScope) }
                 } catch let error as HearthAPIError {
                     throw ValidationError(error.description)
                 }
@@ -210,7 +210,7 @@ struct Providers: AsyncParsableCommand {
         func run() async throws {
             try await storeOptions.withService { service, _, _ in
                 do {
-                    try await HearthCLI.answered { try await service.setProviderEnabled(providerId, false, by: HearthCLI.principal) }
+                    try await HearthCLI.answered { try await service.setProviderEnabled(providerId, false, by: HearthCLI.principal, in: service.projectScope) }
                 } catch let error as HearthAPIError where [.configurationNotFound, .invalidProviderIdAdmin].contains(error.code) {
                     throw ValidationError("\(providerId) is not configured")
                 }
@@ -264,7 +264,7 @@ struct Providers: AsyncParsableCommand {
             try await storeOptions.withService { service, _, _ in
                 do {
                     // The provider's kept tokens (token vault) go with its settings.
-                    try await HearthCLI.answered { try await service.removeProvider(providerId, by: HearthCLI.principal) }
+                    try await HearthCLI.answered { try await service.removeProvider(providerId, by: HearthCLI.principal, in: service.projectScope) }
                 } catch let error as HearthAPIError where error.code == .configurationNotFound {
                     throw ValidationError("\(providerId) is not configured")
                 }

@@ -145,7 +145,7 @@ struct Users: AsyncParsableCommand {
                                                  emailVerified: emailVerified, disabled: disabled)
             let created = try await storeOptions.withService { service, _, _ in
                 do {
-                    return try await HearthCLI.answered { try await service.createUser(request, by: HearthCLI.principal, in: service.scope).localId }
+                    return try await HearthCLI.answered { try await service.createUser(request, by: HearthCLI.principal, in: service.projectScope).localId }
                 } catch let error as HearthAPIError {
                     throw Users.explain(error, uid: localId, email: request.email, phone: request.phoneNumber)
                 }
@@ -187,7 +187,7 @@ struct Users: AsyncParsableCommand {
             var request = AdminUpdateRequest(localId: user.localId)
             fill(&request)
             do {
-                _ = try await HearthCLI.answered { try await service.update(request, by: HearthCLI.principal, in: service.scope) }
+                _ = try await HearthCLI.answered { try await service.update(request, by: HearthCLI.principal, in: service.projectScope) }
             } catch let error as HearthAPIError {
                 throw explain(error, uid: identifier)
             }
@@ -258,7 +258,7 @@ struct Users: AsyncParsableCommand {
         try await storeOptions.withService { service, _, _ in
             do {
                 let response = try await HearthCLI.answered {
-                    try await service.actionLink(type, email: email, continueURL: continueURL, by: HearthCLI.principal)
+                    try await service.actionLink(type, email: email, continueURL: continueURL, by: HearthCLI.principal, in: service.projectScope)
                 }
                 print(response.oobLink ?? "")
             } catch let error as HearthAPIError {
@@ -335,7 +335,7 @@ struct Users: AsyncParsableCommand {
             let localId = try await storeOptions.withService { service, store, _ in
                 let record = try await Users.find(store, user)
                 do {
-                    _ = try await HearthCLI.answered { try await service.delete(AdminDeleteRequest(localId: record.localId), by: HearthCLI.principal, in: service.scope) }
+                    _ = try await HearthCLI.answered { try await service.delete(AdminDeleteRequest(localId: record.localId), by: HearthCLI.principal, in: service.projectScope) }
                 } catch let error as HearthAPIError where error.code == .userNotFound {
                     throw ValidationError("no user \(user)")
                 }

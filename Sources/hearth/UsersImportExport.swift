@@ -130,7 +130,7 @@ extension Users {
                     info.providerUserInfo = account.providerUserInfo
                     // The admin API's import, one user at a time (progress below): its checks and its conflict answers.
                     do {
-                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: service.scope) }
+                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: service.projectScope) }
                         imported += 1
                     } catch let error as HearthAPIError where error.code == .duplicateLocalId && !overwrite {
                         failures.append((index, "uid exists (use --allow-overwrite to replace it)"))
@@ -147,7 +147,7 @@ extension Users {
                 FileHandle.standardError.write(Data("\n".utf8))
                 try await service.record("accounts.batchCreate", target: "\(total) users",
                                          detail: "imported \(imported), failed \(failures.count), hash \(hashAlgo ?? "none") (from \((file as NSString).lastPathComponent))",
-                                         by: HearthCLI.principal)
+                                         by: HearthCLI.principal, in: service.projectScope)
                 return (imported, failures)
             }
             for (index, message) in failures.prefix(50) {

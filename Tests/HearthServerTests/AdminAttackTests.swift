@@ -105,7 +105,8 @@ import Testing
         }
     }
 
-    /// A custom token naming a tenant must not sign in to the project's user of the same uid.
+    /// A custom token naming a tenant must not sign in to the project's user of the same uid (issue 38: the
+    /// token's tenant is not the request's, `TENANT_ID_MISMATCH`).
     @Test func customTokenForATenantIsRefused() async throws {
         let now = Int(Date().timeIntervalSince1970)
         let token = try rawJWT(header: ["alg": "none", "typ": "JWT"],
@@ -113,7 +114,7 @@ import Testing
                                          "uid": "alice", "tenant_id": "t1"])
         try await HearthHarness.run { h in
             let reply = try await h.post(WirePaths.accounts("signInWithCustomToken"), SignInWithCustomTokenRequest(token: token))
-            #expect(reply.errorCode == "TENANT_NOT_FOUND")
+            #expect(reply.errorCode == "TENANT_ID_MISMATCH")
             #expect(try await h.store.userCount() == 0)
         }
     }

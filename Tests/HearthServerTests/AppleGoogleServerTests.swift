@@ -618,7 +618,7 @@ import Testing
 
     @Test func devModeServesAppleAndGoogleThroughDevTry() async throws {
         try await HearthHarness.run(devIdPs: true) { h in
-            let sources = try await h.server.federation.providerSources().map(\.providerId)
+            let sources = try await h.server.federation.providerSources(in: h.scope).map(\.providerId)
             #expect(sources.contains("apple.com"))
             #expect(sources.contains("google.com"))
             let apple = try await Self.tryPage(h, provider: "apple.com", email: "ada@example.com", hide: true)

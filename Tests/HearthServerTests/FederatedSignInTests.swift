@@ -268,7 +268,7 @@ import Testing
             let page = try await Browser.get(h.handlerURL(providerId: "microsoft.com", rawSessionId: "ABCDEFGHIJ", extra: [("tid", "tenant-1")]))
             #expect(page.status == 302)
             let error = try #require(Browser.query(page.location ?? "", "firebaseError"))
-            #expect(error.contains("TENANT_ID_MISMATCH"))
+            #expect(error.contains("TENANT_NOT_FOUND") && error.contains("tenant custom parameter"))
         }
     }
 }

@@ -17,12 +17,12 @@ struct GenericOIDCCheckTests {
         try await HearthHarness.run { h in
             let client = try await GenericOIDCTests().registerClient(redirectUri: h.baseURL + "/__/auth/handler")
             try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.mock", kind: .oidc, clientId: client.id, clientSecret: client.secret, issuer: issuer))
-            let good = try await h.server.federation.checkProvider("oidc.mock")
+            let good = try await h.server.federation.checkProvider("oidc.mock", in: h.scope)
             #expect(good.ok, "\(good.text)")
             #expect(good.checks.first { $0.name == "client" }?.status == .ok, "\(good.text)")
 
             try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.mock", kind: .oidc, clientId: client.id, clientSecret: "not-the-secret", issuer: issuer))
-            let wrong = try await h.server.federation.checkProvider("oidc.mock")
+            let wrong = try await h.server.federation.checkProvider("oidc.mock", in: h.scope)
             #expect(!wrong.ok, "\(wrong.text)")
             #expect(wrong.checks.first { $0.name == "client" }?.detail.contains("the client secret is wrong") == true, "\(wrong.text)")
         }

@@ -106,7 +106,7 @@ import Testing
             _ = try await h.store.updateUser(user)
 
             let command = AdminService.commandLine(store: h.store, projectId: h.projectId, mail: mail)
-            try await command.removeSecondFactors(localId: signedUp.localId, enrollmentIds: nil, by: .commandLine(login: "tester"))
+            try await command.removeSecondFactors(localId: signedUp.localId, enrollmentIds: nil, by: .commandLine(login: "tester"), in: h.scope)
             let mailbox = try #require(h.server.emailActions.mailer.devMailbox)
             #expect(mailbox.messages.isEmpty, "queued for the server, not sent by the command")
             let outbox = try #require(h.server.outboxService)

@@ -161,31 +161,31 @@ import Testing
         try await HearthHarness.run(store: store) { h in
             let admin = h.server.admin
             _ = try await admin.createDefaultIdpConfig(idpId: "microsoft.com", DefaultSupportedIdpConfig(clientId: "ms-client", clientSecret: "ms-secret"),
-                                                       by: Self.owner)
+                                                       by: Self.owner, in: h.scope)
             _ = try await admin.createOAuthIdpConfig(id: "oidc.corp", OAuthIdpConfig(clientId: "corp-client", clientSecret: "corp-secret",
-                                                                                       issuer: "https://idp.example.com"), by: Self.owner)
+                                                                                       issuer: "https://idp.example.com"), by: Self.owner, in: h.scope)
             let microsoft = try await admin.updateDefaultIdpConfig("microsoft.com", [.enabled(false), .allowedEntraTenants(["contoso.com"])],
-                                                                   by: Self.owner)
+                                                                   by: Self.owner, in: h.scope)
             #expect(microsoft.enabled == false && microsoft.allowedTenants == ["contoso.com"])
             #expect(try await h.store.idpConfig(providerId: "microsoft.com")?.enabled == false)
-            let corp = try await admin.updateOAuthIdpConfig("oidc.corp", [.displayName("Corp"), .tokenVault(false)], by: Self.owner)
+            let corp = try await admin.updateOAuthIdpConfig("oidc.corp", [.displayName("Corp"), .tokenVault(false)], by: Self.owner, in: h.scope)
             #expect(corp.displayName == "Corp" && corp.tokenVault == false)
             let entries = try await Self.audit(h)
             #expect(entries.contains { $0.action == "defaultSupportedIdpConfigs.update" && $0.target == "microsoft.com" && $0.detail == "enabled,allowedTenants" })
             #expect(entries.contains { $0.action == "oauthIdpConfigs.update" && $0.target == "oidc.corp" && $0.detail == "displayName,tokenVault" })
 
             let auditBefore = entries.count
-            let notBuiltIn = await Self.refusal { try await admin.updateDefaultIdpConfig("microsoft.com", [.issuer("https://x.example")], by: Self.owner) }
+            let notBuiltIn = await Self.refusal { try await admin.updateDefaultIdpConfig("microsoft.com", [.issuer("https://x.example")], by: Self.owner, in: h.scope) }
             #expect(notBuiltIn?.code == .invalidUpdateMask)
             #expect(notBuiltIn?.detail?.hasPrefix("'issuer' cannot be updated; the fields are ") == true, "\(notBuiltIn?.detail ?? "accepted")")
-            let moved = await Self.refusal { try await admin.updateOAuthIdpConfig("oidc.corp", [.issuer("https://evil.example")], by: Self.owner) }
+            let moved = await Self.refusal { try await admin.updateOAuthIdpConfig("oidc.corp", [.issuer("https://evil.example")], by: Self.owner, in: h.scope) }
             #expect(moved?.code == .invalidConfig)
             #expect(moved?.detail == "changing issuer changes where Hearth sends the client secret: give clientSecret in the same update")
-            let codeFlow = await Self.refusal { try await admin.updateOAuthIdpConfig("oidc.corp", [.responseType(code: false, field: .code)], by: Self.owner) }
+            let codeFlow = await Self.refusal { try await admin.updateOAuthIdpConfig("oidc.corp", [.responseType(code: false, field: .code)], by: Self.owner, in: h.scope) }
             #expect(codeFlow?.detail == "Hearth signs in with the authorization code flow: responseType.code stays true")
-            let appleOnly = await Self.refusal { try await admin.updateDefaultIdpConfig("microsoft.com", [.appleBundleIds(["com.example.app"])], by: Self.owner) }
+            let appleOnly = await Self.refusal { try await admin.updateDefaultIdpConfig("microsoft.com", [.appleBundleIds(["com.example.app"])], by: Self.owner, in: h.scope) }
             #expect(appleOnly?.detail == "appleSignInConfig applies to apple.com only")
-            let missing = await Self.refusal { try await admin.updateOAuthIdpConfig("oidc.nothing", [.enabled(true)], by: Self.owner) }
+            let missing = await Self.refusal { try await admin.updateOAuthIdpConfig("oidc.nothing", [.enabled(true)], by: Self.owner, in: h.scope) }
             #expect(missing?.code == .configurationNotFound)
             #expect(try await h.store.idpConfig(providerId: "oidc.corp")?.issuer == "https://idp.example.com")
             #expect(try await Self.audit(h).count == auditBefore, "refusals write nothing")

@@ -11,7 +11,9 @@ import Testing
 /// decode into its HearthWire types.
 @Suite struct RPCCatalogTests {
     /// A catalog path with the `{project}` parameter filled in.
-    static func concrete(_ path: String, project: String) -> String { path.replacingOccurrences(of: "{project}", with: project) }
+    static func concrete(_ path: String, project: String) -> String {
+        path.replacingOccurrences(of: "{project}", with: project).replacingOccurrences(of: "{tenant}", with: "acme-aaaaa")
+    }
 
     /// Every RPC path answers (never "no such endpoint"), and each group's middleware stands in front of it:
     /// a wrong API key is refused on the client API and the secure token service, a missing admin credential on

@@ -40,6 +40,7 @@ import Testing
             for rpc in rpcs {
                 for route in rpc.method.routes {
                     let path = route.path.replacingOccurrences(of: "{project}", with: "demo-hearth")
+                        .replacingOccurrences(of: "{tenant}", with: "no-such-tenant")
                     let method = route.httpMethods[0]
                     let reply: HearthHarness.Reply
                     let headers: HTTPFields = rpc.method.group == .admin ? Self.owner : [:]
@@ -53,7 +54,7 @@ import Testing
                     }
                     #expect(reply.status == 400, "\(route.path): \(reply.text.prefix(300))")
                     #expect(reply.errorCode == "TENANT_NOT_FOUND", "\(route.path): \(reply.text.prefix(300))")
-                    #expect(reply.envelope?.error.message.contains("Send no tenantId") == true, "\(route.path): \(reply.text.prefix(300))")
+                    #expect(reply.envelope?.error.message.contains("hearth tenants list") == true, "\(route.path): \(reply.text.prefix(300))")
                 }
             }
             // Nothing was created on the project's own users by a request meant for a tenant.

@@ -275,6 +275,9 @@ public struct AuthorizationSession: Sendable, Equatable {
     public var expiresAt: Date
     public var callbackAt: Date?
     public var consumedAt: Date?
+    /// The Identity Platform tenant the sign-in is for (nil: the project's own users); written by the store, from
+    /// its binding, and checked again when the session is consumed.
+    public var tenantId: String?
 
     public init(state: String, providerId: String, nonce: String, codeVerifier: String?, sessionIdHash: String, eventId: String,
                 authType: String, entraTenantOrHostedDomain: String?, redirect: RedirectTarget, redirectUri: String, scopes: [String],
@@ -316,6 +319,8 @@ public struct PendingCredential: Sendable, Equatable {
     public var rawUserInfo: String?
     public var createdAt: Date
     public var expiresAt: Date
+    /// The tenant whose provider verified the identity (nil: the project's); written by the store, from its binding.
+    public var tenantId: String?
 
     public init(tokenHash: String, identity: ProviderIdentity, emailVerified: Bool, rawUserInfo: String?, createdAt: Date, expiresAt: Date) {
         self.tokenHash = tokenHash

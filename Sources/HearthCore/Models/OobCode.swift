@@ -18,6 +18,8 @@ public struct OobCodeRecord: Sendable, Equatable {
     public var createdAt: Date
     public var expiresAt: Date
     public var usedAt: Date?
+    /// The tenant of the account the code acts on (nil: the project's); written by the store, from its binding.
+    public var tenantId: String?
 
     public init(codeHash: String, requestType: OobRequestType, localId: String?, email: String, newEmail: String? = nil,
                 continueURL: String? = nil, createdAt: Date, expiresAt: Date, usedAt: Date? = nil) {
@@ -135,12 +137,15 @@ public enum ActionLinks {
 
     /// `<base>?mode=…&oobCode=…&apiKey=…&continueUrl=…&lang=…`; `base` is the action handler (`…/__/auth/action`) or
     /// the project's custom action URL.
-    public static func link(base: String, type: OobRequestType, code: String, apiKey: String?, continueURL: String?, lang: String = "en") -> String {
+    public static func link(base: String, type: OobRequestType, code: String, apiKey: String?, continueURL: String?, lang: String = "en",
+                            tenantId: String? = nil) -> String {
         var components = URLComponents(string: base) ?? URLComponents()
         var fields = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         fields.append(("mode", type.mode))
         fields.append(("oobCode", code))
         if let apiKey { fields.append(("apiKey", apiKey)) }
+        // A tenant's code is found in its tenant only: the page (and the JS SDK's handler) sends it back.
+        if let tenantId { fields.append(("tenantId", tenantId)) }
         if let continueURL { fields.append(("continueUrl", continueURL)) }
         fields.append(("lang", lang))
         components.percentEncodedQuery = FormEncoding.encode(fields)

@@ -36,6 +36,9 @@ public struct UserRecord: Sendable, Equatable {
     public var emailLinkSignIn: Bool
     /// Second factors and recovery codes.
     public var mfa: UserMultiFactor = UserMultiFactor()
+    /// The Identity Platform tenant the user belongs to; nil: the project's own users. Set by the store the user is
+    /// read from or written to (a store bound to a tenant writes its own), never by a request.
+    public var tenantId: String?
 
     public init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
                 photoUrl: String? = nil, passwordHash: String? = nil, passwordUpdatedAt: Date? = nil,
@@ -103,7 +106,7 @@ public struct UserRecord: Sendable, Equatable {
             customAuth: customAuth ? true : nil,
             phoneNumber: phoneNumber,
             mfaInfo: mfa.factors.isEmpty ? nil : mfa.enrollmentInfo
-        )
+        ).inTenant(tenantId)
     }
 
     /// The user's phone number: kept as the `phone` identity, so it is unique across users like any identity.

@@ -91,7 +91,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         var identities: [String: [String]] = [:]
         if let email = user.email { identities["email"] = [email] }
         for identity in user.identities { identities[identity.providerId, default: []].append(identity.federatedId) }
-        var firebase = FirebaseClaim(identities: identities, signInProvider: signInProvider)
+        var firebase = FirebaseClaim(identities: identities, signInProvider: signInProvider, tenant: user.tenantId)
         if case .object(let session)? = sessionClaims["firebase"] {
             firebase.signInSecondFactor = session[Self.secondFactorKey]?.stringValue
             firebase.secondFactorIdentifier = session[Self.secondFactorIdentifierKey]?.stringValue

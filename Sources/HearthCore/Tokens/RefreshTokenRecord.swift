@@ -19,6 +19,8 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var revoked: Bool
     /// Claims that belong to this sign-in (a custom token's `claims`), added to every ID token of the family.
     public var sessionClaims: [String: JSONValue]
+    /// The Identity Platform tenant of the session's user (nil: the project's); written by the store, from its binding.
+    public var tenantId: String?
 
     public init(tokenHash: String, familyId: String, localId: String, authTime: Date, signInProvider: String,
                 createdAt: Date, rotatedAt: Date? = nil, revoked: Bool = false, sessionClaims: [String: JSONValue] = [:]) {

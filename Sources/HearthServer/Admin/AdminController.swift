@@ -17,7 +17,7 @@ struct AdminController {
         // v2: project configuration and provider configurations.
         let configHandler: @Sendable (Request, HearthRequestContext) async throws -> JSONResponse<AdminProjectConfig> = { request, context in
             let principal = try context.adminPrincipal()
-            let scope = service.scope
+            let scope = service.projectScope
             if request.method == .get { return JSONResponse(try await service.projectConfigResource(in: scope)) }
             let body = try await request.decode(as: JSONValue.self, context: context)
             let query = FormQuery(request.uri.query)
@@ -33,67 +33,80 @@ struct AdminController {
             JSONResponse(service.defaultSupportedIdpList())
         }
 
-        let v2 = "\(WirePaths.identityToolkitV2)/projects/{project}"
-        router.post(RouterPath("\(v2)/defaultSupportedIdpConfigs")) { request, context -> JSONResponse<DefaultSupportedIdpConfig> in
-            let body = try await request.decode(as: DefaultSupportedIdpConfig.self, context: context)
-            return JSONResponse(try await service.createDefaultIdpConfig(idpId: FormQuery(request.uri.query).get("idpId"), body,
-                                                                         by: try context.adminPrincipal()))
-        }
-        router.get(RouterPath("\(v2)/defaultSupportedIdpConfigs")) { request, _ -> JSONResponse<DefaultSupportedIdpConfigList> in
-            let query = FormQuery(request.uri.query)
-            return JSONResponse(try await service.listDefaultIdpConfigs(pageSize: query.get("pageSize"), pageToken: query.get("pageToken")))
-        }
-        router.get(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { _, context -> JSONResponse<DefaultSupportedIdpConfig> in
-            JSONResponse(try await service.defaultIdpConfig(try context.parameters.require("idp")))
-        }
-        router.patch(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { request, context -> JSONResponse<DefaultSupportedIdpConfig> in
-            let body = try await request.decode(as: DefaultSupportedIdpConfig.self, context: context)
-            let idp = try context.parameters.require("idp")
-            // An unknown or unconfigured provider is answered before a bad mask, as it always was.
-            _ = try await service.defaultIdpConfig(idp)
-            let changes = try ProviderConfigWire.changes(body, updateMask: FormQuery(request.uri.query).get("updateMask"))
-            return JSONResponse(try await service.updateDefaultIdpConfig(idp, changes, by: try context.adminPrincipal()))
-        }
-        router.delete(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { _, context -> JSONResponse<EmptyResponse> in
-            let (providerId, _) = try AdminService.checkDefaultIdpId(try context.parameters.require("idp"))
-            return JSONResponse(try await service.deleteIdpConfig(providerId, action: "defaultSupportedIdpConfigs.delete", by: try context.adminPrincipal()))
-        }
-        router.post(RouterPath("\(v2)/oauthIdpConfigs")) { request, context -> JSONResponse<OAuthIdpConfig> in
-            let body = try await request.decode(as: OAuthIdpConfig.self, context: context)
-            return JSONResponse(try await service.createOAuthIdpConfig(id: FormQuery(request.uri.query).get("oauthIdpConfigId"), body,
-                                                                       by: try context.adminPrincipal()))
-        }
-        router.get(RouterPath("\(v2)/oauthIdpConfigs")) { request, _ -> JSONResponse<OAuthIdpConfigList> in
-            let query = FormQuery(request.uri.query)
-            return JSONResponse(try await service.listOAuthIdpConfigs(pageSize: query.get("pageSize"), pageToken: query.get("pageToken")))
-        }
-        router.get(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { _, context -> JSONResponse<OAuthIdpConfig> in
-            JSONResponse(try await service.oauthIdpConfig(try context.parameters.require("idp")))
-        }
-        router.patch(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { request, context -> JSONResponse<OAuthIdpConfig> in
-            let body = try await request.decode(as: OAuthIdpConfig.self, context: context)
-            let idp = try context.parameters.require("idp")
-            // An unknown or unconfigured provider is answered before a bad mask, as it always was.
-            _ = try await service.oauthIdpConfig(idp)
-            let changes = try ProviderConfigWire.changes(body, updateMask: FormQuery(request.uri.query).get("updateMask"))
-            return JSONResponse(try await service.updateOAuthIdpConfig(idp, changes, by: try context.adminPrincipal()))
-        }
-        router.delete(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { _, context -> JSONResponse<EmptyResponse> in
-            let providerId = try AdminService.checkOIDCId(try context.parameters.require("idp"))
-            return JSONResponse(try await service.deleteIdpConfig(providerId, action: "oauthIdpConfigs.delete", by: try context.adminPrincipal()))
+        // Provider configurations, the project's and each tenant's (`…/tenants/{tenant}/…`).
+        let project = "\(WirePaths.identityToolkitV2)/projects/{project}"
+        for v2 in [project, "\(project)/tenants/{tenant}"] {
+            router.post(RouterPath("\(v2)/defaultSupportedIdpConfigs")) { request, context -> JSONResponse<DefaultSupportedIdpConfig> in
+                let scope = try await service.resolveScope(of: context)
+                let body = try await request.decode(as: DefaultSupportedIdpConfig.self, context: context)
+                return JSONResponse(try await service.createDefaultIdpConfig(idpId: FormQuery(request.uri.query).get("idpId"), body,
+                                                                             by: try context.adminPrincipal(), in: scope))
+            }
+            router.get(RouterPath("\(v2)/defaultSupportedIdpConfigs")) { request, context -> JSONResponse<DefaultSupportedIdpConfigList> in
+                let scope = try await service.resolveScope(of: context)
+                let query = FormQuery(request.uri.query)
+                return JSONResponse(try await service.listDefaultIdpConfigs(pageSize: query.get("pageSize"), pageToken: query.get("pageToken"), in: scope))
+            }
+            router.get(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { _, context -> JSONResponse<DefaultSupportedIdpConfig> in
+                let scope = try await service.resolveScope(of: context)
+                return JSONResponse(try await service.defaultIdpConfig(try context.parameters.require("idp"), in: scope))
+            }
+            router.patch(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { request, context -> JSONResponse<DefaultSupportedIdpConfig> in
+                let scope = try await service.resolveScope(of: context)
+                let body = try await request.decode(as: DefaultSupportedIdpConfig.self, context: context)
+                let idp = try context.parameters.require("idp")
+                // An unknown or unconfigured provider is answered before a bad mask, as it always was.
+                _ = try await service.defaultIdpConfig(idp, in: scope)
+                let changes = try ProviderConfigWire.changes(body, updateMask: FormQuery(request.uri.query).get("updateMask"))
+                return JSONResponse(try await service.updateDefaultIdpConfig(idp, changes, by: try context.adminPrincipal(), in: scope))
+            }
+            router.delete(RouterPath("\(v2)/defaultSupportedIdpConfigs/{idp}")) { _, context -> JSONResponse<EmptyResponse> in
+                let scope = try await service.resolveScope(of: context)
+                let (providerId, _) = try AdminService.checkDefaultIdpId(try context.parameters.require("idp"))
+                return JSONResponse(try await service.deleteIdpConfig(providerId, action: "defaultSupportedIdpConfigs.delete", by: try context.adminPrincipal(), in: scope))
+            }
+            router.post(RouterPath("\(v2)/oauthIdpConfigs")) { request, context -> JSONResponse<OAuthIdpConfig> in
+                let scope = try await service.resolveScope(of: context)
+                let body = try await request.decode(as: OAuthIdpConfig.self, context: context)
+                return JSONResponse(try await service.createOAuthIdpConfig(id: FormQuery(request.uri.query).get("oauthIdpConfigId"), body,
+                                                                           by: try context.adminPrincipal(), in: scope))
+            }
+            router.get(RouterPath("\(v2)/oauthIdpConfigs")) { request, context -> JSONResponse<OAuthIdpConfigList> in
+                let scope = try await service.resolveScope(of: context)
+                let query = FormQuery(request.uri.query)
+                return JSONResponse(try await service.listOAuthIdpConfigs(pageSize: query.get("pageSize"), pageToken: query.get("pageToken"), in: scope))
+            }
+            router.get(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { _, context -> JSONResponse<OAuthIdpConfig> in
+                let scope = try await service.resolveScope(of: context)
+                return JSONResponse(try await service.oauthIdpConfig(try context.parameters.require("idp"), in: scope))
+            }
+            router.patch(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { request, context -> JSONResponse<OAuthIdpConfig> in
+                let scope = try await service.resolveScope(of: context)
+                let body = try await request.decode(as: OAuthIdpConfig.self, context: context)
+                let idp = try context.parameters.require("idp")
+                // An unknown or unconfigured provider is answered before a bad mask, as it always was.
+                _ = try await service.oauthIdpConfig(idp, in: scope)
+                let changes = try ProviderConfigWire.changes(body, updateMask: FormQuery(request.uri.query).get("updateMask"))
+                return JSONResponse(try await service.updateOAuthIdpConfig(idp, changes, by: try context.adminPrincipal(), in: scope))
+            }
+            router.delete(RouterPath("\(v2)/oauthIdpConfigs/{idp}")) { _, context -> JSONResponse<EmptyResponse> in
+                let scope = try await service.resolveScope(of: context)
+                let providerId = try AdminService.checkOIDCId(try context.parameters.require("idp"))
+                return JSONResponse(try await service.deleteIdpConfig(providerId, action: "oauthIdpConfigs.delete", by: try context.adminPrincipal(), in: scope))
+            }
         }
 
         // The Auth emulator's own endpoints: only where its credential is accepted.
         let path = "/emulator/v1/projects/{project}"
         emulator.delete(RouterPath("\(path)/accounts")) { _, context -> JSONResponse<EmptyResponse> in
-            JSONResponse(try await service.deleteAllUsers(by: try context.adminPrincipal()))
+            JSONResponse(try await service.deleteAllUsers(by: try context.adminPrincipal(), in: service.projectScope))
         }
         emulator.get(RouterPath("\(path)/config")) { _, _ -> JSONResponse<EmulatorConfig> in
-            JSONResponse(try await service.emulatorConfig(in: service.scope))
+            JSONResponse(try await service.emulatorConfig(in: service.projectScope))
         }
         emulator.patch(RouterPath("\(path)/config")) { request, context -> JSONResponse<EmulatorConfig> in
             let body = try await request.decode(as: EmulatorConfig.self, context: context)
-            let scope = service.scope
+            let scope = service.projectScope
             try await service.updateProjectSettings(ProjectConfigWire.changes(emulator: body), by: try context.adminPrincipal(), in: scope)
             return JSONResponse(try await service.emulatorConfig(in: scope))
         }
@@ -105,5 +118,13 @@ extension HearthRequestContext {
     func adminPrincipal() throws -> AdminPrincipal {
         guard let identity else { throw HearthAPIError(.unauthenticated, "Request is missing required authentication credential") }
         return identity
+    }
+}
+
+extension AdminService {
+    /// The scope of an admin resource route: the path's `{tenant}` (`TENANT_NOT_FOUND` when there is no such
+    /// tenant), else the project's own.
+    func resolveScope(of context: HearthRequestContext) async throws -> Scope {
+        try await accounts.scopes.resolve(tenantId: context.parameters.get("tenant"), in: "the path")
     }
 }

@@ -42,8 +42,8 @@ extension AdminService {
     }
 
     /// Records a write made outside the calls below (a command's summary of many, e.g. an import's).
-    public func record(_ action: String, target: String, detail: String? = nil, by principal: AdminPrincipal) async throws {
-        try await audit(principal, action, target: target, detail: detail)
+    public func record(_ action: String, target: String, detail: String? = nil, by principal: AdminPrincipal, in scope: Scope) async throws {
+        try await audit(principal, action, target: target, detail: detail, in: scope)
     }
 
     // MARK: Users
@@ -56,14 +56,14 @@ extension AdminService {
             throw HearthAPIError(.invalidArgument, "second factors (mfaInfo) cannot be imported: their secrets are never exported; import the user without mfaInfo and have them enroll again")
         }
         let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
-        if let existing = try await store.user(localId: record.localId) {
+        if let existing = try await scope.store.user(localId: record.localId) {
             guard allowOverwrite else {
                 throw HearthAPIError(.duplicateLocalId, "localId belongs to an existing account - can not overwrite")
             }
             var replacement = record
             replacement.version = existing.version
             // The imported credentials replace the old ones: the old sessions end in the same transaction.
-            _ = try await store.updateUser(replacement, revokingSessions: true)
+            _ = try await scope.store.updateUser(replacement, revokingSessions: true)
         } else {
             try await accounts.createAccount(record, origin: .imported, in: scope)
         }
@@ -74,47 +74,49 @@ extension AdminService {
     /// Saves a provider's whole settings (`hearth providers enable`, which merges the given options over the stored
     /// ones): the admin API's checks (client id, URLs, tenant allow-list, native client IDs), its token-vault rule
     /// (tokens kept for the provider go when the vault is turned off for it) and its audit actions.
-    public func saveProvider(_ config: IdPConfig, by principal: AdminPrincipal) async throws {
+    public func saveProvider(_ config: IdPConfig, by principal: AdminPrincipal, in scope: Scope) async throws {
         guard let kind = IdPConfig.kind(forProviderId: config.providerId), kind == config.kind else {
             throw HearthAPIError(.invalidProviderIdAdmin, "\(config.providerId) is not supported: use microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>")
         }
         var checked = try Self.checkedProvider(config)
         try Self.applyVaultFields(tokenVault: nil, nativeClientIds: config.nativeClientIds ?? [], to: &checked)
-        let existed = try await store.idpConfig(providerId: config.providerId) != nil
-        try await saveProviderConfig(checked)
+        let existed = try await scope.store.idpConfig(providerId: config.providerId) != nil
+        try await saveProviderConfig(checked, in: scope)
         let resource = kind == .oidc ? "oauthIdpConfigs" : "defaultSupportedIdpConfigs"
-        try await audit(principal, "\(resource).\(existed ? "update" : "create")", target: config.providerId)
+        try await audit(principal, "\(resource).\(existed ? "update" : "create")", target: config.providerId, in: scope)
     }
 
     /// Turns a configured provider on or off (as the console's switch): `CONFIGURATION_NOT_FOUND` when it is not configured.
-    public func setProviderEnabled(_ providerId: String, _ enabled: Bool, by principal: AdminPrincipal) async throws {
+    public func setProviderEnabled(_ providerId: String, _ enabled: Bool, by principal: AdminPrincipal, in scope: Scope) async throws {
         if IdPConfig.kind(forProviderId: providerId) == .oidc {
-            try await updateOAuthIdpConfig(providerId, [.enabled(enabled)], by: principal)
+            try await updateOAuthIdpConfig(providerId, [.enabled(enabled)], by: principal, in: scope)
         } else {
-            try await updateDefaultIdpConfig(providerId, [.enabled(enabled)], by: principal)
+            try await updateDefaultIdpConfig(providerId, [.enabled(enabled)], by: principal, in: scope)
         }
     }
 
     /// Removes a provider's settings and its kept tokens: `CONFIGURATION_NOT_FOUND` when it is not configured.
-    public func removeProvider(_ providerId: String, by principal: AdminPrincipal) async throws {
+    public func removeProvider(_ providerId: String, by principal: AdminPrincipal, in scope: Scope) async throws {
         let resource = IdPConfig.kind(forProviderId: providerId) == .oidc ? "oauthIdpConfigs" : "defaultSupportedIdpConfigs"
-        _ = try await deleteIdpConfig(providerId, action: "\(resource).delete", by: principal)
+        _ = try await deleteIdpConfig(providerId, action: "\(resource).delete", by: principal, in: scope)
     }
 
     // MARK: Project
 
     /// `accept any app` (development only; `hearth project --accept-any-app`), which the admin API does not expose.
     public func setAcceptAnyApp(_ accept: Bool, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         var config = try await scope.config()
         config.chooseAcceptAnyApp(accept)
         try await store.saveProjectConfig(config)
-        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "acceptAnyApp")
+        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "acceptAnyApp", in: scope)
     }
 
     // MARK: Service accounts
 
     /// Registers a service-account public key (one made elsewhere, or by ``createServiceAccountKey(clientEmail:by:)``).
     public func registerServiceAccountKey(_ key: ServiceAccountKey, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         guard EmailAddress.normalize(key.clientEmail) != nil, key.clientEmail == key.clientEmail.trimmingCharacters(in: .whitespaces) else {
             throw HearthAPIError(.invalidEmail, "a service account is named by an email, e.g. admin@\(configuration.projectId).iam.gserviceaccount.com")
         }
@@ -122,7 +124,7 @@ extension AdminService {
             throw HearthAPIError(.invalidArgument, "the key holds no PEM RSA public key or certificate")
         }
         try await store.saveServiceAccountKey(key)
-        try await audit(principal, "serviceAccountKeys.create", target: "\(key.clientEmail)/\(key.keyId)")
+        try await audit(principal, "serviceAccountKeys.create", target: "\(key.clientEmail)/\(key.keyId)", in: scope)
     }
 
     // MARK: Console administrators
@@ -131,17 +133,19 @@ extension AdminService {
     /// Returns whether it existed.
     @discardableResult
     public func saveConsoleAdmin(name: String, passwordHash: String, by principal: AdminPrincipal) async throws -> Bool {
+        let scope = projectScope
         let existed = try await store.consoleAdmin(name: name) != nil
         try await store.saveConsoleAdmin(ConsoleAdmin(name: name, passwordHash: passwordHash, createdAt: now))
-        try await audit(principal, existed ? "consoleAdmins.update" : "consoleAdmins.create", target: name)
+        try await audit(principal, existed ? "consoleAdmins.update" : "consoleAdmins.create", target: name, in: scope)
         return existed
     }
 
     /// Removes a console administrator (its sessions end): `CONFIGURATION_NOT_FOUND` when there is none.
     public func removeConsoleAdmin(name: String, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         guard try await store.deleteConsoleAdmin(name: name) else {
             throw HearthAPIError(.configurationNotFound, "no console administrator named \(name)")
         }
-        try await audit(principal, "consoleAdmins.delete", target: name)
+        try await audit(principal, "consoleAdmins.delete", target: name, in: scope)
     }
 }

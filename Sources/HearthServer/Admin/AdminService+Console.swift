@@ -20,10 +20,11 @@ extension AdminService {
 
     /// Removes a service-account key: access tokens it obtained stop working at once.
     public func removeServiceAccountKey(clientEmail: String, keyId: String, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         guard try await store.deleteServiceAccountKey(clientEmail: clientEmail, keyId: keyId) else {
             throw HearthAPIError(.configurationNotFound, "no key \(keyId) for \(clientEmail)")
         }
-        try await audit(principal, "serviceAccountKeys.delete", target: "\(clientEmail)/\(keyId)")
+        try await audit(principal, "serviceAccountKeys.delete", target: "\(clientEmail)/\(keyId)", in: scope)
     }
 
     /// Every registered service-account key, by email then key id.
@@ -35,6 +36,7 @@ extension AdminService {
     /// team id, it is listed in `/.well-known/apple-app-site-association` for passkeys) or a desktop app (loopback
     /// redirects). An Apple app's bundle id may be registered once.
     public func registerApp(_ app: AppRegistration, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         switch app.kind {
         case .apple:
             guard let bundleId = app.bundleId, AppRegistration.isBundleId(bundleId) else {
@@ -62,18 +64,20 @@ extension AdminService {
             throw HearthAPIError(.configurationExists, "\(app.id) is registered already: remove it first to change it")
         }
         try await store.saveApp(app)
-        try await audit(principal, "apps.create", target: app.id)
+        try await audit(principal, "apps.create", target: app.id, in: scope)
     }
 
     public func removeApp(id: String, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         guard try await store.deleteApp(id: id) else { throw HearthAPIError(.configurationNotFound, "no app \(id)") }
-        try await audit(principal, "apps.delete", target: id)
+        try await audit(principal, "apps.delete", target: id, in: scope)
     }
 
     /// Starts a key rotation now: a new signing key is published at once and signs from one pre-publication
     /// period later (so verifiers that cache the keys have it before any token uses it). Refused while a new key
     /// is already waiting to take over.
     public func rotateSigningKey(by principal: AdminPrincipal) async throws -> SigningKey {
+        let scope = projectScope
         let policy = configuration.keyRotation
         let keys = try await store.signingKeys().sorted { $0.generation < $1.generation }
         let now = self.now
@@ -90,7 +94,7 @@ extension AdminService {
             throw HearthAPIError(.invalidArgument, "another server rotated the keys at the same moment; reload to see its key")
         }
         try await accounts.keyRing.maintain()
-        try await audit(principal, "signingKeys.rotate", target: key.kid)
+        try await audit(principal, "signingKeys.rotate", target: key.kid, in: scope)
         return key
     }
 

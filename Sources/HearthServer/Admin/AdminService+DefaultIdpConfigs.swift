@@ -106,9 +106,9 @@ extension AdminService {
         return (idpId, entry.kind)
     }
 
-    public func createDefaultIdpConfig(idpId: String?, _ body: DefaultSupportedIdpConfig, by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
+    public func createDefaultIdpConfig(idpId: String?, _ body: DefaultSupportedIdpConfig, by principal: AdminPrincipal, in scope: Scope) async throws -> DefaultSupportedIdpConfig {
         let (providerId, kind) = try Self.checkDefaultIdpId(idpId)
-        if try await store.idpConfig(providerId: providerId) != nil {
+        if try await scope.store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
         var draft = IdPConfig(
@@ -118,19 +118,19 @@ extension AdminService {
         draft.allowedHostedDomains = body.allowedHostedDomains
         var config = try Self.checkedProvider(draft)
         try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
-        try await store.saveIdPConfig(config)
-        try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
+        try await scope.store.saveIdPConfig(config)
+        try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body), in: scope)
         return defaultIdpResource(config)
     }
 
-    public func defaultIdpConfig(_ idpId: String) async throws -> DefaultSupportedIdpConfig {
+    public func defaultIdpConfig(_ idpId: String, in scope: Scope) async throws -> DefaultSupportedIdpConfig {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
-        guard let config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        guard let config = try await scope.store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         return defaultIdpResource(config)
     }
 
-    public func listDefaultIdpConfigs(pageSize: String?, pageToken: String?) async throws -> DefaultSupportedIdpConfigList {
-        let configs = try await store.idpConfigs().filter { Self.defaultSupportedIdps[$0.providerId] != nil }
+    public func listDefaultIdpConfigs(pageSize: String?, pageToken: String?, in scope: Scope) async throws -> DefaultSupportedIdpConfigList {
+        let configs = try await scope.store.idpConfigs().filter { Self.defaultSupportedIdps[$0.providerId] != nil }
         let (page, next) = try Self.page(configs, pageSize: pageSize, pageToken: pageToken)
         return DefaultSupportedIdpConfigList(configs: page.map(defaultIdpResource), nextPageToken: next)
     }
@@ -140,9 +140,9 @@ extension AdminService {
     /// `CONFIGURATION_NOT_FOUND` when the provider is not configured; `INVALID_UPDATE_MASK` for a change a built-in
     /// provider does not have (`issuer`, …).
     @discardableResult
-    public func updateDefaultIdpConfig(_ idpId: String, _ changes: [ProviderSettingChange], by principal: AdminPrincipal) async throws -> DefaultSupportedIdpConfig {
+    public func updateDefaultIdpConfig(_ idpId: String, _ changes: [ProviderSettingChange], by principal: AdminPrincipal, in scope: Scope) async throws -> DefaultSupportedIdpConfig {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
-        guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        guard var config = try await scope.store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         let fields = changes.map(\.path)
         try ProviderSettingChange.check(fields, allowed: ProviderSettingChange.builtInPaths)
         if config.kind == .apple {
@@ -177,8 +177,8 @@ extension AdminService {
             }
         }
         if config.kind == .apple || config.kind == .google { config = try Self.checkedProvider(config) }
-        try await saveProviderConfig(config)
-        try await audit(principal, "defaultSupportedIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
+        try await saveProviderConfig(config, in: scope)
+        try await audit(principal, "defaultSupportedIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","), in: scope)
         return defaultIdpResource(config)
     }
 

@@ -8,12 +8,14 @@ extension AdminService {
 
     /// The project's template of a kind, defaults filled in (`customized` says whether it differs).
     public func emailTemplate(_ kind: EmailTemplates.Kind) async throws -> AdminProjectConfig.EmailTemplate {
-        EmailTemplates.template(kind, in: try await scope.config().sendEmail)
+        let scope = projectScope
+        return EmailTemplates.template(kind, in: try await scope.config().sendEmail)
     }
 
     /// Saves (or with nil resets to the default) one template; refused with `INVALID_CONFIG` and the reason when
     /// it is too long, lacks `%LINK%`, has a bad sender, ….
     public func saveEmailTemplate(_ template: AdminProjectConfig.EmailTemplate?, _ kind: EmailTemplates.Kind, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         if let template, let problem = EmailTemplates.problem(with: template) { throw HearthAPIError(.invalidConfig, problem) }
         var config = try await scope.config()
         var sendEmail = config.sendEmail ?? AdminProjectConfig.SendEmailConfig()
@@ -23,11 +25,12 @@ extension AdminService {
         config.sendEmail = sendEmail
         try await store.saveProjectConfig(config)
         try await audit(principal, template == nil ? "config.emailTemplate.reset" : "config.emailTemplate.update",
-                        target: "projects/\(config.projectId)/config", detail: kind.configField)
+                        target: "projects/\(config.projectId)/config", detail: kind.configField, in: scope)
     }
 
     /// Sets `%APP_NAME%` (empty: the project id).
     public func saveEmailAppName(_ name: String?, by principal: AdminPrincipal) async throws {
+        let scope = projectScope
         if let name, name.count > 100 || name.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             throw HearthAPIError(.invalidConfig, "the app name must be one line of at most 100 characters")
         }
@@ -36,7 +39,7 @@ extension AdminService {
         sendEmail.appName = name.flatMap { $0.isEmpty ? nil : $0 }
         config.sendEmail = sendEmail
         try await store.saveProjectConfig(config)
-        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "notification.sendEmail.appName")
+        try await audit(principal, "config.update", target: "projects/\(config.projectId)/config", detail: "notification.sendEmail.appName", in: scope)
     }
 }
 
@@ -67,7 +70,7 @@ extension EmailActionService {
 extension AdminService {
     /// An action link made for an operator (`hearth users reset-link|verify-link|signin-link`): the code stored as
     /// any other, nothing sent, the link on the URL the server was last served at (unless `--public-url` says).
-    public func actionLink(_ type: OobRequestType, email: String, continueURL: String? = nil, by principal: AdminPrincipal) async throws -> SendOobCodeResponse {
+    public func actionLink(_ type: OobRequestType, email: String, continueURL: String? = nil, by principal: AdminPrincipal, in scope: Scope) async throws -> SendOobCodeResponse {
         var configuration = accounts.configuration
         if configuration.publicURL.isDerived, let served = try await scope.config().servedPublicURL {
             configuration.publicURL = PublicBaseURL(served)
@@ -79,7 +82,7 @@ extension AdminService {
         var request = SendOobCodeRequest(requestType: type, email: email, returnOobLink: true)
         request.continueUrl = continueURL
         let response = try await service.sendOobCode(request, admin: true, in: accounts.scopes.project)
-        try await audit(principal, "user.oobLink", target: response.email ?? email, detail: type.rawValue)
+        try await audit(principal, "user.oobLink", target: response.email ?? email, detail: type.rawValue, in: scope)
         return response
     }
 }

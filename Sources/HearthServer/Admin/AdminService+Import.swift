@@ -40,7 +40,7 @@ extension AdminService {
             }
         }
         try await audit(principal, "accounts.batchCreate", target: "\(users.count) users",
-                        detail: "imported \(imported), failed \(failures.count), hash \(request.hashAlgorithm ?? "none")")
+                        detail: "imported \(imported), failed \(failures.count), hash \(request.hashAlgorithm ?? "none")", in: scope)
         return ImportUsersResponse(errors: failures)
     }
 

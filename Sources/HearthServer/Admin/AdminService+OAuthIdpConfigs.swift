@@ -22,28 +22,28 @@ extension AdminService {
         return id
     }
 
-    public func createOAuthIdpConfig(id: String?, _ body: OAuthIdpConfig, by principal: AdminPrincipal) async throws -> OAuthIdpConfig {
+    public func createOAuthIdpConfig(id: String?, _ body: OAuthIdpConfig, by principal: AdminPrincipal, in scope: Scope) async throws -> OAuthIdpConfig {
         let providerId = try Self.checkOIDCId(id)
-        if try await store.idpConfig(providerId: providerId) != nil {
+        if try await scope.store.idpConfig(providerId: providerId) != nil {
             throw HearthAPIError(.configurationExists, "\(providerId) is configured already: PATCH it")
         }
         var config = try Self.checkedProvider(IdPConfig(
             providerId: providerId, kind: .oidc, enabled: body.enabled ?? true, clientId: body.clientId ?? "", clientSecret: body.clientSecret ?? "",
             issuer: body.issuer, displayName: body.displayName))
         try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
-        try await store.saveIdPConfig(config)
-        try await audit(principal, "oauthIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body))
+        try await scope.store.saveIdPConfig(config)
+        try await audit(principal, "oauthIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body), in: scope)
         return oauthResource(config)
     }
 
-    public func oauthIdpConfig(_ id: String) async throws -> OAuthIdpConfig {
+    public func oauthIdpConfig(_ id: String, in scope: Scope) async throws -> OAuthIdpConfig {
         let providerId = try Self.checkOIDCId(id)
-        guard let config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        guard let config = try await scope.store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         return oauthResource(config)
     }
 
-    public func listOAuthIdpConfigs(pageSize: String?, pageToken: String?) async throws -> OAuthIdpConfigList {
-        let configs = try await store.idpConfigs().filter { $0.kind == .oidc }
+    public func listOAuthIdpConfigs(pageSize: String?, pageToken: String?, in scope: Scope) async throws -> OAuthIdpConfigList {
+        let configs = try await scope.store.idpConfigs().filter { $0.kind == .oidc }
         let (page, next) = try Self.page(configs, pageSize: pageSize, pageToken: pageToken)
         return OAuthIdpConfigList(configs: page.map(oauthResource), nextPageToken: next)
     }
@@ -52,9 +52,9 @@ extension AdminService {
     /// `oauthIdpConfigs.update` with the changes' paths. `CONFIGURATION_NOT_FOUND` when the provider is not
     /// configured; `INVALID_UPDATE_MASK` for a change an OpenID provider does not have (`graphBase`, …).
     @discardableResult
-    public func updateOAuthIdpConfig(_ id: String, _ changes: [ProviderSettingChange], by principal: AdminPrincipal) async throws -> OAuthIdpConfig {
+    public func updateOAuthIdpConfig(_ id: String, _ changes: [ProviderSettingChange], by principal: AdminPrincipal, in scope: Scope) async throws -> OAuthIdpConfig {
         let providerId = try Self.checkOIDCId(id)
-        guard var config = try await store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+        guard var config = try await scope.store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         let fields = changes.map(\.path)
         try ProviderSettingChange.check(fields, allowed: ProviderSettingChange.openIDPaths)
         try Self.requireSecretWhenEndpointMoves(fields)
@@ -74,8 +74,8 @@ extension AdminService {
                 try Self.applySharedField(change, to: &config)
             }
         }
-        try await saveProviderConfig(config)
-        try await audit(principal, "oauthIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","))
+        try await saveProviderConfig(config, in: scope)
+        try await audit(principal, "oauthIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","), in: scope)
         return oauthResource(config)
     }
 }

@@ -43,7 +43,7 @@ public struct PasskeySetting: Sendable, Equatable {
 extension AdminService {
     /// The project's passkey setting with its effective values.
     public func passkeySetting() async throws -> PasskeySetting {
-        let config = try await scope.config()
+        let config = try await projectScope.config()
         let publicURL = configuration.publicURL.url
         let rpId = AccountService.passkeyRPId(config, publicURL: publicURL)
         let stored = config.passkeys?.rpId.flatMap { $0.isEmpty ? nil : $0 }
@@ -59,14 +59,14 @@ extension AdminService {
     public func updatePasskeySetting(enabled: Bool? = nil, rpId: String? = nil, allowedOrigins: [String]? = nil,
                                      userVerification: String? = nil, by principal: AdminPrincipal) async throws -> PasskeySetting {
         let changes = ProjectSettingChange.passkeys(enabled: enabled, rpId: rpId, allowedOrigins: allowedOrigins, userVerification: userVerification)
-        if !changes.isEmpty { try await updateProjectSettings(changes, by: principal, in: scope) }
+        if !changes.isEmpty { try await updateProjectSettings(changes, by: principal, in: projectScope) }
         return try await passkeySetting()
     }
 
     /// A user's passkeys, oldest first, as stored (name, credential id, created and last used; never the key).
-    public func passkeys(localId: String) async throws -> [PasskeyCredential] {
+    public func passkeys(localId: String, in scope: Scope) async throws -> [PasskeyCredential] {
         let localId = try Self.checkLocalId(localId)
-        guard try await store.user(localId: localId) != nil else { throw HearthAPIError(.userNotFound, "no user has the UID \(localId)") }
+        guard try await scope.store.user(localId: localId) != nil else { throw HearthAPIError(.userNotFound, "no user has the UID \(localId)") }
         return try await store.passkeys(localId: localId)
     }
 

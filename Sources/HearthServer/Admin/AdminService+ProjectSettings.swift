@@ -54,7 +54,7 @@ extension AdminService {
         try await scope.store.saveProjectConfig(config)
         scope.replaceConfig(config)
         try await audit(principal, "config.update", target: "projects/\(config.projectId)/config",
-                        detail: changes.map(\.path).joined(separator: ","))
+                        detail: changes.map(\.path).joined(separator: ","), in: scope)
         return config
     }
 

@@ -4,22 +4,22 @@ import HearthOIDC
 import HearthStore
 import HearthWire
 
-/// What both kinds of provider settings share (built-in providers, ``AdminService/updateDefaultIdpConfig(_:_:by:)``;
-/// OpenID providers, ``AdminService/updateOAuthIdpConfig(_:_:by:)``; `hearth providers`): the checks a provider's
+/// What both kinds of provider settings share (built-in providers, ``AdminService/updateDefaultIdpConfig(_:_:by:, in: scope)``;
+/// OpenID providers, ``AdminService/updateOAuthIdpConfig(_:_:by:, in: scope)``; `hearth providers`): the checks a provider's
 /// settings pass whoever writes them, the fields both kinds have, the token-vault rule, removal and paging.
 extension AdminService {
-    public func deleteIdpConfig(_ providerId: String, action: String, by principal: AdminPrincipal) async throws -> EmptyResponse {
-        guard try await store.deleteIdPConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
+    public func deleteIdpConfig(_ providerId: String, action: String, by principal: AdminPrincipal, in scope: Scope) async throws -> EmptyResponse {
+        guard try await scope.store.deleteIdPConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
         // The provider's kept tokens go with its settings.
-        try await store.deleteProviderTokens(providerId: providerId)
-        try await audit(principal, action, target: providerId)
+        try await scope.store.deleteProviderTokens(providerId: providerId)
+        try await audit(principal, action, target: providerId, in: scope)
         return EmptyResponse()
     }
 
     /// Saves a provider's settings; with the token vault turned off, the tokens it kept for the provider go too.
-    func saveProviderConfig(_ config: IdPConfig) async throws {
-        try await store.saveIdPConfig(config)
-        if !config.keepsProviderTokens { try await store.deleteProviderTokens(providerId: config.providerId) }
+    func saveProviderConfig(_ config: IdPConfig, in scope: Scope) async throws {
+        try await scope.store.saveIdPConfig(config)
+        if !config.keepsProviderTokens { try await scope.store.deleteProviderTokens(providerId: config.providerId) }
     }
 
     /// A change of a field both kinds have (`enabled`, `clientId`, `clientSecret`, `tokenVault`, `nativeClientIds`)

@@ -77,7 +77,7 @@ extension AdminService {
             user.passwordUpdatedAt = user.createdAt
         }
         try await accounts.createAccount(user, origin: .administrator, in: scope)
-        try await audit(principal, "accounts.create", target: localId, detail: Self.fieldNames(of: request))
+        try await audit(principal, "accounts.create", target: localId, detail: Self.fieldNames(of: request), in: scope)
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: nil)
     }
 
@@ -100,18 +100,18 @@ extension AdminService {
         func add(_ user: UserRecord?) {
             if let user, seen.insert(user.localId).inserted { found.append(user) }
         }
-        for localId in request.localId ?? [] { add(try await store.user(localId: localId)) }
+        for localId in request.localId ?? [] { add(try await scope.store.user(localId: localId)) }
         for raw in request.email ?? [] {
-            add(try await store.user(email: try AccountService.normalizedEmail(raw)))
+            add(try await scope.store.user(email: try AccountService.normalizedEmail(raw)))
         }
         for phone in request.phoneNumber ?? [] {
-            add(try await store.user(providerId: ProviderIdentity.phoneProviderId, federatedId: try Self.checkPhoneNumber(phone)))
+            add(try await scope.store.user(providerId: ProviderIdentity.phoneProviderId, federatedId: try Self.checkPhoneNumber(phone)))
         }
         for federated in request.federatedUserId ?? [] {
             guard let providerId = federated.providerId, !providerId.isEmpty, let rawId = federated.rawId, !rawId.isEmpty else {
                 throw HearthAPIError(.invalidArgument, "federatedUserId needs providerId and rawId")
             }
-            add(try await store.user(providerId: providerId, federatedId: rawId))
+            add(try await scope.store.user(providerId: providerId, federatedId: rawId))
         }
         var users: [UserInfo] = []
         for user in found { users.append(try await accounts.userInfoWithPasskeys(user)) }
@@ -134,7 +134,7 @@ extension AdminService {
             }
             after = localId
         }
-        let users = try await store.listUsers(after: after, limit: limit + 1)
+        let users = try await scope.store.listUsers(after: after, limit: limit + 1)
         let page = Array(users.prefix(limit))
         let next = users.count > limit ? page.last.map { Data($0.localId.utf8).base64URLEncodedString() } : nil
         return BatchGetResponse(users: page.map(\.userInfo), nextPageToken: next)
@@ -164,7 +164,7 @@ extension AdminService {
             if let phone = expression.phoneNumber { query.phoneNumbers.append(try Self.checkPhoneNumber(phone)) }
             if let uid = expression.userId { query.localIds.append(uid) }
         }
-        let (total, users) = try await store.queryUsers(query)
+        let (total, users) = try await scope.store.queryUsers(query)
         return QueryUsersResponse(recordsCount: total, userInfo: request.returnUserInfo == false ? nil : users.map(\.userInfo))
     }
 
@@ -209,11 +209,11 @@ extension AdminService {
         var revokes = false
         let keptFactors = try request.mfa.map(Self.keptFactorIds)
         if let ids = request.deletePasskey, !ids.isEmpty {
-            guard try await store.user(localId: localId) != nil else { throw HearthAPIError(.userNotFound) }
-            try await accounts.removePasskeys(ids, localId: localId, actor: principal.actor)
+            guard try await scope.store.user(localId: localId) != nil else { throw HearthAPIError(.userNotFound) }
+            try await accounts.removePasskeys(ids, localId: localId, actor: principal.actor, in: scope)
         }
         var removedFactors: [MultiFactorEnrollment] = []
-        let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes) { user in
+        let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes, in: scope) { user in
             removedFactors = []
             if let keptFactors {
                 removedFactors = try Self.keepFactors(keptFactors, of: &user)
@@ -260,8 +260,8 @@ extension AdminService {
                 user.validSince = max(user.validSince, revocation)
             }
         }
-        try await audit(principal, "accounts.update", target: localId, detail: Self.fieldNames(of: request))
-        if !removedFactors.isEmpty { try await secondFactorsRemoved(removedFactors, of: updated, by: principal) }
+        try await audit(principal, "accounts.update", target: localId, detail: Self.fieldNames(of: request), in: scope)
+        if !removedFactors.isEmpty { try await secondFactorsRemoved(removedFactors, of: updated, by: principal, in: scope) }
         return AdminUpdateResponse(user: try await accounts.userInfoWithPasskeys(updated))
     }
 
@@ -301,31 +301,31 @@ extension AdminService {
     /// Removes second factors of a user (all when `enrollmentIds` is nil): the user's sessions end, the user is
     /// told by email, the audit log records it. For the console and `hearth users mfa remove`.
     @discardableResult
-    public func removeSecondFactors(localId: String, enrollmentIds: Set<String>?, by principal: AdminPrincipal) async throws -> UserRecord {
+    public func removeSecondFactors(localId: String, enrollmentIds: Set<String>?, by principal: AdminPrincipal, in scope: Scope) async throws -> UserRecord {
         let localId = try Self.checkLocalId(localId)
         var removed: [MultiFactorEnrollment] = []
-        let updated = try await accounts.modifyUser(localId: localId) { user in
+        let updated = try await accounts.modifyUser(localId: localId, in: scope) { user in
             if let enrollmentIds, let unknown = user.mfa.firstUnknown(enrollmentIds) {
                 throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64))")
             }
             removed = AccountService.removeFactors(enrollmentIds, from: &user)
             if !removed.isEmpty { user.validSince = max(user.validSince, accounts.revocationMoment) }
         }
-        if !removed.isEmpty { try await secondFactorsRemoved(removed, of: updated, by: principal) }
+        if !removed.isEmpty { try await secondFactorsRemoved(removed, of: updated, by: principal, in: scope) }
         return updated
     }
 
     /// After an administrator removed factors: pending sign-ins end, the audit entry, the notice to the user.
-    private func secondFactorsRemoved(_ removed: [MultiFactorEnrollment], of user: UserRecord, by principal: AdminPrincipal) async throws {
-        try await store.deleteMultiFactorSessions(localId: user.localId)
+    private func secondFactorsRemoved(_ removed: [MultiFactorEnrollment], of user: UserRecord, by principal: AdminPrincipal, in scope: Scope) async throws {
+        try await scope.store.deleteMultiFactorSessions(localId: user.localId)
         try await audit(principal, "mfa.remove", target: user.localId,
-                        detail: removed.map(\.enrollmentId).joined(separator: ",") + (user.mfa.factors.isEmpty ? " (none left)" : ""))
+                        detail: removed.map(\.enrollmentId).joined(separator: ",") + (user.mfa.factors.isEmpty ? " (none left)" : ""), in: scope)
         logger.notice("second factors removed by an administrator", metadata: ["uid": "\(user.localId)", "removed": "\(removed.count)"])
-        await sendSecondFactorsRemovedNotice(removed, to: user)
+        await sendSecondFactorsRemovedNotice(removed, to: user, in: scope)
     }
 
     /// Tells the user their second factors were removed (best effort: the removal stands when no mail can go).
-    private func sendSecondFactorsRemovedNotice(_ removed: [MultiFactorEnrollment], to user: UserRecord) async {
+    private func sendSecondFactorsRemovedNotice(_ removed: [MultiFactorEnrollment], to user: UserRecord, in scope: Scope) async {
         guard let mailer, let email = user.email, let config = try? await scope.config() else { return }
         let app = Mailer.appName(config)
         let names = removed.map { $0.displayName ?? "an authenticator app" }.joined(separator: ", ")
@@ -343,10 +343,10 @@ extension AdminService {
     /// `POST /v1/projects/{p}/accounts:delete` (by `localId`).
     public func delete(_ request: AdminDeleteRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> AdminDeleteResponse {
         let localId = try Self.checkLocalId(request.localId)
-        guard try await accounts.deletingUsers([localId], { try await store.deleteUser(localId: localId) }) else {
+        guard try await accounts.deletingUsers([localId], in: scope, { try await scope.store.deleteUser(localId: localId) }) else {
             throw HearthAPIError(.userNotFound)
         }
-        try await audit(principal, "accounts.delete", target: localId)
+        try await audit(principal, "accounts.delete", target: localId, in: scope)
         return AdminDeleteResponse()
     }
 
@@ -355,16 +355,16 @@ extension AdminService {
     public func batchDelete(_ request: BatchDeleteRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> BatchDeleteResponse {
         guard let localIds = request.localIds, !localIds.isEmpty else { throw HearthAPIError(.missingLocalId) }
         guard localIds.count <= 1000 else { throw HearthAPIError(.localIdListExceedsLimit, "at most 1000 uids per call") }
-        let (failures, deleted) = try await accounts.deletingUsers(localIds) {
-            try await deleteEach(localIds, force: request.force == true)
+        let (failures, deleted) = try await accounts.deletingUsers(localIds, in: scope) {
+            try await deleteEach(localIds, force: request.force == true, in: scope)
         }
         try await audit(principal, "accounts.batchDelete", target: "\(localIds.count) uids",
-                        detail: "deleted \(deleted), refused \(failures.count)\(request.force == true ? ", force" : "")")
+                        detail: "deleted \(deleted), refused \(failures.count)\(request.force == true ? ", force" : "")", in: scope)
         return BatchDeleteResponse(errors: failures)
     }
 
     /// The deletions of a batch: each valid, existing uid, disabled or `force`d.
-    private func deleteEach(_ localIds: [String], force: Bool) async throws -> ([BatchDeleteResponse.Failure], Int) {
+    private func deleteEach(_ localIds: [String], force: Bool, in scope: Scope) async throws -> ([BatchDeleteResponse.Failure], Int) {
         var failures: [BatchDeleteResponse.Failure] = []
         var deleted = 0
         for (index, localId) in localIds.enumerated() {
@@ -372,20 +372,20 @@ extension AdminService {
                 failures.append(.init(index: index, localId: localId, message: "INVALID_LOCAL_ID : a uid is 1 to 128 characters"))
                 continue
             }
-            guard let user = try await store.user(localId: localId) else { continue }
+            guard let user = try await scope.store.user(localId: localId) else { continue }
             if !force, !user.disabled {
                 failures.append(.init(index: index, localId: localId, message: "NOT_DISABLED : Disable the account before batch deletion."))
                 continue
             }
-            if try await store.deleteUser(localId: localId) { deleted += 1 }
+            if try await scope.store.deleteUser(localId: localId) { deleted += 1 }
         }
         return (failures, deleted)
     }
 
     /// `DELETE /emulator/v1/projects/{p}/accounts`: every user.
-    public func deleteAllUsers(by principal: AdminPrincipal) async throws -> EmptyResponse {
-        let count = try await store.deleteAllUsers()
-        try await audit(principal, "emulator.deleteAllAccounts", target: configuration.projectId, detail: "deleted \(count)")
+    public func deleteAllUsers(by principal: AdminPrincipal, in scope: Scope) async throws -> EmptyResponse {
+        let count = try await scope.store.deleteAllUsers()
+        try await audit(principal, "emulator.deleteAllAccounts", target: configuration.projectId, detail: "deleted \(count)", in: scope)
         return EmptyResponse()
     }
 

@@ -21,18 +21,18 @@ public struct AdminService: Sendable {
 
     var store: any HearthStore { accounts.store }
     /// The project's own scope: what the CLI and the console act on (they name no tenant).
-    public var scope: Scope { accounts.scopes.project }
+    public var projectScope: Scope { accounts.scopes.project }
     var configuration: HearthServerConfiguration { accounts.configuration }
     var now: Date { accounts.now }
 
     /// Records one admin write. A failure to record is logged, and fails the call (no unaudited writes go unnoticed).
-    func audit(_ principal: AdminPrincipal, _ action: String, target: String, detail: String? = nil) async throws {
-        try await store.appendAuditEntry(AuditEntry(time: now, actor: principal.actor, action: action, target: target, detail: detail))
+    func audit(_ principal: AdminPrincipal, _ action: String, target: String, detail: String? = nil, in scope: Scope) async throws {
+        try await scope.store.appendAuditEntry(AuditEntry(time: now, actor: principal.actor, action: action, target: target, detail: detail))
         logger.info("admin write", metadata: ["actor": "\(principal.actor)", "action": "\(action)", "target": "\(target)"])
     }
 
     /// `GET …/auditLog`: newest first.
-    public func auditLog(pageSize: Int?, pageToken: String?) async throws -> AuditLogResponse {
+    public func auditLog(pageSize: Int?, pageToken: String?, in scope: Scope) async throws -> AuditLogResponse {
         let size = pageSize ?? 100
         guard (1...1000).contains(size) else { throw HearthAPIError(.invalidPageSelection, "pageSize must be between 1 and 1000") }
         var before: Int64?
@@ -40,7 +40,7 @@ public struct AdminService: Sendable {
             guard let id = Int64(pageToken), id > 0 else { throw HearthAPIError(.invalidPageSelection, "unknown pageToken") }
             before = id
         }
-        let entries = try await store.auditEntries(before: before, limit: size + 1)
+        let entries = try await scope.store.auditEntries(before: before, limit: size + 1)
         let page = entries.prefix(size)
         return AuditLogResponse(
             entries: page.map { AuditLogEntry(id: String($0.id), time: $0.time.formatted(.iso8601), actor: $0.actor, action: $0.action,
@@ -56,6 +56,6 @@ extension AuditLogRequest: ServedRPC {
             guard let size = Int(text) else { throw HearthAPIError(.invalidPageSelection, "pageSize must be a number") }
             pageSize = size
         }
-        return try await call.admin.auditLog(pageSize: pageSize, pageToken: request.pageToken)
+        return try await call.admin.auditLog(pageSize: pageSize, pageToken: request.pageToken, in: call.scope)
     }
 }

@@ -25,7 +25,7 @@ struct ProviderCheckController {
                         ? "an OpenID provider id is oidc.<letters, digits, - or _>"
                         : "Hearth federates microsoft.com and yahoo.com as built-in providers, not \(providerId)")
                 }
-                return JSONResponse(try await federation.checkProvider(providerId))
+                return JSONResponse(try await federation.checkProvider(providerId, in: federation.accounts.scopes.project))
             }
         }
     }
@@ -33,8 +33,8 @@ struct ProviderCheckController {
 
 extension FederationService {
     /// Checks `providerId`'s configuration (stored, enabled or not; else the dev IdP's) without a user.
-    public func checkProvider(_ providerId: String) async throws -> ProviderCheckReport {
-        let stored = try await store.idpConfig(providerId: providerId).flatMap { $0.isDevLeftover ? nil : $0 }
+    public func checkProvider(_ providerId: String, in scope: Scope) async throws -> ProviderCheckReport {
+        let stored = try await scope.store.idpConfig(providerId: providerId).flatMap { $0.isDevLeftover ? nil : $0 }
         guard let config = stored ?? devProviders?.config(providerId) else {
             throw HearthAPIError(.configurationNotFound, "\(providerId) is not configured")
         }

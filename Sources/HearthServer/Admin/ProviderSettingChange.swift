@@ -5,8 +5,8 @@ import HearthWire
 
 /// One change of a configured sign-in provider's settings, typed: what the admin API's `PATCH
 /// …/defaultSupportedIdpConfigs/{idp}` and `…/oauthIdpConfigs/{oidc.x}` update masks name field by field, what the
-/// console's provider forms and switches set. Applied in their order by ``AdminService/updateDefaultIdpConfig(_:_:by:)``
-/// and ``AdminService/updateOAuthIdpConfig(_:_:by:)``, which check each value (the same checks and messages whoever
+/// console's provider forms and switches set. Applied in their order by ``AdminService/updateDefaultIdpConfig(_:_:by:, in: scope)``
+/// and ``AdminService/updateOAuthIdpConfig(_:_:by:, in: scope)``, which check each value (the same checks and messages whoever
 /// asks) and audit the list as one `….update` whose detail is the changes' paths.
 public enum ProviderSettingChange: Sendable, Equatable {
     /// `enabled`: the provider signs users in.

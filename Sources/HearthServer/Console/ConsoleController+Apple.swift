@@ -8,7 +8,7 @@ import HearthWire
 /// shown again) and the bundle ids, saved as the admin API's `appleSignInConfig` is (typed changes: the same checks and errors).
 extension ConsoleController {
     func appleProvider() async throws -> AppleProviderPage {
-        let config = try await store.idpConfig(providerId: "apple.com")
+        let config = try await scope.store.idpConfig(providerId: "apple.com")
         let publicURL = configuration.publicURL.url
         let components = URLComponents(string: publicURL)
         let keyOnFile = Self.appleKeyOnFile(config)
@@ -33,7 +33,7 @@ extension ConsoleController {
     /// one the stored key stays, unless the team or key id changed (the admin API then asks for the key again) or
     /// **Remove the key** was checked.
     func saveApple(_ form: ConsoleForm, by principal: AdminPrincipal) async throws {
-        let stored = try await store.idpConfig(providerId: "apple.com")
+        let stored = try await scope.store.idpConfig(providerId: "apple.com")
         let key = form.text("privateKeyFile") ?? form.text("privateKey")
         let teamId = form.text("teamId"), keyId = form.text("keyId")
         let bundleIds = IdPConfig.listEntries(form["bundleIds"] ?? "")
@@ -55,14 +55,14 @@ extension ConsoleController {
             let body = DefaultSupportedIdpConfig(
                 enabled: form.flag("enabled"), clientId: form.text("clientId") ?? "", tokenVault: tokenVault,
                 appleSignInConfig: .init(bundleIds: bundleIds, codeFlowConfig: codeFlow))
-            _ = try await service.createDefaultIdpConfig(idpId: "apple.com", body, by: principal)
+            _ = try await service.createDefaultIdpConfig(idpId: "apple.com", body, by: principal, in: scope)
             return
         }
         var changes: [ProviderSettingChange] = [
             .enabled(form.flag("enabled")), .clientId(form.text("clientId") ?? ""), .appleBundleIds(bundleIds), .tokenVault(tokenVault),
         ]
         if setCodeFlow { changes.append(.appleCodeFlow(codeFlow)) }
-        try await service.updateDefaultIdpConfig("apple.com", changes, by: principal)
+        try await service.updateDefaultIdpConfig("apple.com", changes, by: principal, in: scope)
     }
 
     /// The Apple form again after a refused save: what was typed (never the key) and the admin API's message beside

@@ -37,7 +37,7 @@ extension ConsoleController {
             try await action(request) { session, form in
                 let uid = try AdminService.checkLocalId(form["uid"])
                 let factor = form.text("factor")
-                _ = try await service.removeSecondFactors(localId: uid, enrollmentIds: factor.map { [$0] }, by: principal(session))
+                _ = try await service.removeSecondFactors(localId: uid, enrollmentIds: factor.map { [$0] }, by: principal(session), in: scope)
                 return redirect(userHref(uid) + "&ok=\(factor == nil ? "mfa-removed-all" : "mfa-removed")#second-factors")
             }
         }
@@ -116,7 +116,7 @@ extension ConsoleController {
 
     /// The user's factors for the user page (from the stored record: the recovery codes are not on the wire).
     func secondFactors(of localId: String) async throws -> (factors: [UserPage.SecondFactor], recoveryCodes: String?) {
-        guard let record = try await store.user(localId: localId) else { return ([], nil) }
+        guard let record = try await scope.store.user(localId: localId) else { return ([], nil) }
         let factors = record.mfa.factors.map { factor in
             UserPage.SecondFactor(displayName: factor.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "Authenticator app",
                                   enrolledAt: Self.display(factor.enrolledAt), enrollmentId: factor.enrollmentId)

@@ -29,7 +29,7 @@ extension ConsoleController {
         var refusalTotals: [String: Int] = [:]
         for count in refusals { refusalTotals[count.key, default: 0] += count.count }
         return OverviewPage(
-            usersTotal: String(try await store.userCount()),
+            usersTotal: String(try await scope.store.userCount()),
             usersNew: newUsers >= 500 ? "500+" : String(newUsers),
             signInsTotal: String(signIns.reduce(0) { $0 + $1.count }),
             refusedTotal: String(refusals.reduce(0) { $0 + $1.count }),
@@ -147,7 +147,7 @@ extension ConsoleController {
 
     func providers() async throws -> ProvidersPage {
         let project = try await service.projectConfigResource(in: scope)
-        let configs = try await store.idpConfigs()
+        let configs = try await scope.store.idpConfigs()
         func row(_ name: String, _ id: String, enabled: Bool, configured: Bool, toggle: Bool, edit: Bool) -> ProvidersPage.Row {
             ProvidersPage.Row(name: name, providerId: id, enabled: enabled, toggle: toggle,
                               status: configured ? (enabled ? "Enabled" : "Disabled") : "Not configured",
@@ -157,7 +157,7 @@ extension ConsoleController {
             row("Email/Password", "password", enabled: project.signIn?.email?.enabled ?? false, configured: true, toggle: true, edit: false),
             row("Anonymous", "anonymous", enabled: project.signIn?.anonymous?.enabled ?? false, configured: true, toggle: true, edit: false),
         ]
-        let devProviders = Set(try await federation.providerSources().filter { $0.kind == .devIdP }.map(\.providerId))
+        let devProviders = Set(try await federation.providerSources(in: scope).filter { $0.kind == .devIdP }.map(\.providerId))
         for (id, name) in [("apple.com", "Apple"), ("google.com", "Google"), ("microsoft.com", "Microsoft"), ("yahoo.com", "Yahoo")] {
             let config = configs.first { $0.providerId == id && !$0.isDevLeftover }
             var entry = row(name, id, enabled: config?.enabled ?? false, configured: config != nil, toggle: config != nil, edit: true)
@@ -237,7 +237,7 @@ extension ConsoleController {
         if !isNew {
             if isOIDC { _ = try AdminService.checkOIDCId(id) } else { _ = try AdminService.checkDefaultIdpId(id) }
         }
-        let config = isNew ? nil : try await store.idpConfig(providerId: id)
+        let config = isNew ? nil : try await scope.store.idpConfig(providerId: id)
         let name = isNew ? "a new OpenID Connect provider" : config?.displayName ?? AdminService.defaultSupportedIdps[id]?.description ?? id
         let hint = switch id {
         case "microsoft.com": "In the Azure portal (App registrations → your app → Authentication), add a Web platform redirect URI with this value; the client ID is the Application (client) ID and the secret a client secret's Value."
@@ -262,7 +262,7 @@ extension ConsoleController {
     /// The configuration check of a provider (the "Test configuration" button).
     func providerTest(_ id: String) async throws -> ProviderTestPage {
         if id.hasPrefix("oidc.") { _ = try AdminService.checkOIDCId(id) } else { _ = try AdminService.checkDefaultIdpId(id) }
-        let report = try await federation.checkProvider(id)
+        let report = try await federation.checkProvider(id, in: service.projectScope)
         return ProviderTestPage(
             pageTitle: "Test \(id)", providerId: id, ok: report.ok, backHref: "/console/provider?id=\(id)",
             summary: report.ok ? "the configuration looks right." : "the configuration has problems; each failed check says what to fix.",
@@ -279,19 +279,19 @@ extension ConsoleController {
         case "anonymous":
             try await service.updateProjectSettings([.anonymousSignIn(enabled)], by: principal, in: scope)
         case let id where id.hasPrefix("oidc."):
-            try await service.updateOAuthIdpConfig(id, [.enabled(enabled)], by: principal)
+            try await service.updateOAuthIdpConfig(id, [.enabled(enabled)], by: principal, in: scope)
         default:
-            try await service.updateDefaultIdpConfig(providerId, [.enabled(enabled)], by: principal)
+            try await service.updateDefaultIdpConfig(providerId, [.enabled(enabled)], by: principal, in: scope)
         }
     }
 
     /// Creates or updates a provider from the configure form. An empty secret keeps the stored one.
-    func saveProvider(_ form: ConsoleForm, by principal: AdminPrincipal) async throws {
+    func saveProvider(_ form: ConsoleForm, by principal: AdminPrincipal, in scope: Scope) async throws {
         let id = form.text("provider") ?? ""
         if id == "apple.com" { return try await saveApple(form, by: principal) }
         let secret = form["clientSecret"].flatMap { $0.isEmpty ? nil : $0 }
         let enabled = form.flag("enabled")
-        let exists = try await store.idpConfig(providerId: id) != nil
+        let exists = try await scope.store.idpConfig(providerId: id) != nil
         var changes: [ProviderSettingChange] = [.enabled(enabled), .clientId(form.text("clientId"))]
         if let secret { changes.append(.clientSecret(secret)) }
         // The vault fields only when the form had them (a form without them changes neither).
@@ -303,12 +303,12 @@ extension ConsoleController {
         if id.hasPrefix("oidc.") {
             if exists {
                 try await service.updateOAuthIdpConfig(id, changes + [.issuer(form.text("issuer")), .displayName(form.text("displayName"))],
-                                                       by: principal)
+                                                       by: principal, in: scope)
             } else {
                 let body = OAuthIdpConfig(clientId: form.text("clientId"), clientSecret: secret, issuer: form.text("issuer"),
                                           displayName: form.text("displayName"), enabled: enabled, tokenVault: tokenVault,
                                           nativeClientIds: nativeClientIds)
-                _ = try await service.createOAuthIdpConfig(id: id, body, by: principal)
+                _ = try await service.createOAuthIdpConfig(id: id, body, by: principal, in: scope)
             }
         } else {
             let allowedTenants = id == "microsoft.com" ? IdPConfig.listEntries(form["allowedTenants"] ?? "") : nil
@@ -316,12 +316,12 @@ extension ConsoleController {
             if let allowedTenants { changes.append(.allowedEntraTenants(allowedTenants)) }
             if let allowedHostedDomains { changes.append(.allowedHostedDomains(allowedHostedDomains)) }
             if exists {
-                try await service.updateDefaultIdpConfig(id, changes, by: principal)
+                try await service.updateDefaultIdpConfig(id, changes, by: principal, in: scope)
             } else {
                 let body = DefaultSupportedIdpConfig(enabled: enabled, clientId: form.text("clientId"), clientSecret: secret,
                                                      allowedTenants: allowedTenants, tokenVault: tokenVault, nativeClientIds: nativeClientIds,
                                                      allowedHostedDomains: allowedHostedDomains)
-                _ = try await service.createDefaultIdpConfig(idpId: id, body, by: principal)
+                _ = try await service.createDefaultIdpConfig(idpId: id, body, by: principal, in: scope)
             }
         }
     }

@@ -46,7 +46,7 @@ extension ConsoleController {
 
     /// The user's passkeys for the user page (from the store: created and last used are not in `passkeyInfo`).
     func passkeys(of localId: String) async throws -> [UserPage.Passkey] {
-        try await store.passkeys(localId: localId).map { passkey in
+        try await scope.store.passkeys(localId: localId).map { passkey in
             UserPage.Passkey(name: passkey.name.flatMap { $0.isEmpty ? nil : $0 } ?? "Passkey", credentialId: passkey.credentialId,
                              shortId: Self.shortCredentialId(passkey.credentialId), registered: Self.display(passkey.createdAt),
                              lastUsed: passkey.lastUsedAt.map { Self.display($0) } ?? "never",

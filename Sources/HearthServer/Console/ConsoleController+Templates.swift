@@ -24,7 +24,7 @@ extension ConsoleController {
                     case "test":
                         let to = form.text("testTo") ?? ""
                         try await emailActions.sendTestEmail(kind, to: to)
-                        try await service.audit(principal(session), "mail.test", target: to, detail: kind.rawValue)
+                        try await service.audit(principal(session), "mail.test", target: to, detail: kind.rawValue, in: scope)
                         return redirect("/console/templates?ok=test-sent&kind=\(kind.rawValue)#\(kind.rawValue)")
                     default:
                         // The default's text saved as such stays the default (not a customized copy).

@@ -20,7 +20,7 @@ struct ConsoleController {
     /// The Templates page's test email and the mail banner.
     let emailActions: EmailActionService
     /// What the console acts on: the project's own users and settings (the console has no tenants).
-    var scope: Scope { service.scope }
+    var scope: Scope { service.projectScope }
 
     /// Success messages shown after a redirect (`?ok=<key>`): fixed texts, so a link cannot make the console say anything.
     static let flashes: [String: String] = [
@@ -52,7 +52,7 @@ struct ConsoleController {
         router.post("/console/logout") { request, _ in
             try await action(request) { session, _ in
                 try await access.endSession(request)
-                try await service.audit(principal(session), "console.logout", target: session.adminName)
+                try await service.audit(principal(session), "console.logout", target: session.adminName, in: scope)
                 var response = redirect("/console/login?ok=logged-out")
                 response.setCookie(access.expired(ConsoleAccess.cookieName))
                 return response
@@ -118,7 +118,7 @@ struct ConsoleController {
         router.post("/console/provider") { request, _ in
             try await action(request) { session, form in
                 do {
-                    try await saveProvider(form, by: principal(session))
+                    try await saveProvider(form, by: principal(session), in: scope)
                 } catch let error as HearthAPIError where error.httpStatus < 500 {
                     // The form again, with what was typed and the error beside its field.
                     let page: any ConsolePage
@@ -214,7 +214,7 @@ struct ConsoleController {
             }
         }
         page(router, "/console/audit", title: "Audit log") { request, _ in
-            let log = try await service.auditLog(pageSize: 50, pageToken: FormQuery(request.uri.query).get("before"))
+            let log = try await service.auditLog(pageSize: 50, pageToken: FormQuery(request.uri.query).get("before"), in: scope)
             return AuditPage(
                 entries: log.entries.map {
                     AuditPage.Entry(time: Self.display($0.time), actor: $0.actor, action: $0.action, target: $0.target, detail: $0.detail ?? "")
@@ -361,7 +361,7 @@ struct ConsoleController {
 
     func signedIn(as name: String, viaPage: Bool = false) async throws -> Response {
         let token = try await access.startSession(adminName: name)
-        try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name)
+        try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name, in: scope)
         var response = viaPage
             ? html(ConsolePages.render(SignedInPage(adminName: name), title: "Signed in", projectId: scope.projectId, current: nil,
                                        adminName: nil, csrf: nil))

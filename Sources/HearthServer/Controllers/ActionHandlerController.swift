@@ -46,15 +46,14 @@ struct ActionHandlerController {
         } catch {
             return guardian.page(Pages.action(title: "This link does not work", message: error.message, tone: .error), status: .badRequest, token: nil)
         }
-        let tenantId = FormQuery(request.uri.query).get("tenantId")
         return try await guarded(link, token) {
             // The link's scope (a tenant's link is refused there, with the page that says why).
-            let scope = try emailActions.accounts.scopes.resolve(tenantId: tenantId)
+            let scope = try await emailActions.accounts.scopes.resolve(tenantId: link.tenantId, in: "the link")
             guard let type = link.type else {
                 return guardian.page(Pages.action(title: "This is a test link", message: "Test emails carry a sample link that does nothing. Real emails carry a working one.",
                                                   tone: .info), token: nil)
             }
-            let record = try await check(link, type)
+            let record = try await check(link, type, in: scope)
             switch type {
             case .passwordReset:
                 return resetForm(link, record, token)
@@ -85,10 +84,10 @@ struct ActionHandlerController {
             return guardian.page(Pages.action(title: "This link does not work", message: error.message, tone: .error), status: .badRequest, token: nil)
         }
         return try await guarded(link, token) {
-            let scope = try emailActions.accounts.scopes.resolve(tenantId: form["tenantId"])
+            let scope = try await emailActions.accounts.scopes.resolve(tenantId: link.tenantId, in: "the link")
             if form["action"] == "resend" { return try await sendReset(to: form["email"], link, token, address: address, in: scope) }
             guard let type = link.type, type != .emailSignIn else { return try await openInApp(link, status: .badRequest, in: scope) }
-            let record = try await check(link, type)
+            let record = try await check(link, type, in: scope)
             var forms: [Pages.Form] = []
             if type == .passwordReset {
                 let password = form["newPassword"] ?? ""
@@ -115,9 +114,9 @@ struct ActionHandlerController {
 
     /// The code's record and account, when the code is this link's kind and still works (`INVALID_OOB_CODE`,
     /// `EXPIRED_OOB_CODE`, `USER_DISABLED` otherwise).
-    func check(_ link: Link, _ type: OobRequestType) async throws -> OobCodeRecord {
-        let record = try await emailActions.peek(link.code, expecting: [type])
-        if type != .emailSignIn { _ = try await emailActions.account(of: record, email: type == .recoverEmail ? record.newEmail : nil) }
+    func check(_ link: Link, _ type: OobRequestType, in scope: Scope) async throws -> OobCodeRecord {
+        let record = try await emailActions.peek(link.code, expecting: [type], in: scope)
+        if type != .emailSignIn { _ = try await emailActions.account(of: record, email: type == .recoverEmail ? record.newEmail : nil, in: scope) }
         return record
     }
 

@@ -1,4 +1,5 @@
 import HTTPTypes
+import HearthCore
 import HearthWire
 import Hummingbird
 
@@ -58,7 +59,10 @@ struct RPCRoutes {
             let decoded: R = request.method == .get || request.method == .delete
                 ? try HearthRequestDecoder.decodeForm(R.self, text: request.uri.query ?? "")
                 : try await request.decode(as: R.self, context: context)
-            let scope = try services.scopes.resolve(tenantId: (decoded as? any TenantScopedRequest)?.tenantId)
+            let scope = try await services.scopes.resolve(tenantId: try Self.tenant(of: decoded, request: request, context: context))
+            if let tenant = scope.tenant, tenant.settings.disableAuth {
+                throw HearthAPIError(.operationNotAllowed, "tenant \"\(tenant.id)\" has sign-in and user management turned off (disableAuth): turn it back on to use it")
+            }
             return JSONResponse(try await R.serve(decoded, RPCCall(services: services, scope: scope, request: request, context: context)))
         }
         let group = group(for: rpc)
@@ -67,5 +71,22 @@ struct RPCRoutes {
                 group.on(RouterPath(route.path), method: HTTPRequest.Method(name)!, use: handler)
             }
         }
+    }
+
+    /// The tenant a request is for: an admin path's `{tenant}`; else the request's `tenantId`; else, for a request
+    /// that carries an ID token (the SDKs name the tenant on sign-ins only), the token's `firebase.tenant` (checked
+    /// again once the token is verified). A body `tenantId` that differs from the path's is `TENANT_ID_MISMATCH`.
+    static func tenant(of decoded: some Decodable, request: Request, context: HearthRequestContext) throws -> String? {
+        let named = ((decoded as? any TenantScopedRequest)?.tenantId).flatMap { $0.isEmpty ? nil : $0 }
+        if let path = context.parameters.get("tenant") {
+            if let named, named != path {
+                throw HearthAPIError(.tenantIdMismatch, "the request's tenantId \"\(Scope.shown(named))\" is not the tenant of its path, \"\(Scope.shown(path))\"")
+            }
+            return path
+        }
+        if let named { return named }
+        guard let carrying = decoded as? any IDTokenScopedRequest else { return nil }
+        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        return (carrying.idToken ?? bearer).flatMap(UnverifiedTenantClaim.of)
     }
 }

@@ -4,72 +4,92 @@ import HearthStore
 import HearthWire
 import Synchronization
 
-/// What one call acts on: the project, the Identity Platform tenant (none yet), the project's settings — read from
-/// the store at most once per call — and the store bound to them. Resolved once where a request enters (the RPC
-/// route, the auth handler, the action pages, the console, the CLI: ``Scopes/resolve(tenantId:)``) and passed down;
-/// the services act on a scope, never on ambient configuration.
+/// What one call acts on: the project, the Identity Platform tenant (or the project's own users), the settings —
+/// read from the store at most once per call — and the store bound to the tenant. Resolved once where a request
+/// enters (the RPC route, the auth handler, the action pages, the console, the CLI: ``Scopes/resolve(tenantId:)``)
+/// and passed down; the services act on a scope, never on ambient configuration.
 ///
 /// A scope is a value made for one call: its settings are a snapshot taken on first use, so the steps of one sign-in
 /// see the same settings and read them once.
 public struct Scope: Sendable {
     /// The project whose users the call acts on.
     public let projectId: String
-    /// The Identity Platform tenant; nil: the project's own users. Hearth has no tenants yet, so always nil.
-    public let tenantId: String?
-    /// The store, bound to the project (and, when tenants come, to the tenant).
+    /// The Identity Platform tenant; nil: the project's own users.
+    public var tenantId: String? { tenant?.id }
+    /// The tenant, as it was when the call began; nil: the project's own users.
+    public let tenant: TenantRecord?
+    /// The store, bound to the tenant (``HearthStore/bound(toTenant:)``): its user, identity, provider, code and
+    /// audit queries see this tenant's rows only.
     public let store: any HearthStore
     private let settings: SettingsOnce
 
-    init(projectId: String, tenantId: String?, store: any HearthStore, initial: ProjectConfig?) {
+    init(projectId: String, tenant: TenantRecord?, store: any HearthStore, initial: ProjectConfig?) {
         self.projectId = projectId
-        self.tenantId = tenantId
-        self.store = store
-        self.settings = SettingsOnce(projectId: projectId, store: store, initial: initial)
+        self.tenant = tenant
+        self.store = store.bound(toTenant: tenant?.id)
+        self.settings = SettingsOnce(projectId: projectId, store: store, initial: initial, tenant: tenant?.settings)
     }
 
-    /// The project's settings (the stored ones, else the initial ones), read once per scope.
+    /// The settings, read once per scope: the project's (the stored ones, else the initial ones), with a tenant's
+    /// own sign-in flags and second factors laid over them.
     public func config() async throws -> ProjectConfig { try await settings.value() }
 
     /// The settings after a change this call made (the snapshot is replaced, so later steps see the change).
     func replaceConfig(_ config: ProjectConfig) { settings.replace(config) }
 
     /// Refuses a tenant named inside a request the scope was resolved for — a custom token's `tenant_id`, an
-    /// imported user's `tenantId`, the JS SDK's `tid` — unless it is the scope's own. The one rule for every place
-    /// a tenant is named; ``Scopes/resolve(tenantId:)`` applies it to the request itself.
+    /// imported user's `tenantId`, the JS SDK's `tid` — unless it is the scope's own (`TENANT_ID_MISMATCH`).
     public func admit(tenantId named: String?, in place: String = "the request") throws {
-        guard let named, !named.isEmpty, named != tenantId else { return }
-        throw Self.unknownTenant(named, in: place, projectId: projectId)
+        let named = named.flatMap { $0.isEmpty ? nil : $0 }
+        guard named != tenantId else { return }
+        throw HearthAPIError(.tenantIdMismatch, "\(place) names \(Self.describe(named)), but the request is for \(Self.describe(tenantId))")
+    }
+
+    /// The key failed sign-ins of `account` (an email) are counted under: the same address in two tenants is two
+    /// accounts, each with its own limit.
+    func throttleAccount(_ account: String) -> String {
+        tenantId.map { "tenant/\($0)/\(account)" } ?? account
+    }
+
+    /// "tenant \"acme-x7k2p\"" or "the project's own users", for messages (quoted safely, at most 64 characters).
+    static func describe(_ tenantId: String?) -> String {
+        guard let tenantId else { return "the project's own users" }
+        return "tenant \"\(shown(tenantId))\""
+    }
+
+    static func shown(_ tenant: String) -> String {
+        String(String.UnicodeScalarView(tenant.withoutControlCharacters.unicodeScalars.prefix(64)))
     }
 
     /// `TENANT_NOT_FOUND`, Identity Platform's answer for a tenant that does not exist, saying what to do.
     static func unknownTenant(_ tenant: String, in place: String, projectId: String) -> HearthAPIError {
-        let shown = String(String.UnicodeScalarView(tenant.withoutControlCharacters.unicodeScalars.prefix(64)))
-        return HearthAPIError(.tenantNotFound, "\(place) names tenant \"\(shown)\", which project \(projectId) does not have: Hearth serves the project's own users only (Identity Platform tenants are not supported yet). Send no tenantId — in the JS SDK leave auth.tenantId null; in an Admin SDK use auth, not tenant_manager / tenantManager().authForTenant")
+        HearthAPIError(.tenantNotFound, "\(place) names tenant \"\(shown(tenant))\", which project \(projectId) does not have: check the tenant id (`hearth tenants list`, or the Admin SDKs' tenant manager), or send no tenantId for the project's own users")
     }
 }
 
-/// Resolves the scope of a call: the one place a request's `tenantId` is decided.
+/// Resolves the scope of a call: the one place a request's tenant is decided.
 public struct Scopes: Sendable {
     let configuration: HearthServerConfiguration
     let store: any HearthStore
 
     public init(configuration: HearthServerConfiguration, store: any HearthStore) {
         self.configuration = configuration
-        self.store = store
+        self.store = store.bound(toTenant: nil)
     }
 
-    /// The scope of a call that names `tenantId` (nil or empty: the project's own users). A tenant is refused here
-    /// with `TENANT_NOT_FOUND`, never ignored: Hearth has no tenants yet.
-    public func resolve(tenantId: String? = nil) throws -> Scope {
-        if let tenantId, !tenantId.isEmpty {
-            throw Scope.unknownTenant(tenantId, in: "the request", projectId: configuration.projectId)
+    /// The scope of a call that names `tenantId` (nil or empty: the project's own users): the stored tenant, or
+    /// `TENANT_NOT_FOUND` — a tenant is never ignored. `place` names where the request named it, for the message.
+    public func resolve(tenantId: String?, in place: String = "the request") async throws -> Scope {
+        guard let tenantId, !tenantId.isEmpty else { return project }
+        guard TenantRecord.isValidId(tenantId), let tenant = try await store.tenant(id: tenantId) else {
+            throw Scope.unknownTenant(tenantId, in: place, projectId: configuration.projectId)
         }
-        return project
+        return Scope(projectId: configuration.projectId, tenant: tenant, store: store, initial: configuration.initialProjectConfig)
     }
 
     /// The project's own scope (the console, the CLI, background work): never fails.
     public var project: Scope {
-        Scope(projectId: configuration.projectId, tenantId: nil, store: store, initial: configuration.initialProjectConfig)
+        Scope(projectId: configuration.projectId, tenant: nil, store: store, initial: configuration.initialProjectConfig)
     }
 }
 
@@ -79,20 +99,34 @@ private final class SettingsOnce: Sendable {
     let projectId: String
     let store: any HearthStore
     let initial: ProjectConfig?
+    let tenant: TenantSettings?
     let cached = Mutex<ProjectConfig?>(nil)
 
-    init(projectId: String, store: any HearthStore, initial: ProjectConfig?) {
+    init(projectId: String, store: any HearthStore, initial: ProjectConfig?, tenant: TenantSettings?) {
         self.projectId = projectId
         self.store = store
         self.initial = initial
+        self.tenant = tenant
     }
 
     func value() async throws -> ProjectConfig {
         if let config = cached.withLock({ $0 }) { return config }
-        let config = try await store.projectConfig(projectId: projectId) ?? initial ?? ProjectConfig(projectId: projectId)
+        var config = try await store.projectConfig(projectId: projectId) ?? initial ?? ProjectConfig(projectId: projectId)
+        if let tenant { config.apply(tenant) }
         cached.withLock { $0 = config }
         return config
     }
 
     func replace(_ config: ProjectConfig) { cached.withLock { $0 = config } }
+}
+
+extension ProjectConfig {
+    /// A tenant's own settings laid over the project's: its sign-in methods and second factors. Everything else
+    /// (authorized domains, mail, apps, passkeys, enumeration protection) stays the project's.
+    mutating func apply(_ tenant: TenantSettings) {
+        passwordSignInEnabled = tenant.allowPasswordSignup
+        emailLinkSignInEnabled = tenant.enableEmailLinkSignin
+        anonymousSignInEnabled = tenant.enableAnonymousUser
+        mfa = tenant.mfa
+    }
 }

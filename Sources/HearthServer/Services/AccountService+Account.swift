@@ -43,13 +43,13 @@ extension AccountService {
         if !deletePasskeys.isEmpty {
             try requireRecentLogin(claims)
             // Every id is checked before anything is removed; the passkeys go first (the checks above passed).
-            try await removePasskeys(deletePasskeys, localId: current.localId, actor: "user:\(current.localId)")
+            try await removePasskeys(deletePasskeys, localId: current.localId, actor: "user:\(current.localId)", in: scope)
         }
         var hash: String?
         if let newPassword { hash = try await hashPassword(newPassword) }
         let moment = now
         let revokes = emailChanges || newPassword != nil
-        let updated = try await modifyUser(localId: current.localId, revokingSessions: revokes) { user in
+        let updated = try await modifyUser(localId: current.localId, revokingSessions: revokes, in: scope) { user in
             if let name = request.displayName { user.displayName = name.isEmpty ? nil : name }
             if let photo = request.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
             if deleteAttributes.contains("DISPLAY_NAME") { user.displayName = nil }
@@ -90,7 +90,7 @@ extension AccountService {
         if try await scope.config().userDeletionDisabled {
             throw HearthAPIError(.adminOnlyOperation, "account deletion by users is disabled for this project")
         }
-        let deleted = try await deletingUsers([user.localId]) {
+        let deleted = try await deletingUsers([user.localId], in: scope) {
             try await metrics.timeStore("deleteUser", { try await scope.store.deleteUser(localId: user.localId) })
         }
         guard deleted else { throw HearthAPIError(.userNotFound) }

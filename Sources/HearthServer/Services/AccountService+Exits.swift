@@ -39,7 +39,10 @@ extension AccountService {
     /// `.duplicateLocalId`) pass to the caller, whose flow decides what a race means.
     @discardableResult
     func createAccount(_ user: UserRecord, origin: AccountOrigin, in scope: Scope) async throws -> UserRecord {
-        try await metrics.timeStore("createUser") { try await scope.store.createUser(user) }
+        // The user is the scope's tenant's (the store writes it so; the tokens minted next carry it).
+        var user = user
+        user.tenantId = scope.tenantId
+        try await metrics.timeStore("createUser") { [user] in try await scope.store.createUser(user) }
         logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(origin)"])
         return user
     }
@@ -149,7 +152,7 @@ extension AccountService {
             localId: user.localId, authTime: authTime, signInProvider: signInProvider, sessionClaims: sessionClaims, now: issuedAt)
         try await metrics.timeStore("insertRefreshToken") { try await scope.store.insertRefreshToken(record) }
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims,
-                                            projectId: scope.projectId)
+                                            in: scope)
         await stats.countSignIn(provider: signInProvider, at: issuedAt)
         metrics.count(.signIns, [signInProvider, "success"])
         return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
@@ -176,7 +179,7 @@ extension AccountService {
             return (user, tokens)
         }
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: moment, sessionClaims: sessionClaims,
-                                            projectId: scope.projectId)
+                                            in: scope)
         metrics.count(.signIns, [signInProvider, "success"])
         return (user, SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn))
     }

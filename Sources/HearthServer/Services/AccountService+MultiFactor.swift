@@ -90,7 +90,7 @@ extension AccountService {
         let recoveryCodes = request.generateRecoveryCodes == true ? RecoveryCodes.generate() : nil
         // A new factor ends the user's other sessions (as withdrawing one does): a session that a thief holds must
         // not outlive the owner's move to two-step sign-in. The caller goes on with the tokens answered below.
-        let updated = try await modifyUser(localId: user.localId, revokingSessions: true) { user in
+        let updated = try await modifyUser(localId: user.localId, revokingSessions: true, in: scope) { user in
             try checkCanEnroll(user)
             user.mfa.factors.append(MultiFactorEnrollment(
                 enrollmentId: enrollmentId, displayName: request.displayName.flatMap { $0.isEmpty ? nil : $0 }, enrolledAt: moment,
@@ -102,7 +102,7 @@ extension AccountService {
             }
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
-        try await auditUser(updated.localId, "mfa.enroll", detail: "totp \(enrollmentId)\(recoveryCodes == nil ? "" : ", recovery codes")")
+        try await auditUser(updated.localId, "mfa.enroll", detail: "totp \(enrollmentId)\(recoveryCodes == nil ? "" : ", recovery codes")", in: scope)
         if let mailer, let email = updated.email {
             let app = Mailer.appName(try await scope.config())
             let name = request.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "an authenticator app"
@@ -132,7 +132,7 @@ extension AccountService {
         guard let enrollmentId = request.mfaEnrollmentId, !enrollmentId.isEmpty else { throw HearthAPIError(.missingMfaEnrollmentId) }
         guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
         try requireRecentLogin(claims)
-        let updated = try await modifyUser(localId: user.localId, revokingSessions: true) { user in
+        let updated = try await modifyUser(localId: user.localId, revokingSessions: true, in: scope) { user in
             guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
             Self.removeFactors(Set([enrollmentId]), from: &user)
             // Every refresh token is revoked (revokingSessions) and ID tokens of sessions begun before the caller's
@@ -140,7 +140,7 @@ extension AccountService {
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
         try await scope.store.deleteMultiFactorSessions(localId: updated.localId)
-        try await auditUser(updated.localId, "mfa.withdraw", detail: "totp \(enrollmentId)")
+        try await auditUser(updated.localId, "mfa.withdraw", detail: "totp \(enrollmentId)", in: scope)
         // The caller's session goes on without the withdrawn factor (its claims would name a factor that is gone).
         var sessionClaims: [String: JSONValue] = [:]
         if let remaining = updated.mfa.factors.first(where: { $0.enrollmentId == claims.firebase.secondFactorIdentifier }) {
@@ -168,12 +168,12 @@ extension AccountService {
         }
         try requireRecentLogin(claims)
         let codes = RecoveryCodes.generate()
-        let updated = try await modifyUser(localId: user.localId) { user in
+        let updated = try await modifyUser(localId: user.localId, in: scope) { user in
             guard !user.mfa.factors.isEmpty else { throw HearthAPIError(.mfaEnrollmentNotFound) }
             user.mfa.recoveryCodeHashes = codes.compactMap(RecoveryCodes.hash)
             user.mfa.recoveryCodesUsed = 0
         }
-        try await auditUser(updated.localId, "mfa.recovery_codes", detail: "\(codes.count) new codes")
+        try await auditUser(updated.localId, "mfa.recovery_codes", detail: "\(codes.count) new codes", in: scope)
         return GenerateRecoveryCodesResponse(recoveryCodes: codes)
     }
 
@@ -257,7 +257,7 @@ extension AccountService {
         guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
-        try await modifyUser(localId: user.localId) { user in
+        try await modifyUser(localId: user.localId, in: scope) { user in
             guard let index = user.mfa.factors.firstIndex(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
             // Another replica accepted a code of this step (or a later one) meanwhile: this one is a replay.
             if let last = user.mfa.factors[index].lastUsedStep, last >= step { throw HearthAPIError(.invalidCode, Self.usedCodeMessage) }
@@ -277,7 +277,7 @@ extension AccountService {
         guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
-        let updated = try await modifyUser(localId: user.localId) { user in
+        let updated = try await modifyUser(localId: user.localId, in: scope) { user in
             // Matched again on the fresh record: a code spent meanwhile by another sign-in is gone from it.
             guard let index = RecoveryCodes.match(code, against: user.mfa.recoveryCodeHashes) else {
                 throw HearthAPIError(.invalidCode, "the recovery code is wrong or was used already")
@@ -286,7 +286,7 @@ extension AccountService {
             user.mfa.recoveryCodesUsed += 1
         }
         try await mfaThrottle.succeeded(reservation)
-        try await auditUser(user.localId, "mfa.recovery_code_used", detail: "\(updated.mfa.recoveryCodeHashes.count) codes left")
+        try await auditUser(user.localId, "mfa.recovery_code_used", detail: "\(updated.mfa.recoveryCodeHashes.count) codes left", in: scope)
         logger.notice("recovery code used", metadata: ["uid": "\(user.localId)", "left": "\(updated.mfa.recoveryCodeHashes.count)"])
         metrics.count(.signIns, ["second_factor", "recovery_code"])
         return first.enrollmentId
@@ -351,8 +351,8 @@ extension AccountService {
     }
 
     /// An audit entry of the user's own account change.
-    func auditUser(_ localId: String, _ action: String, detail: String) async throws {
-        try await store.appendAuditEntry(AuditEntry(time: now, actor: "user:\(localId)", action: action, target: localId, detail: detail))
+    func auditUser(_ localId: String, _ action: String, detail: String, in scope: Scope) async throws {
+        try await scope.store.appendAuditEntry(AuditEntry(time: now, actor: "user:\(localId)", action: action, target: localId, detail: detail))
     }
 }
 

@@ -152,7 +152,7 @@ extension AccountService {
         let project = try await scope.config()
         let party = try passkeyRelyingParty(project)
         try requireRecentLogin(claims)
-        let existing = try await scope.store.passkeys(localId: user.localId)
+        let existing = try await store.passkeys(localId: user.localId)
         guard existing.count < Self.maximumPasskeys else {
             throw HearthAPIError(.passkeyLimitExceeded, "a user may have at most \(Self.maximumPasskeys) passkeys: remove one first")
         }
@@ -213,11 +213,11 @@ extension AccountService {
             throw HearthAPIError(.passkeyExists, "this passkey is registered already")
         }
         // Two enrollments finishing together may pass the start's count: the later insert gives way.
-        if try await scope.store.passkeys(localId: user.localId).count > Self.maximumPasskeys {
-            _ = try await scope.store.deletePasskey(credentialId: credentialId, localId: user.localId)
+        if try await store.passkeys(localId: user.localId).count > Self.maximumPasskeys {
+            _ = try await store.deletePasskey(credentialId: credentialId, localId: user.localId)
             throw HearthAPIError(.passkeyLimitExceeded, "a user may have at most \(Self.maximumPasskeys) passkeys: remove one first")
         }
-        try await auditUser(user.localId, "passkey.enroll", detail: "\(credentialId.prefix(24)) \(registration.algorithm) attestation \(registration.attestation)")
+        try await auditUser(user.localId, "passkey.enroll", detail: "\(credentialId.prefix(24)) \(registration.algorithm) attestation \(registration.attestation)", in: scope)
         if let mailer, let email = user.email {
             let app = Mailer.appName(project)
             await mailer.sendNotice(to: user, subject: "A passkey was added to your \(app) account", paragraphs: [
@@ -251,7 +251,7 @@ extension AccountService {
         guard let response = request.authenticatorAuthenticationResponse else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "authenticatorAuthenticationResponse is required")
         }
-        let (passkey, assertion) = try await verifyPasskeyAssertion(response, party: party, kind: .signIn, localId: nil)
+        let (passkey, assertion) = try await verifyPasskeyAssertion(response, party: party, kind: .signIn, localId: nil, in: scope)
         guard let owner = try await scope.store.user(localId: passkey.localId) else { throw HearthAPIError(.userNotFound) }
         // A passkey that verified the user is both factors; without UV it is one, and a second factor is asked for.
         switch try await finishSignIn(owner, provider: Self.passkeySignInProvider, .firstFactor(bothFactors: assertion.userVerified), in: scope) {
@@ -268,7 +268,7 @@ extension AccountService {
     /// the challenge is taken, the credential found (and its user handle matched), the signature and counter
     /// checked, the counter moved by compare-and-set.
     func verifyPasskeyAssertion(_ response: PasskeyAuthenticationResponse, party: WebAuthnRelyingParty, kind: PasskeyChallenge.Kind,
-                                localId: String?) async throws -> (PasskeyCredential, WebAuthnRelyingParty.Assertion) {
+                                localId: String?, in scope: Scope) async throws -> (PasskeyCredential, WebAuthnRelyingParty.Assertion) {
         guard let body = response.response else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "the assertion's response (clientDataJSON, authenticatorData, signature) is required")
         }
@@ -300,7 +300,7 @@ extension AccountService {
                                                   publicKeyBytes: Data(publicKey), storedSignCount: stored)
         } catch {
             if case .counterNotIncreased(let was, let presented) = error {
-                try? await auditUser(passkey.localId, "passkey.clone_suspected", detail: "\(credentialId.prefix(24)) counter \(presented) after \(was)")
+                try? await auditUser(passkey.localId, "passkey.clone_suspected", detail: "\(credentialId.prefix(24)) counter \(presented) after \(was)", in: scope)
             }
             throw refused(error, localId: passkey.localId)
         }
@@ -318,7 +318,7 @@ extension AccountService {
     func startPasskeySecondFactor(_ session: MultiFactorSessionRecord, in scope: Scope) async throws -> StartMFASignInResponse {
         try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await scope.config(), secondFactor: true)
-        let passkeys = try await scope.store.passkeys(localId: session.localId)
+        let passkeys = try await store.passkeys(localId: session.localId)
         guard !passkeys.isEmpty else {
             throw HearthAPIError(.passkeyEnrollmentNotFound, "the user has no passkey: complete the sign-in with a TOTP code")
         }
@@ -337,7 +337,7 @@ extension AccountService {
         }
         try Self.checkPasskeyMayBeSecondFactor(session)
         let party = try passkeyRelyingParty(try await scope.config(), secondFactor: true)
-        let (passkey, _) = try await verifyPasskeyAssertion(response, party: party, kind: .secondFactor, localId: user.localId)
+        let (passkey, _) = try await verifyPasskeyAssertion(response, party: party, kind: .secondFactor, localId: user.localId, in: scope)
         guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
@@ -371,7 +371,7 @@ extension AccountService {
     /// (`PASSKEY_ENROLLMENT_NOT_FOUND` names the first that is not, and nothing is removed). Audited with `actor`
     /// (`user:<uid>` for the user's own request, else the administrator's principal).
     @discardableResult
-    func removePasskeys(_ ids: [String], localId: String, actor: String) async throws -> [String] {
+    func removePasskeys(_ ids: [String], localId: String, actor: String, in scope: Scope) async throws -> [String] {
         guard ids.count <= Self.maximumPasskeys * 2 else {
             throw HearthAPIError(.invalidArgument, "deletePasskey names at most \(Self.maximumPasskeys * 2) credential ids")
         }
@@ -388,7 +388,7 @@ extension AccountService {
             removed.append(credentialId)
         }
         if !removed.isEmpty {
-            try await store.appendAuditEntry(AuditEntry(time: now, actor: actor, action: "passkey.remove", target: localId,
+            try await scope.store.appendAuditEntry(AuditEntry(time: now, actor: actor, action: "passkey.remove", target: localId,
                                                         detail: removed.map { String($0.prefix(24)) }.joined(separator: ",")))
         }
         return removed

@@ -65,7 +65,7 @@ extension AccountService {
         }
         let hash = try await hashPassword(password)
         let moment = now
-        let updated = try await modifyUser(localId: current.localId, revokingSessions: !upgrade) { user in
+        let updated = try await modifyUser(localId: current.localId, revokingSessions: !upgrade, in: scope) { user in
             guard user.passwordHash == nil else {
                 throw HearthAPIError(.providerAlreadyLinked, "the user has a password already; change it with accounts:update")
             }
@@ -100,7 +100,7 @@ extension AccountService {
         let email = try Self.normalizedEmail(request.email, missing: .invalidEmail)
         guard let password = request.password, !password.isEmpty else { throw HearthAPIError(.missingPassword) }
         // The attempt is reserved (counted) before the password is checked, atomically with the limit check.
-        guard let attempt = try await throttle.reserve(account: email, address: clientAddress) else {
+        guard let attempt = try await throttle.reserve(account: scope.throttleAccount(email), address: clientAddress) else {
             logger.notice("sign-in throttled", metadata: ["client": "\(clientAddress)"])
             throw HearthAPIError(.tooManyAttempts, "Access to this account has been temporarily disabled due to many failed login attempts. Try again later.")
         }

@@ -12,6 +12,12 @@ extension AccountService {
     /// `INVALID_REFRESH_TOKEN`; revoked ones, reused ones (theft: the family is revoked) and sessions older
     /// than the user's `validSince` are `TOKEN_EXPIRED`.
     public func refresh(_ request: GrantTokenRequest, in scope: Scope) async throws -> GrantTokenResponse {
+        try await refresh(request, in: scope, resolving: true)
+    }
+
+    /// `resolving`: a token of another tenant than `scope`'s is refreshed in that tenant's scope (the refresh
+    /// request names no tenant; the token's own row does), once.
+    private func refresh(_ request: GrantTokenRequest, in scope: Scope, resolving: Bool) async throws -> GrantTokenResponse {
         guard let grantType = request.grantType, !grantType.isEmpty else { throw HearthAPIError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw HearthAPIError(.invalidGrantType) }
         guard let token = request.refreshToken, !token.isEmpty else { throw HearthAPIError(.missingRefreshToken) }
@@ -34,12 +40,17 @@ extension AccountService {
             throw HearthAPIError(.tokenExpired)
         case .userNotFound: throw HearthAPIError(.userNotFound)
         case .userDisabled: throw HearthAPIError(.userDisabled)
+        case .inTenant(let tenantId):
+            // A deleted tenant's tokens are gone with it; one deleted meanwhile is not found.
+            guard resolving, let tenantScope = try? await scopes.resolve(tenantId: tenantId) else { throw HearthAPIError(.invalidRefreshToken) }
+            if tenantScope.tenant?.settings.disableAuth == true { throw HearthAPIError(.userDisabled) }
+            return try await refresh(request, in: tenantScope, resolving: false)
         case .refreshed(let record, let stored):
             previous = record
             user = stored
         }
         let idToken = try await mintIDToken(for: user, signInProvider: previous.signInProvider, authTime: previous.authTime,
-                                            sessionClaims: previous.sessionClaims, projectId: scope.projectId)
+                                            sessionClaims: previous.sessionClaims, in: scope)
         return GrantTokenResponse(idToken: idToken, refreshToken: newToken, expiresIn: expiresIn,
                                   userId: user.localId, projectId: scope.projectId)
     }

@@ -56,10 +56,13 @@ public struct AccountService: Sendable {
         if gap > 0, gap <= 1 { await configuration.clock.sleep(until: user.validSince) }
     }
 
+    /// The token is the scope's: its project, and its tenant as `firebase.tenant`.
     func mintIDToken(for user: UserRecord, signInProvider: String, authTime: Date, sessionClaims: [String: JSONValue],
-                     projectId: String) async throws -> String {
+                     in scope: Scope) async throws -> String {
         await waitForValidSince(user)
-        let claims = IDTokenClaims(projectId: projectId, user: user, signInProvider: signInProvider,
+        var user = user
+        user.tenantId = scope.tenantId
+        let claims = IDTokenClaims(projectId: scope.projectId, user: user, signInProvider: signInProvider,
                                    authTime: authTime, issuedAt: now, lifetime: configuration.idTokenLifetime,
                                    sessionClaims: sessionClaims)
         return try await keyRing.sign(claims)
@@ -77,6 +80,11 @@ public struct AccountService: Sendable {
             throw HearthAPIError(.tokenExpired)
         } catch {
             throw HearthAPIError(.invalidIdToken)
+        }
+        // The route took the scope from this token's tenant unless the request named one: a token of another tenant
+        // (or of the project in a tenant) is refused, never looked up there.
+        guard claims.firebase.tenant == scope.tenantId else {
+            throw HearthAPIError(.tenantIdMismatch, "the ID token belongs to \(Scope.describe(claims.firebase.tenant)), the request to \(Scope.describe(scope.tenantId))")
         }
         guard let user = try await metrics.timeStore("userById", { try await scope.store.user(localId: claims.subject) }) else {
             throw HearthAPIError(.userNotFound)
@@ -96,10 +104,10 @@ public struct AccountService: Sendable {
     /// Re-reads and updates a user until the optimistic version check passes (concurrent writers lose nothing).
     /// `revokingSessions` is read after `change` ran: when true, the user's sessions end in the same transaction.
     @discardableResult
-    func modifyUser(localId: String, revokingSessions revokes: @autoclosure () -> Bool = false,
+    func modifyUser(localId: String, revokingSessions revokes: @autoclosure () -> Bool = false, in scope: Scope,
                     _ change: (inout UserRecord) async throws -> Void) async throws -> UserRecord {
         for _ in 0..<5 {
-            guard var user = try await store.user(localId: localId) else { throw HearthAPIError(.userNotFound) }
+            guard var user = try await scope.store.user(localId: localId) else { throw HearthAPIError(.userNotFound) }
             let validBefore = user.validSince
             try await change(&user)
             do {
@@ -107,7 +115,7 @@ public struct AccountService: Sendable {
                 // A change that moves `validSince` forward is a revocation: the sessions and pending second-factor
                 // sign-ins end in the same transaction, exactly (not by a whole-second comparison later).
                 let revoking = revokes() || user.validSince > validBefore
-                return try await metrics.timeStore("updateUser") { try await store.updateUser(changed, revokingSessions: revoking) }
+                return try await metrics.timeStore("updateUser") { try await scope.store.updateUser(changed, revokingSessions: revoking) }
             } catch StoreError.conflict {
                 continue
             }

@@ -37,10 +37,10 @@ public struct AppleGrantRevocation: Sendable {
     }
 
     /// Runs `delete` (which deletes some of `localIds`) and then revokes the Apple grants of those it deleted.
-    func deleting<T: Sendable>(_ localIds: [String], _ delete: () async throws -> T) async throws -> T {
+    func deleting<T: Sendable>(_ localIds: [String], in store: any HearthStore, _ delete: () async throws -> T) async throws -> T {
         let grants = await grants(of: localIds)
         let result = try await delete()
-        await revoke(grants)
+        await revoke(grants, in: store)
         return result
     }
 
@@ -65,9 +65,9 @@ public struct AppleGrantRevocation: Sendable {
     }
 
     /// Revokes each grant whose user no longer exists.
-    func revoke(_ grants: [Grant]) async {
+    func revoke(_ grants: [Grant], in store: any HearthStore) async {
         guard !grants.isEmpty else { return }
-        guard let config = await appleConfig() else {
+        guard let config = await appleConfig(in: store) else {
             logger.error("deleted users' Apple grants were not revoked: apple.com has no usable code-flow key", metadata: ["count": "\(grants.count)"])
             return
         }
@@ -96,7 +96,7 @@ public struct AppleGrantRevocation: Sendable {
 
     /// apple.com's configuration with its code-flow key, enabled or not (a disabled provider's grants are still
     /// revoked): the stored one, else the dev provider's.
-    func appleConfig() async -> IdPConfig? {
+    func appleConfig(in store: any HearthStore) async -> IdPConfig? {
         if let stored = try? await store.idpConfig(providerId: Self.providerId), !stored.isDevLeftover {
             return stored.hasAppleCodeFlow && ProviderTokenKeys.sealingKeyId(stored.clientSecret) == nil ? stored : nil
         }
@@ -106,8 +106,9 @@ public struct AppleGrantRevocation: Sendable {
 
 extension AccountService {
     /// Runs a deletion of `localIds`, revoking the Apple grants of the users it deleted when this server can.
-    func deletingUsers<T: Sendable>(_ localIds: [String], _ delete: () async throws -> T) async throws -> T {
+    /// `scope`'s store decides which users were deleted and whose apple.com configuration revokes their grants.
+    func deletingUsers<T: Sendable>(_ localIds: [String], in scope: Scope, _ delete: () async throws -> T) async throws -> T {
         guard let appleRevocation else { return try await delete() }
-        return try await appleRevocation.deleting(localIds, delete)
+        return try await appleRevocation.deleting(localIds, in: scope.store, delete)
     }
 }

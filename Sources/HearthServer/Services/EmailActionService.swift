@@ -109,7 +109,7 @@ public struct EmailActionService: Sendable {
             let (email, recipient, localId, newEmail, displayName) = (email, recipient, localId, newEmail, displayName)
             background.run { [self] in
                 do {
-                    let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config)
+                    let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config, in: scope)
                     try await deliver(issued, to: recipient, displayName: displayName, config: config)
                     logger.info("email action sent", metadata: ["kind": "\(type.rawValue)", "uid": "\(localId ?? "-")"])
                 } catch {
@@ -119,7 +119,7 @@ public struct EmailActionService: Sendable {
             }
             return SendOobCodeResponse(email: email)
         }
-        let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config)
+        let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config, in: scope)
         if returnLink {
             return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
         }
@@ -205,12 +205,12 @@ public struct EmailActionService: Sendable {
     }
 
     func issue(_ type: OobRequestType, localId: String?, email: String, newEmail: String?, continueURL: String?,
-               config: ProjectConfig) async throws -> IssuedCode {
+               config: ProjectConfig, in scope: Scope) async throws -> IssuedCode {
         let (code, record) = OobCodeRecord.issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL,
                                                  now: now, lifetime: configuration.mail.lifetimes.lifetime(of: type))
-        try await store.insertOobCode(record)
+        try await scope.store.insertOobCode(record)
         let base = config.sendEmail?.callbackUri.flatMap { $0.isEmpty ? nil : $0 } ?? configuration.publicURL.url + WirePaths.actionHandler
-        return IssuedCode(code: code, link: ActionLinks.link(base: base, type: type, code: code, apiKey: linkAPIKey, continueURL: continueURL),
+        return IssuedCode(code: code, link: ActionLinks.link(base: base, type: type, code: code, apiKey: linkAPIKey, continueURL: continueURL, tenantId: scope.tenantId),
                           record: record)
     }
 
@@ -239,7 +239,7 @@ public struct EmailActionService: Sendable {
         }
         do {
             let config = try await scope.config()
-            let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil, config: config)
+            let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil, config: config, in: scope)
             // No display name: the account's holder (perhaps the one who took it) chose it.
             try await deliver(issued, to: oldEmail, displayName: nil, config: config)
         } catch {
@@ -264,9 +264,9 @@ public struct EmailActionService: Sendable {
 
     /// Looks a code up without using it: `INVALID_OOB_CODE` (unknown, used, another kind, the account changed since),
     /// `EXPIRED_OOB_CODE`.
-    func peek(_ code: String?, expecting types: Set<OobRequestType>? = nil) async throws -> OobCodeRecord {
+    func peek(_ code: String?, expecting types: Set<OobRequestType>? = nil, in scope: Scope) async throws -> OobCodeRecord {
         guard let code, !code.isEmpty else { throw HearthAPIError(.missingOobCode) }
-        guard OobCodeRecord.isWellFormed(code), let record = try await store.oobCode(hash: OobCodeRecord.hash(code)), record.usedAt == nil else {
+        guard OobCodeRecord.isWellFormed(code), let record = try await scope.store.oobCode(hash: OobCodeRecord.hash(code)), record.usedAt == nil else {
             throw HearthAPIError(.invalidOobCode, "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
         }
         if record.expiresAt <= now { throw HearthAPIError(.expiredOobCode, "The action code has expired.") }
@@ -276,10 +276,10 @@ public struct EmailActionService: Sendable {
 
     /// Uses the code once; then runs `action`. When `action` fails for a reason other than the request (the store
     /// is down), the use is taken back so the link still works.
-    func consume<T: Sendable>(_ code: String, _ action: (OobCodeRecord) async throws -> T) async throws -> T {
+    func consume<T: Sendable>(_ code: String, in scope: Scope, _ action: (OobCodeRecord) async throws -> T) async throws -> T {
         let hash = OobCodeRecord.hash(code)
         let record: OobCodeRecord
-        switch try await store.consumeOobCode(hash: hash, now: now) {
+        switch try await scope.store.consumeOobCode(hash: hash, now: now) {
         case .consumed(let found): record = found
         case .expired: throw HearthAPIError(.expiredOobCode, "The action code has expired.")
         case .unknown, .used: throw HearthAPIError(.invalidOobCode, "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
@@ -289,15 +289,15 @@ public struct EmailActionService: Sendable {
         } catch let error as HearthAPIError {
             throw error
         } catch {
-            try? await store.releaseOobCode(hash: hash)
+            try? await scope.store.releaseOobCode(hash: hash)
             throw error
         }
     }
 
     /// The account a code acts on, if it still has the address the code was made for. An undo link
     /// (`RECOVER_EMAIL`) works whatever the address is now: a second change must not disarm the first one's undo.
-    func account(of record: OobCodeRecord, email: String? = nil) async throws -> UserRecord {
-        guard let localId = record.localId, let user = try await store.user(localId: localId),
+    func account(of record: OobCodeRecord, email: String? = nil, in scope: Scope) async throws -> UserRecord {
+        guard let localId = record.localId, let user = try await scope.store.user(localId: localId),
               record.requestType == .recoverEmail || user.email == (email ?? record.email) else {
             throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
         }
@@ -310,23 +310,23 @@ public struct EmailActionService: Sendable {
     /// when it was not verified before, every other way in removed: ``takeOverUnproven(_:)``).
     public func resetPassword(_ request: ResetPasswordRequest, in scope: Scope) async throws -> ResetPasswordResponse {
         guard let newPassword = request.newPassword else {
-            let record = try await peek(request.oobCode)
-            if record.requestType != .emailSignIn { _ = try await account(of: record, email: record.requestType == .recoverEmail ? record.newEmail : nil) }
+            let record = try await peek(request.oobCode, in: scope)
+            if record.requestType != .emailSignIn { _ = try await account(of: record, email: record.requestType == .recoverEmail ? record.newEmail : nil, in: scope) }
             // An email-link code's address is not revealed: the app asks the person for it.
             return ResetPasswordResponse(email: record.requestType == .emailSignIn ? nil : record.email, newEmail: record.newEmail,
                                          requestType: record.requestType)
         }
-        let peeked = try await peek(request.oobCode, expecting: [.passwordReset])
+        let peeked = try await peek(request.oobCode, expecting: [.passwordReset], in: scope)
         try AccountService.checkPasswordStrength(newPassword)
         guard try await scope.config().passwordSignInEnabled else {
             throw HearthAPIError(.operationNotAllowed, "password sign-in is disabled for this project")
         }
-        _ = try await account(of: peeked)
+        _ = try await account(of: peeked, in: scope)
         let hash = try await accounts.hashPassword(newPassword)
         let moment = now
         var tookOver = false
-        let user = try await consume(request.oobCode ?? "") { record in
-            let user = try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: true) { user in
+        let user = try await consume(request.oobCode ?? "", in: scope) { record in
+            let user = try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: true, in: scope) { user in
                 guard user.email == record.email, !user.disabled else {
                     throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
                 }
@@ -339,7 +339,7 @@ public struct EmailActionService: Sendable {
                 user.emailVerified = true
                 user.validSince = max(user.validSince, accounts.revocationMoment)
             }
-            if tookOver { try await removeUnprovenPasskeys(of: user) }
+            if tookOver { try await removeUnprovenPasskeys(of: user, in: scope) }
             return user
         }
         try? await scope.store.revokeOobCodes(localId: user.localId, types: [.passwordReset], now: moment)
@@ -350,7 +350,7 @@ public struct EmailActionService: Sendable {
     /// The mailbox's owner takes an account whose address nobody had proven (registered first by someone else, or
     /// set on an anonymous account with `accounts:update`): every way in the registrant may have added goes — the
     /// password, linked identities and phone number, second factors and recovery codes — and the caller revokes the
-    /// sessions in the same write and then deletes the passkeys (``removeUnprovenPasskeys(of:)``). The person who
+    /// sessions in the same write and then deletes the passkeys (``removeUnprovenPasskeys(of:in:)``). The person who
     /// proves the mailbox owns the account alone.
     static func takeOverUnproven(_ user: inout UserRecord) {
         user.passwordHash = nil
@@ -361,21 +361,21 @@ public struct EmailActionService: Sendable {
 
     /// The passkeys of an account taken over by its mailbox's owner: the registrant's (the account's sessions ended
     /// first, so none can be added meanwhile).
-    func removeUnprovenPasskeys(of user: UserRecord) async throws {
-        let ids = try await store.passkeys(localId: user.localId).map(\.credentialId)
+    func removeUnprovenPasskeys(of user: UserRecord, in scope: Scope) async throws {
+        let ids = try await scope.store.passkeys(localId: user.localId).map(\.credentialId)
         guard !ids.isEmpty else { return }
-        _ = try await accounts.removePasskeys(ids, localId: user.localId, actor: "system:mailbox-proof")
+        _ = try await accounts.removePasskeys(ids, localId: user.localId, actor: "system:mailbox-proof", in: scope)
         logger.notice("passkeys of an unproven registration removed when the mailbox's owner took the account",
                       metadata: ["uid": "\(user.localId)", "count": "\(ids.count)"])
     }
 
     /// `accounts:update` with `oobCode`: verifies the email, changes it to the verified new one, or changes it back.
     public func applyActionCode(_ code: String?, in scope: Scope) async throws -> UpdateResponse {
-        let peeked = try await peek(code, expecting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail])
+        let peeked = try await peek(code, expecting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail], in: scope)
         let moment = now
         let validSince = accounts.revocationMoment
-        let user = try await consume(code ?? "") { record in
-            try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: record.requestType != .verifyEmail) { user in
+        let user = try await consume(code ?? "", in: scope) { record in
+            try await accounts.modifyUser(localId: record.localId ?? "", revokingSessions: record.requestType != .verifyEmail, in: scope) { user in
                 guard record.requestType == .recoverEmail || user.email == record.email, !user.disabled else {
                     throw HearthAPIError(.invalidOobCode, "The account this action code was sent for has changed since.")
                 }
@@ -432,7 +432,7 @@ public struct EmailActionService: Sendable {
             // A new way into the account: a stale or stolen session must not add one.
             if !user.isAnonymous { try accounts.requireRecentLogin(claims) }
         }
-        let peeked = try await peek(request.oobCode, expecting: [.emailSignIn])
+        let peeked = try await peek(request.oobCode, expecting: [.emailSignIn], in: scope)
         guard peeked.email == email else {
             throw HearthAPIError(.invalidEmail, "The email provided does not match the sign-in email address.")
         }
@@ -442,10 +442,10 @@ public struct EmailActionService: Sendable {
         if existing == nil, linking == nil, config.userSignupDisabled {
             throw HearthAPIError(.adminOnlyOperation, "sign-up is disabled for this project: an administrator creates accounts")
         }
-        return try await consume(request.oobCode ?? "") { _ in
+        return try await consume(request.oobCode ?? "", in: scope) { _ in
             if let target = linking ?? existing {
                 var takeover = false
-                let updated = try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover) { user in
+                let updated = try await accounts.modifyUser(localId: target.localId, revokingSessions: takeover, in: scope) { user in
                     if linking != nil {
                         if let holder = user.email, holder != email {
                             // Linking replaces no email (checked above; the account may have changed since).
@@ -463,7 +463,7 @@ public struct EmailActionService: Sendable {
                     user.emailVerified = true
                     user.emailLinkSignIn = true
                 }
-                if takeover { try await removeUnprovenPasskeys(of: updated) }
+                if takeover { try await removeUnprovenPasskeys(of: updated, in: scope) }
                 // A link adds a credential to the signed-in session: its sign-in time and second factor stay.
                 let step: AccountService.SignInStep = session.map { .continuing($0.0) } ?? .firstFactor()
                 let provider = session?.0.firebase.signInProvider ?? "password"
@@ -527,7 +527,7 @@ extension AdminSendOobCodeRequest: ServedRPC {
         let principal = try call.principal()
         let response = try await call.emailActions.sendOobCode(request.request, admin: true, in: call.scope)
         try await call.admin.audit(principal, request.request.returnOobLink == true ? "user.oobLink" : "user.oobEmail",
-                                   target: response.email ?? "", detail: request.request.requestType)
+                                   target: response.email ?? "", detail: request.request.requestType, in: call.scope)
         return response
     }
 }

@@ -31,7 +31,8 @@ extension FederationService {
     public func startSignIn(query: [String: String]) async throws -> HandlerOutcome {
         // The sign-in's scope, from the JS SDK's `tid` (an Identity Platform tenant). A tenant is refused below, once
         // the app's target is known (so the app is told); until then the project's own settings check the target.
-        let resolved = Result { try accounts.scopes.resolve(tenantId: query[.tid]) }
+        var resolved: Result<Scope, any Error>
+        do { resolved = .success(try await accounts.scopes.resolve(tenantId: query[.tid], in: "the handler's tid")) } catch { resolved = .failure(error) }
         let scope = (try? resolved.get()) ?? accounts.scopes.project
         let apiKey = query[.apiKey] ?? ""
         guard configuration.acceptsAnyAPIKey || configuration.apiKeys.contains(apiKey) else {
@@ -81,7 +82,7 @@ extension FederationService {
         }
         let config: IdPConfig
         do {
-            config = try await enabledProvider(providerId)
+            config = try await enabledProvider(providerId, in: scope)
         } catch {
             return fail(.operationNotAllowed, "OPERATION_NOT_ALLOWED : \(providerId) sign-in is not enabled for this project")
         }
@@ -117,7 +118,7 @@ extension FederationService {
         if case .failure(let refusal) = resolved {
             // `tid` is Firebase's multi-tenancy (Identity Platform) tenant, not Microsoft's Entra tenant.
             let why = (refusal as? HearthAPIError)?.detail ?? "\(refusal)"
-            return fail(.unsupportedTenantOperation, "TENANT_ID_MISMATCH : \(why); for a Microsoft tenant use the tenant custom parameter")
+            return fail(.unsupportedTenantOperation, "TENANT_NOT_FOUND : \(why). (For a Microsoft Entra tenant use the tenant custom parameter, not auth.tenantId)")
         }
         if let language = query[.hl], !language.isEmpty, !parameters.contains(where: { $0.0 == "ui_locales" || $0.0 == "language" }) {
             parameters.append((config.kind == .yahoo ? "language" : "ui_locales", language))
@@ -145,7 +146,7 @@ extension FederationService {
         let pkce = config.pkce ? RelyingParty.pkcePair() : nil
         let scopes = RelyingParty.scopes(for: config.kind, requested: requested, offlineAccess: wantsOfflineAccess(provider))
         let redirectUri = configuration.publicURL.authHandlerURL
-        try await store.insertAuthorizationSession(AuthorizationSession(
+        try await scope.store.insertAuthorizationSession(AuthorizationSession(
             state: state, providerId: providerId, nonce: nonce, codeVerifier: pkce?.verifier, sessionIdHash: sessionIdHash,
             eventId: eventId, authType: authType, entraTenantOrHostedDomain: provider.entraTenantOrHostedDomain, redirect: target, redirectUri: redirectUri,
             scopes: scopes, createdAt: moment, expiresAt: moment.addingTimeInterval(configuration.authorizationSessionLifetime)))
@@ -280,10 +281,10 @@ extension FederationService {
             diagnostics.record(refusal.cancelled ? "federated sign-in cancelled by the user" : "federated sign-in refused by the provider",
                                info, detail: refusal.logReason, correlationId: refusal.correlationId)
             return Self.result(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
-                               link: nil, sessionId: nil, firebaseError: refusal.firebaseError)
+                               link: nil, sessionId: nil, firebaseError: refusal.firebaseError, tenantId: session.tenantId)
         }
         return Self.result(session.redirect, publicURL: base, authType: session.authType, eventId: session.eventId,
-                           link: callbackURL, sessionId: rawSessionId, firebaseError: nil)
+                           link: callbackURL, sessionId: rawSessionId, firebaseError: nil, tenantId: session.tenantId)
     }
 
     /// Apple's `form_post` fields as the callback URL the app receives (`link`) and its query: `code` or `error`
@@ -304,7 +305,7 @@ extension FederationService {
     /// What hands a result to the app: a redirect to Firebase's Apple deep link or the loopback URL, or the web
     /// result page (the JS SDK's auth event; `sessionId` is the raw one, for web sign-ins).
     static func result(_ target: RedirectTarget, publicURL: String, authType: String, eventId: String, link: String?, sessionId: String?,
-                       firebaseError: FirebaseWebError?) -> HandlerOutcome {
+                       firebaseError: FirebaseWebError?, tenantId: String? = nil) -> HandlerOutcome {
         guard case .web(let app) = target else {
             return .redirect(deliver(target, publicURL: publicURL, authType: authType, eventId: eventId, link: link, firebaseError: firebaseError))
         }
@@ -314,8 +315,10 @@ extension FederationService {
             let code = firebaseError.webCode == .webContextCancelled ? WebAuthErrorCode.userCancelled.rawValue : firebaseError.code
             error = WebAuthEvent.EventError(code: code, message: firebaseError.message)
         }
-        let event = WebAuthEvent(type: authType, eventId: eventId.isEmpty ? nil : eventId, urlResponse: error == nil ? link : nil,
+        var event = WebAuthEvent(type: authType, eventId: eventId.isEmpty ? nil : eventId, urlResponse: error == nil ? link : nil,
                                  sessionId: error == nil ? sessionId : nil, error: error)
+        // The sign-in's tenant: the JS SDK checks it against `auth.tenantId`.
+        event.tenantId = tenantId
         return .web(WebDelivery(target: app, event: event, popup: authType.hasSuffix("ViaPopup")))
     }
 

@@ -21,7 +21,7 @@ extension FederationService {
         guard IdPConfig.kind(forProviderId: claimed) != nil else {
             throw HearthAPIError(.invalidProviderId, "\(String(claimed.prefix(64))) ID tokens are not accepted: microsoft.com, yahoo.com, apple.com, google.com and oidc.<name> are")
         }
-        let config = try await enabledProvider(claimed)
+        let config = try await enabledProvider(claimed, in: scope)
         let rawNonce = postBody["nonce"].flatMap { $0.isEmpty ? nil : $0 }
         // Microsoft: the app may narrow the accepted tenant (a GUID, a verified domain, organizations, consumers).
         let entraTenant = config.kind == .microsoft ? postBody["tenant"].flatMap { $0.isEmpty ? nil : $0 } : nil

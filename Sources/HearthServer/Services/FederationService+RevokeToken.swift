@@ -34,7 +34,7 @@ extension FederationService {
         guard !subjects.isEmpty else {
             throw HearthAPIError(.invalidProviderId, "the user has no linked apple.com account to revoke")
         }
-        let config = try await enabledProvider(providerId)
+        let config = try await enabledProvider(providerId, in: scope)
         guard config.hasAppleCodeFlow else {
             throw HearthAPIError(.operationNotAllowed, "revoking needs Sign in with Apple's key: configure appleSignInConfig.codeFlowConfig (teamId, keyId, privateKey)")
         }

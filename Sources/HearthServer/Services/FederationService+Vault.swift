@@ -66,7 +66,7 @@ extension FederationService {
         guard user.identities.contains(where: { $0.providerId == providerId }) else {
             throw HearthAPIError(.noProviderToken, "the user has no linked \(providerId) account")
         }
-        let config = try await enabledProvider(providerId)
+        let config = try await enabledProvider(providerId, in: scope)
         guard let keys = configuration.providerTokenKeys else {
             throw HearthAPIError(.providerTokenVaultDisabled, "this server keeps no provider tokens: configure vault keys (vault.keys.file)")
         }

@@ -38,9 +38,9 @@ public struct FederationService: Sendable {
 
     /// The enabled configuration of `providerId`, or `OPERATION_NOT_ALLOWED`. A provider configured by a person
     /// (stored) always wins; the dev IdPs serve only providers nobody configured.
-    func enabledProvider(_ providerId: String) async throws -> IdPConfig {
+    func enabledProvider(_ providerId: String, in scope: Scope) async throws -> IdPConfig {
         guard IdPConfig.kind(forProviderId: providerId) != nil else { throw HearthAPIError(.invalidProviderId, "\(providerId) is not a supported provider") }
-        if let stored = try await store.idpConfig(providerId: providerId), !stored.isDevLeftover {
+        if let stored = try await scope.store.idpConfig(providerId: providerId), !stored.isDevLeftover {
             guard stored.enabled else { throw HearthAPIError(.operationNotAllowed, "\(providerId) sign-in is disabled for this project") }
             if let keyId = ProviderTokenKeys.sealingKeyId(stored.clientSecret) {
                 // Sealed at rest with a vault key this server was not given (or that does not open it).
@@ -56,7 +56,7 @@ public struct FederationService: Sendable {
     /// `createAuthUri` with a `providerId`: `OPERATION_NOT_ALLOWED` unless the provider is enabled (configured or
     /// served by a dev IdP), else where its sign-in starts. Clients use it to check a provider before opening a browser.
     public func createAuthUri(providerId: String, sessionId: String?, appId: String? = nil, in scope: Scope) async throws -> CreateAuthUriResponse {
-        let config = try await enabledProvider(providerId.lowercased())
+        let config = try await enabledProvider(providerId.lowercased(), in: scope)
         if let appId, !appId.isEmpty, try await !desktopAppAccepted(appId, in: scope) {
             throw HearthAPIError(.appNotAuthorized, Self.unregisteredDesktopApp(appId))
         }
@@ -82,10 +82,10 @@ public struct FederationService: Sendable {
     }
 
     /// Where each provider comes from: stored (configured by a person, enabled or not) or the dev IdPs.
-    public func providerSources() async throws -> [ProviderSource] {
+    public func providerSources(in scope: Scope) async throws -> [ProviderSource] {
         var result: [ProviderSource] = []
         var seen = Set<String>()
-        for config in try await store.idpConfigs() where !config.isDevLeftover {
+        for config in try await scope.store.idpConfigs() where !config.isDevLeftover {
             seen.insert(config.providerId)
             result.append(ProviderSource(providerId: config.providerId, kind: config.enabled ? .configured : .disabled, clientId: config.clientId))
         }
@@ -133,7 +133,7 @@ public struct FederationService: Sendable {
         if parameters["error"] != nil {
             // The provider the client names, only when it is one this server serves (a metrics label must stay bounded).
             var claimed: String?
-            if let named = postBody["providerId"]?.lowercased(), (try? await enabledProvider(named)) != nil { claimed = named }
+            if let named = postBody["providerId"]?.lowercased(), (try? await enabledProvider(named, in: scope)) != nil { claimed = named }
             let info = ProviderErrorInfo.parse(providerId: claimed, query: parameters)
             throw diagnostics.refusal(RelyingPartyError(.tokenExchange, "the provider answered \(info.error ?? "an error")", providerError: info),
                                       providerId: claimed ?? "unknown")
@@ -154,7 +154,7 @@ public struct FederationService: Sendable {
         if let claimed = postBody["providerId"], !claimed.isEmpty, claimed.lowercased() != session.providerId {
             throw HearthAPIError(.invalidIdpResponse, "the sign-in was started for another provider")
         }
-        let config = try await enabledProvider(session.providerId)
+        let config = try await enabledProvider(session.providerId, in: scope)
         // A web sign-in (Firebase JS SDK) says what it is for in its authType, kept with the session: a link needs the
         // user's idToken and a sign-in or reauthentication must not carry one; a reauthentication creates nothing.
         var request = request
@@ -304,7 +304,7 @@ public struct FederationService: Sendable {
         }
         let user: UserRecord
         do {
-            user = try await accounts.modifyUser(localId: current.localId) { user in
+            user = try await accounts.modifyUser(localId: current.localId, in: scope) { user in
                 user.identities.removeAll { $0.providerId == identity.providerId }
                 user.identities.append(identity)
                 if user.email == nil, let email = identity.email, signIn.emailVerified {
@@ -339,7 +339,7 @@ public struct FederationService: Sendable {
         guard let pending = try await scope.store.takePendingCredential(tokenHash: RefreshTokenRecord.hash(pendingToken), now: now) else {
             throw HearthAPIError(.invalidPendingToken)
         }
-        _ = try await enabledProvider(pending.identity.providerId)
+        _ = try await enabledProvider(pending.identity.providerId, in: scope)
         var rawUserInfo: [String: JSONValue] = [:]
         if let text = pending.rawUserInfo, case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
             rawUserInfo = object

@@ -28,6 +28,9 @@ extension SQLRow {
         try StoreJSON.decode(type, try string(column))
     }
 
+    /// The `tenant_id` column as a model holds it: nil for the project's own rows ('').
+    package func tenant() throws -> String? { try string("tenant_id").flatMap { $0.isEmpty ? nil : $0 } }
+
     fileprivate func time(_ column: String) throws -> Date { try date(column) ?? Date(timeIntervalSince1970: 0) }
     fileprivate func text(_ column: String) throws -> String { try string(column) ?? "" }
 }
@@ -61,6 +64,7 @@ extension UserRecord {
             customAuth: try row.bool("custom_auth"), identities: identities, version: try row.int("version") ?? 0,
             emailLinkSignIn: try row.bool("email_link_signin"))
         if let mfa = try row.string("mfa") { self.mfa = try StoreJSON.decode(UserMultiFactor.self, mfa) }
+        tenantId = try row.tenant()
     }
 }
 
@@ -80,6 +84,7 @@ extension RefreshTokenRecord {
             authTime: try row.time("auth_time"), signInProvider: try row.text("sign_in_provider"),
             createdAt: try row.time("created_at"), rotatedAt: try row.date("rotated_at"), revoked: try row.bool("revoked"),
             sessionClaims: try row.jsonObject("session_claims"))
+        tenantId = try row.tenant()
     }
 }
 
@@ -151,6 +156,7 @@ extension AuthorizationSession {
             scopes: (try? row.json([String].self, "scopes")) ?? [],
             createdAt: try row.date("created_at") ?? .distantPast, expiresAt: try row.date("expires_at") ?? .distantPast,
             callbackAt: try row.date("callback_at"), consumedAt: try row.date("consumed_at"))
+        tenantId = try row.tenant()
     }
 }
 
@@ -160,6 +166,7 @@ extension PendingCredential {
         self.init(tokenHash: try row.text("token_hash"), identity: try row.json(ProviderIdentity.self, "identity_json"),
                   emailVerified: try row.bool("email_verified"), rawUserInfo: try row.string("raw_user_info"),
                   createdAt: try row.date("created_at") ?? .distantPast, expiresAt: try row.date("expires_at") ?? .distantPast)
+        tenantId = try row.tenant()
     }
 }
 
@@ -191,5 +198,13 @@ extension PasskeyChallenge {
         guard let kind = Kind(rawValue: try row.string("kind") ?? "") else { throw StoreError.backend("unknown kind in passkey_challenges") }
         self.init(challengeHash: try row.text("challenge_hash"), kind: kind, localId: try row.string("local_id"),
                   userHandle: try row.string("user_handle"), createdAt: try row.time("created_at"), expiresAt: try row.time("expires_at"))
+    }
+}
+
+extension TenantRecord {
+    /// A `tenants` row.
+    package init(row: some SQLRow) throws {
+        self.init(id: try row.text("tenant_id"), displayName: try row.text("display_name"),
+                  settings: try row.json(TenantSettings.self, "config_json"), createdAt: try row.time("created_at"))
     }
 }

@@ -7,14 +7,15 @@ extension StoreSQL {
 
     package static func insertOobCode(_ r: OobCodeRecord) -> SQLStatement {
         """
-        INSERT INTO oob_codes (code_hash, request_type, local_id, email, new_email, continue_url, created_at, expires_at, used_at)
+        INSERT INTO oob_codes (code_hash, request_type, local_id, email, new_email, continue_url, created_at, expires_at, used_at, tenant_id)
         VALUES (\(r.codeHash), \(r.requestType.rawValue), \(r.localId), \(r.email), \(r.newEmail), \(r.continueURL), \(r.createdAt),
-            \(r.expiresAt), \(r.usedAt))
+            \(r.expiresAt), \(r.usedAt), \(r.tenantId ?? ""))
         """
     }
 
-    package static func oobCode(hash: String, forUpdate: Bool = false) -> SQLStatement {
-        "SELECT * FROM oob_codes WHERE code_hash = \(hash)\(unescaped: forUpdate ? " FOR UPDATE" : "")"
+    /// The code, if it was made in `tenant` (a code presented in another tenant is unknown there).
+    package static func oobCode(hash: String, tenant: String, forUpdate: Bool = false) -> SQLStatement {
+        "SELECT * FROM oob_codes WHERE code_hash = \(hash) AND tenant_id = \(tenant)\(unescaped: forUpdate ? " FOR UPDATE" : "")"
     }
 
     /// Marks the code used if nobody has: one row for the one winner.
@@ -99,6 +100,7 @@ extension OobCodeRecord {
                   email: try row.string("email") ?? "", newEmail: try row.string("new_email"), continueURL: try row.string("continue_url"),
                   createdAt: try row.date("created_at") ?? Date(timeIntervalSince1970: 0),
                   expiresAt: try row.date("expires_at") ?? Date(timeIntervalSince1970: 0), usedAt: try row.date("used_at"))
+        tenantId = try row.tenant()
     }
 }
 

@@ -9,7 +9,7 @@ package enum StoreSQL {
 
     static let userColumns = """
         local_id, email, email_verified, display_name, photo_url, password_hash, password_updated_at, disabled, created_at,
-        last_login_at, last_refresh_at, valid_since, custom_claims, custom_auth, version, email_link_signin, mfa
+        last_login_at, last_refresh_at, valid_since, custom_claims, custom_auth, version, email_link_signin, mfa, tenant_id
         """
 
     /// One user's `VALUES` tuple (version 0), in ``userColumns`` order.
@@ -17,7 +17,7 @@ package enum StoreSQL {
         """
         (\(user.localId), \(user.email), \(user.emailVerified), \(user.displayName), \(user.photoUrl), \(user.passwordHash), \
         \(user.passwordUpdatedAt), \(user.disabled), \(user.createdAt), \(user.lastLoginAt), \(user.lastRefreshAt), \
-        \(user.validSince), \(json: user.customClaims), \(user.customAuth), 0, \(user.emailLinkSignIn), \(mfa: user.mfa))
+        \(user.validSince), \(json: user.customClaims), \(user.customAuth), 0, \(user.emailLinkSignIn), \(mfa: user.mfa), \(user.tenantId ?? ""))
         """
     }
 
@@ -26,8 +26,8 @@ package enum StoreSQL {
         "INSERT INTO users (\(unescaped: userColumns)) VALUES \(SQLStatement.joined(users.map(userValues), separator: ", "))"
     }
 
-    /// Rewrites every column of the user but its key and bumps the version.
-    package static func updateUser(_ user: UserRecord) -> SQLStatement {
+    /// Rewrites every column of the user but its key and tenant, and bumps the version.
+    package static func updateUser(_ user: UserRecord, tenant: String) -> SQLStatement {
         """
         UPDATE users SET email = \(user.email), email_verified = \(user.emailVerified), display_name = \(user.displayName),
             photo_url = \(user.photoUrl), password_hash = \(user.passwordHash), password_updated_at = \(user.passwordUpdatedAt),
@@ -35,20 +35,30 @@ package enum StoreSQL {
             last_refresh_at = \(user.lastRefreshAt), valid_since = \(user.validSince), custom_claims = \(json: user.customClaims),
             custom_auth = \(user.customAuth), email_link_signin = \(user.emailLinkSignIn), mfa = \(mfa: user.mfa),
             version = version + 1
-        WHERE local_id = \(user.localId)
+        WHERE local_id = \(user.localId) AND tenant_id = \(tenant)
         """
     }
 
-    package static func userVersion(localId: String) -> SQLStatement { "SELECT version FROM users WHERE local_id = \(localId)" }
+    /// The user's version, if the user is in `tenant` ('' for the project's own users).
+    package static func userVersion(localId: String, tenant: String) -> SQLStatement {
+        "SELECT version FROM users WHERE local_id = \(localId) AND tenant_id = \(tenant)"
+    }
+
+    /// The user's row, if the user is in `tenant`.
+    package static func user(localId: String, tenant: String) -> SQLStatement {
+        "SELECT * FROM users WHERE local_id = \(localId) AND tenant_id = \(tenant)"
+    }
 
     package static func userExists(localId: String) -> SQLStatement { "SELECT 1 FROM users WHERE local_id = \(localId)" }
 
-    /// Whether an account other than `localId` holds `email`.
-    package static func emailTaken(_ email: String, byOtherThan localId: String) -> SQLStatement {
-        "SELECT 1 FROM users WHERE email = \(email) AND local_id <> \(localId)"
+    /// Whether an account of `tenant` other than `localId` holds `email` (an email is unique per tenant).
+    package static func emailTaken(_ email: String, byOtherThan localId: String, tenant: String) -> SQLStatement {
+        "SELECT 1 FROM users WHERE tenant_id = \(tenant) AND email = \(email) AND local_id <> \(localId)"
     }
 
-    package static func userId(email: String) -> SQLStatement { "SELECT local_id FROM users WHERE email = \(email)" }
+    package static func userId(email: String, tenant: String) -> SQLStatement {
+        "SELECT local_id FROM users WHERE tenant_id = \(tenant) AND email = \(email)"
+    }
 
     package static func setEmail(_ email: String, localId: String) -> SQLStatement {
         "UPDATE users SET email = \(email), version = version + 1 WHERE local_id = \(localId)"
@@ -64,7 +74,7 @@ package enum StoreSQL {
         "UPDATE users SET last_refresh_at = \(moment), version = version + 1 WHERE local_id = \(localId)"
     }
 
-        package static func deleteUser(localId: String) -> SQLStatement { "DELETE FROM users WHERE local_id = \(localId)" }
+    package static func deleteUser(localId: String) -> SQLStatement { "DELETE FROM users WHERE local_id = \(localId)" }
 
     /// The email forms a lookup tries: the canonical one; then, for a row stored before emails were canonical
     /// (NFD), its decomposed form.
@@ -81,10 +91,10 @@ package enum StoreSQL {
 
     // MARK: Identities
 
-    package static func insertIdentity(_ identity: ProviderIdentity, localId: String) -> SQLStatement {
+    package static func insertIdentity(_ identity: ProviderIdentity, localId: String, tenant: String) -> SQLStatement {
         """
-        INSERT INTO provider_identities (provider_id, federated_id, local_id, email, display_name, photo_url)
-        VALUES (\(identity.providerId), \(identity.federatedId), \(localId), \(identity.email), \(identity.displayName), \(identity.photoUrl))
+        INSERT INTO provider_identities (tenant_id, provider_id, federated_id, local_id, email, display_name, photo_url)
+        VALUES (\(tenant), \(identity.providerId), \(identity.federatedId), \(localId), \(identity.email), \(identity.displayName), \(identity.photoUrl))
         """
     }
 
@@ -96,8 +106,9 @@ package enum StoreSQL {
         """
     }
 
-    package static func identityHolder(providerId: String, federatedId: String) -> SQLStatement {
-        "SELECT local_id FROM provider_identities WHERE provider_id = \(providerId) AND federated_id = \(federatedId)"
+    /// The user of `tenant` the federated account is linked to (one user per tenant).
+    package static func identityHolder(providerId: String, federatedId: String, tenant: String) -> SQLStatement {
+        "SELECT local_id FROM provider_identities WHERE tenant_id = \(tenant) AND provider_id = \(providerId) AND federated_id = \(federatedId)"
     }
 
     package static func identities(localId: String) -> SQLStatement {
@@ -127,8 +138,8 @@ package enum StoreSQL {
 
     // MARK: Admin queries
 
-    /// The `WHERE` clause of a user query (empty without filters), on columns prefixed by `alias` (`"u."` or `""`).
-    package static func userFilter(_ query: UserQuery, alias: String = "") -> SQLStatement {
+    /// The `WHERE` clause of a user query in `tenant`, on columns prefixed by `alias` (`"u."` or `""`).
+    package static func userFilter(_ query: UserQuery, tenant: String, alias: String = "") -> SQLStatement {
         var conditions: [SQLStatement] = []
         if !query.emails.isEmpty { conditions.append("\(unescaped: alias)email IN (\(list: query.emails.map(EmailAddress.canonical)))") }
         if !query.localIds.isEmpty { conditions.append("\(unescaped: alias)local_id IN (\(list: query.localIds))") }
@@ -138,7 +149,8 @@ package enum StoreSQL {
                 AND federated_id IN (\(list: query.phoneNumbers)))
                 """)
         }
-        return conditions.isEmpty ? "" : "WHERE " + SQLStatement.joined(conditions, separator: " OR ")
+        let inTenant: SQLStatement = "WHERE \(unescaped: alias)tenant_id = \(tenant)"
+        return conditions.isEmpty ? inTenant : inTenant + " AND (" + SQLStatement.joined(conditions, separator: " OR ") + ")"
     }
 
     /// The `ORDER BY … LIMIT … OFFSET …` of a user query (NULLs where SQLite puts them, on both engines).
@@ -161,19 +173,70 @@ package enum StoreSQL {
         "SELECT COUNT(*) AS n FROM \(unescaped: from) \(filter)"
     }
 
-    /// A page of users by key, strictly after `afterLocalId` when given.
-    package static func userPage(after afterLocalId: String?, limit: Int, alias: String = "") -> SQLStatement {
-        let after: SQLStatement = afterLocalId.map { "WHERE \(unescaped: alias)local_id > \($0) " } ?? ""
-        return "\(after)ORDER BY \(unescaped: alias)local_id LIMIT \(max(0, limit))"
+    /// A page of `tenant`'s users by key, strictly after `afterLocalId` when given (one range of `users_tenant`).
+    package static func userPage(after afterLocalId: String?, limit: Int, tenant: String, alias: String = "") -> SQLStatement {
+        let after: SQLStatement = afterLocalId.map { "AND \(unescaped: alias)local_id > \($0) " } ?? ""
+        return "WHERE \(unescaped: alias)tenant_id = \(tenant) \(after)ORDER BY \(unescaped: alias)local_id LIMIT \(max(0, limit))"
     }
+
+    /// Everything hanging off `tenant`'s users, deleted before the users themselves (``deleteTenantUsers(tenant:)``).
+    package static func deleteTenantUsersRows(tenant: String) -> [SQLStatement] {
+        let users: SQLStatement = "SELECT local_id FROM users WHERE tenant_id = \(tenant)"
+        return [
+            "DELETE FROM refresh_tokens WHERE tenant_id = \(tenant)",
+            "DELETE FROM oob_codes WHERE tenant_id = \(tenant)",
+            "DELETE FROM provider_tokens WHERE local_id IN (\(users))",
+            "DELETE FROM passkeys WHERE local_id IN (\(users))",
+            "DELETE FROM passkey_challenges WHERE local_id IN (\(users))",
+            "DELETE FROM mfa_sessions WHERE local_id IN (\(users))",
+            "DELETE FROM provider_identities WHERE tenant_id = \(tenant)",
+        ]
+    }
+
+    package static func deleteTenantUsers(tenant: String) -> SQLStatement { "DELETE FROM users WHERE tenant_id = \(tenant)" }
+
+    // MARK: Tenants
+
+    package static func tenant(id: String) -> SQLStatement { "SELECT * FROM tenants WHERE tenant_id = \(id)" }
+
+    package static func tenants(after afterId: String?, limit: Int) -> SQLStatement {
+        "SELECT * FROM tenants WHERE tenant_id > \(afterId ?? "") ORDER BY tenant_id LIMIT \(max(0, limit))"
+    }
+
+    package static func insertTenant(_ tenant: TenantRecord) throws -> SQLStatement {
+        """
+        INSERT INTO tenants (tenant_id, display_name, config_json, created_at)
+        VALUES (\(tenant.id), \(tenant.displayName), \(try StoreJSON.encode(tenant.settings)), \(tenant.createdAt))
+        """
+    }
+
+    package static func updateTenant(_ tenant: TenantRecord) throws -> SQLStatement {
+        """
+        UPDATE tenants SET display_name = \(tenant.displayName), config_json = \(try StoreJSON.encode(tenant.settings))
+        WHERE tenant_id = \(tenant.id)
+        """
+    }
+
+    /// What deleting a tenant deletes before its row (``deleteTenantRow(id:)``), in order.
+    package static func deleteTenantData(id: String) -> [SQLStatement] {
+        deleteTenantUsersRows(tenant: id) + [
+            deleteTenantUsers(tenant: id),
+            "DELETE FROM idp_configs WHERE tenant_id = \(id)",
+            "DELETE FROM authorization_sessions WHERE tenant_id = \(id)",
+            "DELETE FROM pending_credentials WHERE tenant_id = \(id)",
+        ]
+    }
+
+    package static func deleteTenantRow(id: String) -> SQLStatement { "DELETE FROM tenants WHERE tenant_id = \(id)" }
 
     // MARK: Refresh tokens
 
     package static func insertRefreshToken(_ record: RefreshTokenRecord) -> SQLStatement {
         """
-        INSERT INTO refresh_tokens (token_hash, family_id, local_id, auth_time, sign_in_provider, created_at, rotated_at, revoked, session_claims)
+        INSERT INTO refresh_tokens (token_hash, family_id, local_id, auth_time, sign_in_provider, created_at, rotated_at, revoked,
+            session_claims, tenant_id)
         VALUES (\(record.tokenHash), \(record.familyId), \(record.localId), \(record.authTime), \(record.signInProvider), \
-        \(record.createdAt), \(record.rotatedAt), \(record.revoked), \(json: record.sessionClaims))
+        \(record.createdAt), \(record.rotatedAt), \(record.revoked), \(json: record.sessionClaims), \(record.tenantId ?? ""))
         """
     }
 
@@ -243,6 +306,7 @@ package enum StoreSQL {
         next.authTime = presented.authTime
         next.signInProvider = presented.signInProvider
         next.sessionClaims = presented.sessionClaims
+        next.tenantId = presented.tenantId
         return next
     }
 
@@ -295,20 +359,27 @@ package enum StoreSQL {
 
     // MARK: Identity providers and apps
 
-    package static func idpConfig(providerId: String) -> SQLStatement {
-        "SELECT config_json FROM idp_configs WHERE provider_id = \(providerId)"
+    package static func idpConfig(providerId: String, tenant: String) -> SQLStatement {
+        "SELECT config_json FROM idp_configs WHERE tenant_id = \(tenant) AND provider_id = \(providerId)"
     }
 
-    package static let idpConfigs: SQLStatement = "SELECT config_json FROM idp_configs ORDER BY provider_id"
+    package static func idpConfigs(tenant: String) -> SQLStatement {
+        "SELECT config_json FROM idp_configs WHERE tenant_id = \(tenant) ORDER BY provider_id"
+    }
 
-    package static func saveIdPConfig(providerId: String, json: String) -> SQLStatement {
+    /// Every tenant's provider configurations (resealing client secrets under a new vault key).
+    package static let allIdPConfigs: SQLStatement = "SELECT tenant_id, config_json FROM idp_configs ORDER BY tenant_id, provider_id"
+
+    package static func saveIdPConfig(providerId: String, json: String, tenant: String) -> SQLStatement {
         """
-        INSERT INTO idp_configs (provider_id, config_json) VALUES (\(providerId), \(json))
-        ON CONFLICT (provider_id) DO UPDATE SET config_json = excluded.config_json
+        INSERT INTO idp_configs (tenant_id, provider_id, config_json) VALUES (\(tenant), \(providerId), \(json))
+        ON CONFLICT (tenant_id, provider_id) DO UPDATE SET config_json = excluded.config_json
         """
     }
 
-    package static func deleteIdPConfig(providerId: String) -> SQLStatement { "DELETE FROM idp_configs WHERE provider_id = \(providerId)" }
+    package static func deleteIdPConfig(providerId: String, tenant: String) -> SQLStatement {
+        "DELETE FROM idp_configs WHERE tenant_id = \(tenant) AND provider_id = \(providerId)"
+    }
 
     package static let apps: SQLStatement = "SELECT app_json FROM apps ORDER BY id"
 
@@ -326,11 +397,11 @@ package enum StoreSQL {
     package static func insertAuthorizationSession(_ session: AuthorizationSession) throws -> SQLStatement {
         """
         INSERT INTO authorization_sessions (state, provider_id, nonce, code_verifier, session_id_hash, event_id, auth_type,
-            tenant, redirect_kind, redirect_value, redirect_uri, scopes, created_at, expires_at, callback_at, consumed_at)
+            tenant, redirect_kind, redirect_value, redirect_uri, scopes, created_at, expires_at, callback_at, consumed_at, tenant_id)
         VALUES (\(session.state), \(session.providerId), \(session.nonce), \(session.codeVerifier), \(session.sessionIdHash), \
         \(session.eventId), \(session.authType), \(session.entraTenantOrHostedDomain), \(session.redirect.kind), \(session.redirect.value), \
         \(session.redirectUri), \(try StoreJSON.encode(session.scopes)), \(session.createdAt), \(session.expiresAt), \
-        \(session.callbackAt), \(session.consumedAt))
+        \(session.callbackAt), \(session.consumedAt), \(session.tenantId ?? ""))
         """
     }
 
@@ -355,8 +426,10 @@ package enum StoreSQL {
 
     /// What consuming `session` answers; nil when it is consumed now (the caller marks it consumed in any case
     /// but ``SessionConsumeOutcome/alreadyUsed``).
-    package static func consumption(of session: AuthorizationSession?, sessionIdHash: String, now: Date) -> SessionConsumeOutcome {
-        guard let session else { return .unknown }
+    /// A session begun for another tenant than `tenantId` is unknown here (and burned: a tenant swapped mid-flow
+    /// ends the sign-in).
+    package static func consumption(of session: AuthorizationSession?, sessionIdHash: String, now: Date, tenantId: String?) -> SessionConsumeOutcome {
+        guard let session, session.tenantId == tenantId else { return .unknown }
         if session.consumedAt != nil { return .alreadyUsed }
         if session.expiresAt <= now { return .expired }
         guard session.sessionIdHash == sessionIdHash else { return .sessionMismatch }
@@ -367,9 +440,9 @@ package enum StoreSQL {
 
     package static func insertPendingCredential(_ credential: PendingCredential) throws -> SQLStatement {
         """
-        INSERT INTO pending_credentials (token_hash, identity_json, email_verified, raw_user_info, created_at, expires_at)
+        INSERT INTO pending_credentials (token_hash, identity_json, email_verified, raw_user_info, created_at, expires_at, tenant_id)
         VALUES (\(credential.tokenHash), \(try StoreJSON.encode(credential.identity)), \(credential.emailVerified), \
-        \(credential.rawUserInfo), \(credential.createdAt), \(credential.expiresAt))
+        \(credential.rawUserInfo), \(credential.createdAt), \(credential.expiresAt), \(credential.tenantId ?? ""))
         """
     }
 
@@ -420,15 +493,15 @@ package enum StoreSQL {
 
     // MARK: Audit log
 
-    package static func appendAuditEntry(_ entry: AuditEntry) -> SQLStatement {
+    package static func appendAuditEntry(_ entry: AuditEntry, tenant: String) -> SQLStatement {
         """
-        INSERT INTO audit_log (time, actor, action, target, detail)
-        VALUES (\(entry.time), \(entry.actor), \(entry.action), \(entry.target), \(entry.detail))
+        INSERT INTO audit_log (time, actor, action, target, detail, tenant_id)
+        VALUES (\(entry.time), \(entry.actor), \(entry.action), \(entry.target), \(entry.detail), \(tenant))
         """
     }
 
-    package static func auditEntries(before beforeId: Int64?, limit: Int) -> SQLStatement {
-        "SELECT * FROM audit_log WHERE id < \(beforeId ?? Int64.max) ORDER BY id DESC LIMIT \(max(0, limit))"
+    package static func auditEntries(before beforeId: Int64?, limit: Int, tenant: String) -> SQLStatement {
+        "SELECT * FROM audit_log WHERE tenant_id = \(tenant) AND id < \(beforeId ?? Int64.max) ORDER BY id DESC LIMIT \(max(0, limit))"
     }
 
     // MARK: Console
@@ -538,8 +611,12 @@ package enum StoreSQL {
         return "DELETE FROM provider_tokens WHERE local_id = \(localId) AND provider_id = \(providerId)"
     }
 
-    package static func deleteProviderTokens(providerId: String) -> SQLStatement {
-        "DELETE FROM provider_tokens WHERE provider_id = \(providerId)"
+    /// The vault tokens of `tenant`'s users from the provider (its configuration was deleted).
+    package static func deleteProviderTokens(providerId: String, tenant: String) -> SQLStatement {
+        """
+        DELETE FROM provider_tokens WHERE provider_id = \(providerId)
+            AND local_id IN (SELECT local_id FROM users WHERE tenant_id = \(tenant))
+        """
     }
 
     package static func providerTokenRecords(after: ProviderTokenKey?, limit: Int) -> SQLStatement {

@@ -315,3 +315,70 @@ extension StoreSchema {
     }
 }
 
+
+extension StoreSchema {
+    /// Identity Platform tenants: the `tenants` table, and `tenant_id` ('' for the project's own users) on every row
+    /// a tenant owns that is found by something other than a user's key — users, federated identities, provider
+    /// configurations, action codes, refresh tokens, provider sign-in flows, pending credentials, audit entries. An
+    /// email is unique per tenant, a federated account is one user per tenant, a provider is configured per tenant.
+    /// Rows found through a user's key (factors, passkeys, vault tokens, second-factor sessions) follow their user.
+    package var tenants: [String] {
+        let column = "tenant_id TEXT\(d.bytewise) NOT NULL DEFAULT ''"
+        var statements = [
+            """
+            CREATE TABLE tenants (
+                tenant_id TEXT\(d.bytewise) \(d.key),
+                display_name TEXT NOT NULL,
+                config_json TEXT NOT NULL,
+                created_at \(d.time) NOT NULL
+            )
+            """,
+            "ALTER TABLE users ADD COLUMN \(column)",
+            "DROP INDEX users_email",
+            "CREATE UNIQUE INDEX users_email ON users(tenant_id, email) WHERE email IS NOT NULL",
+            "CREATE INDEX users_tenant ON users(tenant_id, local_id)",
+        ]
+        statements += ["oob_codes", "refresh_tokens", "authorization_sessions", "pending_credentials", "audit_log"].map {
+            "ALTER TABLE \($0) ADD COLUMN \(column)"
+        }
+        statements.append("CREATE INDEX oob_codes_tenant ON oob_codes(tenant_id)")
+        if d == .sqlite {
+            // SQLite changes a primary key by rebuilding the table.
+            statements += [
+                """
+                CREATE TABLE provider_identities_by_tenant (
+                    \(column),
+                    provider_id TEXT NOT NULL,
+                    federated_id TEXT NOT NULL,
+                    local_id TEXT NOT NULL REFERENCES users(local_id) ON DELETE CASCADE,
+                    email TEXT,
+                    display_name TEXT,
+                    photo_url TEXT,
+                    PRIMARY KEY (tenant_id, provider_id, federated_id),
+                    UNIQUE (local_id, provider_id)
+                )
+                """,
+                """
+                INSERT INTO provider_identities_by_tenant (provider_id, federated_id, local_id, email, display_name, photo_url)
+                SELECT provider_id, federated_id, local_id, email, display_name, photo_url FROM provider_identities
+                """,
+                "DROP TABLE provider_identities",
+                "ALTER TABLE provider_identities_by_tenant RENAME TO provider_identities",
+                "CREATE TABLE idp_configs_by_tenant (\(column), provider_id TEXT NOT NULL, config_json TEXT NOT NULL, PRIMARY KEY (tenant_id, provider_id))",
+                "INSERT INTO idp_configs_by_tenant (provider_id, config_json) SELECT provider_id, config_json FROM idp_configs",
+                "DROP TABLE idp_configs",
+                "ALTER TABLE idp_configs_by_tenant RENAME TO idp_configs",
+            ]
+        } else {
+            statements += [
+                "ALTER TABLE provider_identities ADD COLUMN \(column)",
+                "ALTER TABLE provider_identities DROP CONSTRAINT provider_identities_federated",
+                "ALTER TABLE provider_identities ADD CONSTRAINT provider_identities_federated PRIMARY KEY (tenant_id, provider_id, federated_id)",
+                "ALTER TABLE idp_configs ADD COLUMN \(column)",
+                "ALTER TABLE idp_configs DROP CONSTRAINT idp_configs_pkey",
+                "ALTER TABLE idp_configs ADD CONSTRAINT idp_configs_pkey PRIMARY KEY (tenant_id, provider_id)",
+            ]
+        }
+        return statements
+    }
+}

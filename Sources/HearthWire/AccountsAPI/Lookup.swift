@@ -41,6 +41,9 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var mfaInfo: [MFAEnrollmentInfo]?
     /// The user's passkeys (name and credential id only); absent when there are none.
     public var passkeyInfo: [PasskeyInfo]?
+    /// The Identity Platform tenant of the user; absent for the project's own users. The JS SDK checks it against
+    /// `auth.tenantId`.
+    public var tenantId: String?
 
     public init(localId: String, email: String?, emailVerified: Bool, displayName: String?, photoUrl: String?,
                 passwordUpdatedAt: Double?, providerUserInfo: [ProviderUserInfo], validSince: String, disabled: Bool,
@@ -63,6 +66,15 @@ public struct UserInfo: Codable, Sendable, Equatable {
         self.lastRefreshAt = lastRefreshAt
         self.customAttributes = customAttributes
         self.customAuth = customAuth
+    }
+}
+
+extension UserInfo {
+    /// This answer for a user of `tenantId` (nil: the project's own).
+    public func inTenant(_ tenantId: String?) -> UserInfo {
+        var info = self
+        info.tenantId = tenantId
+        return info
     }
 }
 

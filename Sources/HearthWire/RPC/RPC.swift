@@ -53,9 +53,11 @@ public struct RPCMethod: Sendable, Hashable, CustomStringConvertible {
         RPCMethod(group: .clientAPI, v1: v1, v3: v3, paths: [WirePaths.accounts(v1)] + (v3.map { [WirePaths.v3($0)] } ?? []))
     }
 
-    /// An admin method on a project: `…/v1/projects/{project}/<resource>`.
+    /// An admin method on a project, `…/v1/projects/{project}/<resource>`, and on one of its Identity Platform
+    /// tenants, `…/v1/projects/{project}/tenants/{tenant}/<resource>`.
     public static func admin(_ resource: String, httpMethods: [String] = ["POST"]) -> RPCMethod {
-        RPCMethod(group: .admin, v1: resource, v3: nil, paths: ["\(WirePaths.identityToolkitV1)/projects/{project}/\(resource)"],
+        RPCMethod(group: .admin, v1: resource, v3: nil, paths: ["\(WirePaths.identityToolkitV1)/projects/{project}/\(resource)",
+                                                                  "\(WirePaths.identityToolkitV1)/projects/{project}/tenants/{tenant}/\(resource)"],
                   httpMethods: httpMethods)
     }
 
@@ -296,14 +298,15 @@ extension QueryUsersRequest: WireRPC {
 extension CreateSessionCookieRequest: WireRPC {
     public typealias Response = CreateSessionCookieResponse
     public static let method = RPCMethod(group: .admin, v1: "createSessionCookie", v3: nil,
-                                         paths: ["\(WirePaths.identityToolkitV1)/projects/{project}:createSessionCookie"])
+                                         paths: ["\(WirePaths.identityToolkitV1)/projects/{project}:createSessionCookie",
+                                                 "\(WirePaths.identityToolkitV1)/projects/{project}/tenants/{tenant}:createSessionCookie"])
 }
 
 /// `GET …/v1/projects/{p}/accounts:batchGet?maxResults=&nextPageToken=`: a page of users.
 public struct BatchGetRequest: Codable, Sendable, Equatable {
     public var maxResults: String?
     public var nextPageToken: String?
-    /// The Identity Platform tenant whose users to list (refused: Hearth has no tenants yet).
+    /// The Identity Platform tenant whose users to list (the path's tenant, when the request goes to one).
     public var tenantId: String?
     public init(maxResults: String? = nil, nextPageToken: String? = nil) {
         self.maxResults = maxResults

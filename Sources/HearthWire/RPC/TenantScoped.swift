@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request that may name an Identity Platform tenant in its `tenantId`. The server resolves the call's scope
 /// from it in one place, before the RPC is answered (a tenant is never ignored).
 public protocol TenantScopedRequest {
@@ -38,4 +40,47 @@ extension QueryUsersRequest: TenantScopedRequest {}
 extension CreateSessionCookieRequest: TenantScopedRequest {}
 extension AdminSendOobCodeRequest: TenantScopedRequest {
     public var tenantId: String? { request.tenantId }
+}
+
+/// A request that may carry one of Hearth's ID tokens and that the SDKs send without a `tenantId` (Firebase's SDKs
+/// name the tenant on sign-in requests only): the token's `firebase.tenant` decides the scope then — read before
+/// the token is verified, and checked against the verified token by the service.
+public protocol IDTokenScopedRequest: TenantScopedRequest {
+    /// The ID token the request carries, if any.
+    var idToken: String? { get }
+}
+
+extension SignUpRequest: IDTokenScopedRequest {}
+extension LookupRequest: IDTokenScopedRequest {}
+extension UpdateRequest: IDTokenScopedRequest {}
+extension DeleteAccountRequest: IDTokenScopedRequest {}
+extension SignInWithIdpRequest: IDTokenScopedRequest {}
+extension SendOobCodeRequest: IDTokenScopedRequest {}
+extension StartMFAEnrollmentRequest: IDTokenScopedRequest {}
+extension FinalizeMFAEnrollmentRequest: IDTokenScopedRequest {}
+extension WithdrawMFARequest: IDTokenScopedRequest {}
+extension GenerateRecoveryCodesRequest: IDTokenScopedRequest {}
+extension StartPasskeyEnrollmentRequest: IDTokenScopedRequest {}
+extension FinalizePasskeyEnrollmentRequest: IDTokenScopedRequest {}
+extension CreateSessionCookieRequest: IDTokenScopedRequest {}
+extension RevokeTokenRequest: IDTokenScopedRequest {}
+
+extension ProviderAccessTokenRequest: IDTokenScopedRequest {
+    /// The request has no `tenantId`: its ID token names the tenant.
+    public var tenantId: String? { nil }
+}
+
+/// The `firebase.tenant` an ID token claims, read without verifying it — only to pick the scope the token is then
+/// verified in (a forged claim fails that verification). Nil for a token without one or that does not parse.
+public enum UnverifiedTenantClaim {
+    public static func of(_ token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[1].utf8.count <= 16_384 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+              case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+              case .object(let firebase)? = payload["firebase"], case .string(let tenant)? = firebase["tenant"] else { return nil }
+        return tenant
+    }
 }
