@@ -21,7 +21,7 @@ public enum AuthHandlerParameter: String, Sendable, CaseIterable {
     case customParameters
     /// Comma-separated extra scopes.
     case scopes
-    /// Firebase's multi-tenancy tenant (refused: Hearth has no tenants).
+    /// The Identity Platform tenant the sign-in is for (the JS SDK's `auth.tenantId`); an unknown one is refused.
     case tid
     /// The UI language.
     case hl
@@ -44,7 +44,7 @@ public enum WebAuthErrorCode: String, Sendable, CaseIterable, Codable {
     case operationNotAllowed = "auth/operation-not-allowed"
     /// The request's parameters are wrong (custom parameters, reserved names).
     case argumentError = "auth/argument-error"
-    /// `tid` (multi-tenancy) is not supported.
+    /// `tid` names a tenant the project does not have.
     case unsupportedTenantOperation = "auth/unsupported-tenant-operation"
     /// The provider could not be reached (discovery, keys).
     case networkRequestFailed = "auth/network-request-failed"
