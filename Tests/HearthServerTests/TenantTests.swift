@@ -194,4 +194,54 @@ import Testing
             #expect(try await h.refresh(project.refreshToken ?? "").status == 200)
         }
     }
+
+    /// Issue 38, item 3: an action code made in one tenant is unknown in another and in the project; its link names
+    /// its tenant, and it works there.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func anActionCodeWorksInItsTenantOnly(store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
+            try await Self.addTenant(h, "acme-aaaaa")
+            try await Self.addTenant(h, "beta-bbbbb")
+            _ = try await Self.signUp(h, "ada@example.com", tenant: "acme-aaaaa")
+            _ = try await Self.signUp(h, "ada@example.com", tenant: "beta-bbbbb")
+            var send = SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com")
+            send.tenantId = "acme-aaaaa"
+            #expect(try await h.post(EmailActionTests.sendPath, send).status == 200)
+            let code = try EmailActionTests.lastCode(h, .passwordReset)
+            #expect(code.oobLink.contains("tenantId=acme-aaaaa"), "\(code.oobLink)")
+            for tenant in ["beta-bbbbb", nil] {
+                var reset = ResetPasswordRequest(oobCode: code.oobCode, newPassword: "another secret")
+                reset.tenantId = tenant
+                let reply = try await h.post(EmailActionTests.resetPath, reset)
+                #expect(reply.errorCode == "INVALID_OOB_CODE", "\(tenant ?? "project"): \(reply.text.prefix(200))")
+            }
+            var reset = ResetPasswordRequest(oobCode: code.oobCode, newPassword: "another secret")
+            reset.tenantId = "acme-aaaaa"
+            #expect(try await h.post(EmailActionTests.resetPath, reset).status == 200)
+            var signIn = SignInWithPasswordRequest(email: "ada@example.com", password: "another secret")
+            signIn.tenantId = "acme-aaaaa"
+            #expect(try await h.post(WirePaths.accounts("signInWithPassword"), signIn).status == 200)
+            signIn.tenantId = "beta-bbbbb"
+            #expect(try await h.post(WirePaths.accounts("signInWithPassword"), signIn).errorCode == "INVALID_LOGIN_CREDENTIALS")
+        }
+    }
+
+    /// Issue 38, item 3: a session cookie is made in the path's tenant only, from that tenant's ID token.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func aSessionCookieIsMadeInItsTenantOnly(store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
+            try await Self.addTenant(h, "acme-aaaaa")
+            let acme = try await Self.signUp(h, "ada@example.com", tenant: "acme-aaaaa")
+            let project = try await h.signUp(email: "bob@example.com")
+            let base = "\(WirePaths.identityToolkitV1)/projects/demo-hearth"
+            func cookie(_ path: String, _ token: String?) async throws -> HearthHarness.Reply {
+                try await h.send(.post, path, body: #"{"idToken":"\#(token ?? "")","validDuration":"3600"}"#, headers: Self.owner)
+            }
+            #expect(try await cookie("\(base)/tenants/acme-aaaaa:createSessionCookie", project.idToken).errorCode == "TENANT_ID_MISMATCH")
+            #expect(try await cookie("\(base):createSessionCookie", acme.idToken).errorCode == "TENANT_ID_MISMATCH")
+            let made = try await cookie("\(base)/tenants/acme-aaaaa:createSessionCookie", acme.idToken)
+            #expect(made.status == 200, "\(made.text.prefix(200))")
+            #expect(Self.tenantClaim(made.json?["sessionCookie"] as? String) == "acme-aaaaa")
+        }
+    }
 }

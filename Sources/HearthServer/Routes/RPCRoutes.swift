@@ -59,7 +59,8 @@ struct RPCRoutes {
             let decoded: R = request.method == .get || request.method == .delete
                 ? try HearthRequestDecoder.decodeForm(R.self, text: request.uri.query ?? "")
                 : try await request.decode(as: R.self, context: context)
-            let scope = try await services.scopes.resolve(tenantId: try Self.tenant(of: decoded, request: request, context: context))
+            let scope = try await services.scopes.resolve(tenantId: try Self.tenant(of: decoded, request: request, context: context,
+                                                                                 byToken: R.method.group != .admin))
             if let tenant = scope.tenant, tenant.settings.disableAuth {
                 throw HearthAPIError(.operationNotAllowed, "tenant \"\(tenant.id)\" has sign-in and user management turned off (disableAuth): turn it back on to use it")
             }
@@ -73,10 +74,12 @@ struct RPCRoutes {
         }
     }
 
-    /// The tenant a request is for: an admin path's `{tenant}`; else the request's `tenantId`; else, for a request
-    /// that carries an ID token (the SDKs name the tenant on sign-ins only), the token's `firebase.tenant` (checked
-    /// again once the token is verified). A body `tenantId` that differs from the path's is `TENANT_ID_MISMATCH`.
-    static func tenant(of decoded: some Decodable, request: Request, context: HearthRequestContext) throws -> String? {
+    /// The tenant a request is for: an admin path's `{tenant}`; else the request's `tenantId`; else, when `byToken`
+    /// (client RPCs: the SDKs name the tenant on sign-ins only) and the request carries an ID token, the token's
+    /// `firebase.tenant` (checked again once the token is verified). Admin RPCs are in their path's tenant, so an
+    /// ID token of another tenant is refused there. A body `tenantId` that differs from the path's is
+    /// `TENANT_ID_MISMATCH`.
+    static func tenant(of decoded: some Decodable, request: Request, context: HearthRequestContext, byToken: Bool) throws -> String? {
         let named = ((decoded as? any TenantScopedRequest)?.tenantId).flatMap { $0.isEmpty ? nil : $0 }
         if let path = context.parameters.get("tenant") {
             if let named, named != path {
@@ -85,7 +88,7 @@ struct RPCRoutes {
             return path
         }
         if let named { return named }
-        guard let carrying = decoded as? any IDTokenScopedRequest else { return nil }
+        guard byToken, let carrying = decoded as? any IDTokenScopedRequest else { return nil }
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         return (carrying.idToken ?? bearer).flatMap(UnverifiedTenantClaim.of)
     }
