@@ -3,7 +3,7 @@ import HearthCore
 import HearthWire
 import Hummingbird
 
-/// The admin API's resource routes: the v2 project configuration and provider configurations, and the Auth
+/// The admin API's resource routes: the v2 project configuration, provider configurations and tenants, and the Auth
 /// emulator's own endpoints. The admin RPCs (users, session cookies, the audit log) are registered from
 /// ``RPCCatalog`` by ``RPCRoutes``. Every route here is in an authenticated group (``AdminAuthenticator``,
 /// ``EmulatorAuthenticator``): a handler finds the principal on its context.
@@ -94,6 +94,38 @@ struct AdminController {
                 let providerId = try AdminService.checkOIDCId(try context.parameters.require("idp"))
                 return JSONResponse(try await service.deleteIdpConfig(providerId, action: "oauthIdpConfigs.delete", by: try context.adminPrincipal(), in: scope))
             }
+        }
+
+        // Identity Platform tenants (`projects.tenants`): the bodies read field by field, unknown fields refused.
+        router.post(RouterPath("\(project)/tenants")) { request, context -> JSONResponse<Tenant> in
+            let principal = try context.adminPrincipal()
+            let json = try await request.decode(as: JSONValue.self, context: context)
+            let body = try AdminService.tenantWire { try Tenant.decodeBody(json) }
+            return JSONResponse(try await service.createTenant(body, by: principal))
+        }
+        router.get(RouterPath("\(project)/tenants")) { request, _ -> JSONResponse<ListTenantsResponse> in
+            let query = FormQuery(request.uri.query)
+            return JSONResponse(try await service.listTenants(pageSize: query.get("pageSize"), pageToken: query.get("pageToken")))
+        }
+        router.get(RouterPath("\(project)/tenants/{tenant}")) { _, context -> JSONResponse<Tenant> in
+            JSONResponse(try await service.tenantResource(try context.parameters.require("tenant")))
+        }
+        router.patch(RouterPath("\(project)/tenants/{tenant}")) { request, context -> JSONResponse<Tenant> in
+            let principal = try context.adminPrincipal()
+            let id = try context.parameters.require("tenant")
+            let json = try await request.decode(as: JSONValue.self, context: context)
+            // An unknown tenant is answered before a bad body or mask.
+            _ = try await service.storedTenant(id)
+            let query = FormQuery(request.uri.query)
+            // The mask first: a path Hearth cannot change is INVALID_UPDATE_MASK even when the body names it too.
+            let (paths, body) = try AdminService.tenantWire {
+                (try Tenant.updatePaths(updateMask: query.get("updateMask") ?? query.get("update_mask"), body: json), try Tenant.decodeBody(json))
+            }
+            return JSONResponse(try await service.updateTenant(id, body, paths: paths, by: principal))
+        }
+        // A body (the Node SDK sends `{}`) is not read.
+        router.delete(RouterPath("\(project)/tenants/{tenant}")) { _, context -> JSONResponse<EmptyResponse> in
+            JSONResponse(try await service.deleteTenant(try context.parameters.require("tenant"), by: try context.adminPrincipal()))
         }
 
         // The Auth emulator's own endpoints: only where its credential is accepted.
