@@ -21,7 +21,7 @@ struct Hearth: AsyncParsableCommand {
         commandName: "hearth",
         abstract: "A self-hostable identity server, wire-compatible with Firebase Authentication.",
         version: version,
-        subcommands: [Serve.self, Migrate.self, Backup.self, Project.self, Providers.self, Vault.self, Apps.self, ServiceAccounts.self, Users.self, Console.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
+        subcommands: [Serve.self, Migrate.self, Backup.self, Project.self, Tenants.self, Providers.self, Vault.self, Apps.self, ServiceAccounts.self, Users.self, Console.self, SignIn.self, Link.self, WhoAmI.self, SignOut.self],
         defaultSubcommand: Serve.self
     )
 

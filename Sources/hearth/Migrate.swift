@@ -11,8 +11,9 @@ struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy all of Hearth's data from one store into another (SQLite → PostgreSQL, or back).",
         discussion: """
-            Copies projects' settings, users with their identities and password hashes, refresh tokens, signing keys,
-            service-account keys, identity providers with their secrets, apps and the audit log; then counts every kind
+            Copies projects' settings, tenants, users with their identities and password hashes (each in its tenant),
+            refresh tokens, signing keys, service-account keys, identity providers with their secrets (per tenant), apps
+            and the audit log; then counts every kind
             on both sides and fails if the target holds fewer. Sign-ins in progress (minutes-long) are not copied: stop
             the servers first. A store is a data directory or .sqlite file, or a postgres://user:password@host/db URL
             (TLS from its ?sslmode=; the password is never printed).
@@ -97,7 +98,8 @@ struct Migrate: AsyncParsableCommand {
             let keys = try await target.signingKeys()
             let projects = try await target.projectConfigs()
             let providers = try await target.idpConfigs()
-            if users > 0 || !keys.isEmpty || !projects.isEmpty || !providers.isEmpty {
+            let tenants = try await target.tenants(after: nil, limit: 1)
+            if users > 0 || !keys.isEmpty || !projects.isEmpty || !providers.isEmpty || !tenants.isEmpty {
                 throw CLIError("the target \(Self.describe(to)) already holds Hearth data; copy into an empty store, or pass --allow-non-empty to add to it (rows already there are kept)")
             }
         }
@@ -110,6 +112,21 @@ struct Migrate: AsyncParsableCommand {
             projects.copied += 1
         }
         tallies.append(("projects", projects))
+
+        // Tenants first: each tenant's users, providers, codes and audit entries are copied into it below.
+        var tenants = Tally()
+        let sourceTenants = try await Self.allTenants(source)
+        for tenant in sourceTenants {
+            do {
+                try await target.insertTenant(tenant)
+                tenants.copied += 1
+            } catch StoreError.tenantExists where allowNonEmpty {
+                tenants.kept += 1
+            }
+        }
+        tallies.append(("tenants", tenants))
+        // The project's own rows (nil), then each tenant's, through stores bound to it.
+        let scopes: [String?] = [nil] + sourceTenants.map(\.id)
 
         var keys = Tally()
         for key in try await source.signingKeys() {
@@ -134,10 +151,13 @@ struct Migrate: AsyncParsableCommand {
         tallies.append(("service-account keys", accounts))
 
         var providers = Tally()
-        for config in try await source.idpConfigs() {
-            if allowNonEmpty, try await target.idpConfig(providerId: config.providerId) != nil { providers.kept += 1; continue }
-            try await target.saveIdPConfig(config)
-            providers.copied += 1
+        for scope in scopes {
+            let (from, into) = (source.bound(toTenant: scope), target.bound(toTenant: scope))
+            for config in try await from.idpConfigs() {
+                if allowNonEmpty, try await into.idpConfig(providerId: config.providerId) != nil { providers.kept += 1; continue }
+                try await into.saveIdPConfig(config)
+                providers.copied += 1
+            }
         }
         tallies.append(("identity providers", providers))
 
@@ -151,25 +171,30 @@ struct Migrate: AsyncParsableCommand {
         tallies.append(("apps", apps))
 
         var users = Tally()
-        let totalUsers = try await source.userCount()
-        var after: String?
-        while true {
-            let page = try await source.listUsers(after: after, limit: 500)
-            guard let last = page.last else { break }
-            for user in page {
-                do {
-                    try await target.createUser(user)
-                    users.copied += 1
-                } catch StoreError.duplicateLocalId where allowNonEmpty {
-                    users.kept += 1
-                } catch StoreError.emailExists {
-                    throw CLIError("user \(user.localId): another user in the target already has the email \(user.email ?? "")")
-                } catch StoreError.federatedIdTaken(let providerId) {
-                    throw CLIError("user \(user.localId): another user in the target already holds its \(providerId) identity")
+        var totalUsers = 0
+        for scope in scopes { totalUsers += try await source.bound(toTenant: scope).userCount() }
+        for scope in scopes {
+            let (from, into) = (source.bound(toTenant: scope), target.bound(toTenant: scope))
+            let place = scope.map { " (tenant \($0))" } ?? ""
+            var after: String?
+            while true {
+                let page = try await from.listUsers(after: after, limit: 500)
+                guard let last = page.last else { break }
+                for user in page {
+                    do {
+                        try await into.createUser(user)
+                        users.copied += 1
+                    } catch StoreError.duplicateLocalId where allowNonEmpty {
+                        users.kept += 1
+                    } catch StoreError.emailExists {
+                        throw CLIError("user \(user.localId)\(place): another user in the target already has the email \(user.email ?? "")")
+                    } catch StoreError.federatedIdTaken(let providerId) {
+                        throw CLIError("user \(user.localId)\(place): another user in the target already holds its \(providerId) identity")
+                    }
                 }
+                after = last.localId
+                progress("users: \(users.copied + users.kept) of \(totalUsers)")
             }
-            after = last.localId
-            progress("users: \(users.copied + users.kept) of \(totalUsers)")
         }
         tallies.append(("users", users))
 
@@ -179,8 +204,10 @@ struct Migrate: AsyncParsableCommand {
             let page = try await source.refreshTokens(after: afterHash, limit: 1000)
             guard let last = page.last else { break }
             for token in page {
-                if allowNonEmpty, try await target.refreshToken(hash: token.tokenHash) != nil { tokens.kept += 1; continue }
-                try await target.insertRefreshToken(token)
+                // Every tenant's tokens are read; each is written through a store bound to its tenant (which stamps it).
+                let into = target.bound(toTenant: token.tenantId)
+                if allowNonEmpty, try await into.refreshToken(hash: token.tokenHash) != nil { tokens.kept += 1; continue }
+                try await into.insertRefreshToken(token)
                 tokens.copied += 1
             }
             afterHash = last.tokenHash
@@ -225,8 +252,9 @@ struct Migrate: AsyncParsableCommand {
             let page = try await source.oobCodes(after: afterCode, limit: 1000)
             guard let last = page.last else { break }
             for code in page {
-                if allowNonEmpty, try await target.oobCode(hash: code.codeHash) != nil { codes.kept += 1; continue }
-                try await target.insertOobCode(code)
+                let into = target.bound(toTenant: code.tenantId)
+                if allowNonEmpty, try await into.oobCode(hash: code.codeHash) != nil { codes.kept += 1; continue }
+                try await into.insertOobCode(code)
                 codes.copied += 1
             }
             afterCode = last.codeHash
@@ -258,17 +286,23 @@ struct Migrate: AsyncParsableCommand {
         tallies.append(("queued email", outbox))
 
         // The audit log, oldest first so the target's ids keep the order (the ids themselves are renumbered).
-        var entries: [AuditEntry] = []
-        var before: Int64?
-        while true {
-            let page = try await source.auditEntries(before: before, limit: 1000)
-            guard let last = page.last else { break }
-            entries.append(contentsOf: page)
-            before = last.id
+        // Each tenant's entries are read through its bound store; all are written in the source's id order, each
+        // into its tenant.
+        var entries: [(tenant: String?, entry: AuditEntry)] = []
+        for scope in scopes {
+            let from = source.bound(toTenant: scope)
+            var before: Int64?
+            while true {
+                let page = try await from.auditEntries(before: before, limit: 1000)
+                guard let last = page.last else { break }
+                entries.append(contentsOf: page.map { (scope, $0) })
+                before = last.id
+            }
         }
+        entries.sort { $0.entry.id < $1.entry.id }
         var audit = Tally()
-        for entry in entries.reversed() {
-            try await target.appendAuditEntry(entry)
+        for (tenant, entry) in entries {
+            try await target.bound(toTenant: tenant).appendAuditEntry(entry)
             audit.copied += 1
         }
         tallies.append(("audit entries", audit))
@@ -292,7 +326,37 @@ struct Migrate: AsyncParsableCommand {
         print("count check: ok")
     }
 
+    /// Every tenant of `store`, in id order.
+    static func allTenants(_ store: any StoreCopying) async throws -> [TenantRecord] {
+        var tenants: [TenantRecord] = []
+        var after: String?
+        while true {
+            let page = try await store.tenants(after: after, limit: 500)
+            guard let last = page.last else { break }
+            tenants.append(contentsOf: page)
+            after = last.id
+        }
+        return tenants
+    }
+
     static func counts(_ store: any StoreCopying) async throws -> [String: Int] {
+        let tenants = try await allTenants(store)
+        // Users, providers and audit entries are counted per tenant (a bound store sees its tenant's only).
+        var users = 0
+        var providers = 0
+        var audit = 0
+        for scope in [nil] + tenants.map(\.id) {
+            let bound = store.bound(toTenant: scope)
+            users += try await bound.userCount()
+            providers += try await bound.idpConfigs().count
+            var before: Int64?
+            while true {
+                let page = try await bound.auditEntries(before: before, limit: 5000)
+                guard let last = page.last else { break }
+                audit += page.count
+                before = last.id
+            }
+        }
         var tokens = 0
         var afterHash: String?
         while true {
@@ -308,14 +372,6 @@ struct Migrate: AsyncParsableCommand {
             guard let last = page.last else { break }
             vault += page.count
             afterKey = ProviderTokenKey(localId: last.localId, providerId: last.providerId)
-        }
-        var audit = 0
-        var before: Int64?
-        while true {
-            let page = try await store.auditEntries(before: before, limit: 5000)
-            guard let last = page.last else { break }
-            audit += page.count
-            before = last.id
         }
         var codes = 0
         var afterCode: String?
@@ -340,9 +396,10 @@ struct Migrate: AsyncParsableCommand {
             "projects": try await store.projectConfigs().count,
             "signing keys": try await store.signingKeys().count,
             "service-account keys": try await store.allServiceAccountKeys().count,
-            "identity providers": try await store.idpConfigs().count,
+            "tenants": tenants.count,
+            "identity providers": providers,
             "apps": try await store.apps().count,
-            "users": try await store.userCount(),
+            "users": users,
             "refresh tokens": tokens,
             "provider tokens": vault,
             "audit entries": audit,

@@ -28,6 +28,7 @@ struct Providers: AsyncParsableCommand {
             discussion: "Register <public URL>/__/auth/handler as the redirect URI at the provider. The secret may also come from HEARTH_CLIENT_SECRET, which keeps it out of the shell history.")
 
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "microsoft.com, yahoo.com, apple.com, google.com or oidc.<name>.")
         var providerId: String
         @Option(name: .customLong("client-id"), help: "The application (client) id registered at the provider (default: the stored one).")
@@ -124,7 +125,8 @@ struct Providers: AsyncParsableCommand {
             let kind = IdPConfig.kind(forProviderId: providerId)!
             let given = clientSecret ?? ProcessInfo.processInfo.environment["HEARTH_CLIENT_SECRET"]
             let vaultKeys = try storeOptions.settings().providerTokenKeys != nil
-            let (config, keptSecret) = try await storeOptions.withService { service, store, _ in
+            let (config, keptSecret) = try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ in
+                let store = scope.store
                 // Settings not given are kept from the stored registration (disable then enable keeps the secret).
                 let stored = try await store.idpConfig(providerId: providerId)
                 guard let typedClientId = clientId ?? servicesId ?? stored?.clientId else {
@@ -171,7 +173,7 @@ struct Providers: AsyncParsableCommand {
                 }
                 // The admin API's checks, token-vault rule and audit entry.
                 do {
-                    try await HearthCLI.answered { try await service.saveProvider(config, by: HearthCLI.principal, in: service.projectScope) }
+                    try await HearthCLI.answered { try await service.saveProvider(config, by: HearthCLI.principal, in: scope) }
                 } catch let error as HearthAPIError {
                     throw ValidationError(error.description)
                 }
@@ -187,10 +189,11 @@ struct Providers: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List providers (secrets are never shown).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
 
         func run() async throws {
             let vaultKeys = try storeOptions.settings().providerTokenKeys != nil
-            let configs = try await storeOptions.withStore { try await $0.idpConfigs() }
+            let configs = try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ in try await scope.store.idpConfigs() }
             if configs.isEmpty { print("No providers. Enable one with: hearth providers enable microsoft.com --client-id … --client-secret …") }
             for config in configs {
                 let endpoint = config.issuer ?? config.endpointBase ?? "default endpoints"
@@ -204,13 +207,14 @@ struct Providers: AsyncParsableCommand {
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Disable a provider (its settings are kept).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "The provider to disable (microsoft.com, yahoo.com, oidc.<name>).")
         var providerId: String
 
         func run() async throws {
-            try await storeOptions.withService { service, _, _ in
+            try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ in
                 do {
-                    try await HearthCLI.answered { try await service.setProviderEnabled(providerId, false, by: HearthCLI.principal, in: service.projectScope) }
+                    try await HearthCLI.answered { try await service.setProviderEnabled(providerId, false, by: HearthCLI.principal, in: scope) }
                 } catch let error as HearthAPIError where [.configurationNotFound, .invalidProviderIdAdmin].contains(error.code) {
                     throw ValidationError("\(providerId) is not configured")
                 }
@@ -257,14 +261,15 @@ struct Providers: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a provider's settings.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "The provider whose settings to remove.")
         var providerId: String
 
         func run() async throws {
-            try await storeOptions.withService { service, _, _ in
+            try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ in
                 do {
                     // The provider's kept tokens (token vault) go with its settings.
-                    try await HearthCLI.answered { try await service.removeProvider(providerId, by: HearthCLI.principal, in: service.projectScope) }
+                    try await HearthCLI.answered { try await service.removeProvider(providerId, by: HearthCLI.principal, in: scope) }
                 } catch let error as HearthAPIError where error.code == .configurationNotFound {
                     throw ValidationError("\(providerId) is not configured")
                 }

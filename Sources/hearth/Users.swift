@@ -67,6 +67,7 @@ struct Users: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List users by uid, a page at a time; --search finds by exact email, uid or phone.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Option(help: "An email, uid or E.164 phone number to find.") var search: String?
         @Option(help: "Users per page (1-1000).") var limit: Int = 100
         @Option(name: .customLong("page-token"), help: "Start after this uid (printed at the end of the previous page).") var pageToken: String?
@@ -76,7 +77,8 @@ struct Users: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (users, next): ([UserRecord], String?) = try await storeOptions.withStore { store in
+            let (users, next): ([UserRecord], String?) = try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ in
+                let store = scope.store
                 if let search {
                     var query = UserQuery(limit: limit)
                     if let email = EmailAddress.normalize(search) { query.emails = [email] }
@@ -95,7 +97,7 @@ struct Users: AsyncParsableCommand {
                        user.createdAt.formatted(.iso8601), user.lastLoginAt?.formatted(.iso8601) ?? "-",
                        user.disabled ? "disabled" : ""].joined(separator: "\t"))
             }
-            if let next { print("More: hearth users list --page-token \(next)") }
+            if let next { print("More: hearth users list\(tenantOption.tenant.map { " --tenant \($0)" } ?? "") --page-token \(next)") }
         }
     }
 
@@ -103,10 +105,12 @@ struct Users: AsyncParsableCommand {
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one user (by uid or email).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
 
         func run() async throws {
-            let (record, passkeys) = try await storeOptions.withStore { store in
+            let (record, passkeys) = try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ in
+                let store = scope.store
                 let record = try await Users.find(store, user)
                 return (record, try await store.passkeys(localId: record.localId))
             }
@@ -119,6 +123,7 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a user (the password may come from HEARTH_USER_PASSWORD, which keeps it out of the shell history).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Option(help: "The new user's uid (default: generated).") var uid: String?
         @Option(help: "The user's email address.") var email: String?
         @Option(help: "The user's password (at least 6 characters; prefer HEARTH_USER_PASSWORD, which no process list shows).") var password: String?
@@ -143,14 +148,14 @@ struct Users: AsyncParsableCommand {
             let request = AdminCreateUserRequest(localId: localId, email: try email.map(Users.email), password: try secret.map(Users.checkPassword),
                                                  displayName: displayName, phoneNumber: try phone.map(AdminService.checkPhoneNumber),
                                                  emailVerified: emailVerified, disabled: disabled)
-            let created = try await storeOptions.withService { service, _, _ in
+            let created = try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ in
                 do {
-                    return try await HearthCLI.answered { try await service.createUser(request, by: HearthCLI.principal, in: service.projectScope).localId }
+                    return try await HearthCLI.answered { try await service.createUser(request, by: HearthCLI.principal, in: scope).localId }
                 } catch let error as HearthAPIError {
                     throw Users.explain(error, uid: localId, email: request.email, phone: request.phoneNumber)
                 }
             }
-            print("Created user \(created).")
+            print("Created user \(created)\(tenantOption.tenant.map { " in tenant \($0)" } ?? "").")
         }
     }
 
@@ -330,12 +335,13 @@ struct Users: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a user, its linked identities and sessions.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         func run() async throws {
-            let localId = try await storeOptions.withService { service, store, _ in
-                let record = try await Users.find(store, user)
+            let localId = try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ in
+                let record = try await Users.find(scope.store, user)
                 do {
-                    _ = try await HearthCLI.answered { try await service.delete(AdminDeleteRequest(localId: record.localId), by: HearthCLI.principal, in: service.projectScope) }
+                    _ = try await HearthCLI.answered { try await service.delete(AdminDeleteRequest(localId: record.localId), by: HearthCLI.principal, in: scope) }
                 } catch let error as HearthAPIError where error.code == .userNotFound {
                     throw ValidationError("no user \(user)")
                 }

@@ -61,6 +61,7 @@ extension Users {
                 Each password is re-hashed with Hearth's scrypt at the user's first sign-in.
                 """)
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "The JSON file (auth:export format).") var file: String
         @Option(name: .customLong("hash-algo"), help: "SCRYPT, STANDARD_SCRYPT, BCRYPT, PBKDF2_SHA256, PBKDF_SHA1, HMAC_SHA512, HMAC_SHA256, HMAC_SHA1, HMAC_MD5, SHA512, SHA256, SHA1, MD5.")
         var hashAlgo: String?
@@ -113,7 +114,7 @@ extension Users {
             }
             let total = accounts.users.count
             let overwrite = allowOverwrite
-            let (imported, failures) = try await storeOptions.withService { service, _, _ -> (Int, [(Int, String)]) in
+            let (imported, failures) = try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ -> (Int, [(Int, String)]) in
                 var imported = 0
                 var failures: [(Int, String)] = []
                 let started = Date()
@@ -130,7 +131,7 @@ extension Users {
                     info.providerUserInfo = account.providerUserInfo
                     // The admin API's import, one user at a time (progress below): its checks and its conflict answers.
                     do {
-                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: service.projectScope) }
+                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: scope) }
                         imported += 1
                     } catch let error as HearthAPIError where error.code == .duplicateLocalId && !overwrite {
                         failures.append((index, "uid exists (use --allow-overwrite to replace it)"))
@@ -147,7 +148,7 @@ extension Users {
                 FileHandle.standardError.write(Data("\n".utf8))
                 try await service.record("accounts.batchCreate", target: "\(total) users",
                                          detail: "imported \(imported), failed \(failures.count), hash \(hashAlgo ?? "none") (from \((file as NSString).lastPathComponent))",
-                                         by: HearthCLI.principal, in: service.projectScope)
+                                         by: HearthCLI.principal, in: scope)
                 return (imported, failures)
             }
             for (index, message) in failures.prefix(50) {
@@ -165,6 +166,7 @@ extension Users {
             abstract: "Export users to a Firebase auth:export JSON file (mode 0600: it holds password hashes).",
             discussion: "Hearth's hashes are standard scrypt: the command prints the parameters to give `firebase auth:import --hash-algo STANDARD_SCRYPT`.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "Where to write the JSON file.") var file: String
         @Flag(help: "Replace an existing file.") var force = false
 
@@ -172,7 +174,8 @@ extension Users {
             if !force, FileManager.default.fileExists(atPath: file) {
                 throw CLIError("\(file) already exists: choose another file, or pass --force to replace it")
             }
-            let (users, parameters, skipped) = try await storeOptions.withStore { store -> ([FirebaseExportUser], Set<String>, Int) in
+            let (users, parameters, skipped) = try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ -> ([FirebaseExportUser], Set<String>, Int) in
+                let store = scope.store
                 var exported: [FirebaseExportUser] = []
                 var parameters: Set<String> = []
                 var skipped = 0

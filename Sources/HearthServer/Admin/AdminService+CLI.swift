@@ -46,6 +46,12 @@ extension AdminService {
         try await audit(principal, action, target: target, detail: detail, in: scope)
     }
 
+    /// The scope a command's `--tenant` names (nil or empty: the project's): the stored tenant, else
+    /// `TENANT_NOT_FOUND` saying to check `hearth tenants list`. `place` names the option, for the message.
+    public func scope(tenantId: String?, in place: String) async throws -> Scope {
+        try await accounts.scopes.resolve(tenantId: tenantId, in: place)
+    }
+
     // MARK: Users
 
     /// One user of an import (`accounts:batchCreate` and `hearth users import`): checked like an admin create,
