@@ -226,6 +226,22 @@ import Testing
         }
     }
 
+    /// Issue 38, item 1 (firebase-admin's `auth_for_tenant(t).import_users`): a tenant path's `batchCreate` imports
+    /// users that carry no `tenantId` (the SDK sends none) into that tenant; one naming another tenant is refused.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func aTenantPathImportsUsersWithoutTenantIdIntoTheTenant(store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
+            try await TenantTests.addTenant(h, "acme-aaaaa")
+            let path = "\(WirePaths.identityToolkitV1)/projects/demo-hearth/tenants/acme-aaaaa/accounts:batchCreate"
+            let imported = try await Self.call(h, .post, path, #"{"users":[{"localId":"imp1","email":"imp@example.com"}]}"#)
+            #expect(imported.status == 200 && imported.json?["error"] == nil, "\(imported.text)")
+            #expect(try await h.store.bound(toTenant: "acme-aaaaa").user(localId: "imp1")?.tenantId == "acme-aaaaa")
+            #expect(try await h.store.user(localId: "imp1") == nil)
+            let other = try await Self.call(h, .post, path, #"{"users":[{"localId":"imp2","tenantId":"beta-bbbbb"}]}"#)
+            #expect(other.errorCode == "TENANT_ID_MISMATCH", "\(other.text)")
+        }
+    }
+
     /// Issue 38, item 1: the OpenAPI document's tenant operations carry request examples that Hearth's own reading of a
     /// tenant body accepts, and a Tenant schema naming exactly the fields Hearth honours.
     @Test func theOpenAPIDocumentsTenantExamplesDecode() throws {

@@ -10,7 +10,8 @@ extension AdminService {
     /// Imported users sign in with their old passwords and are re-hashed with Hearth's scrypt on first sign-in.
     public func importUsers(_ request: ImportUsersRequest, by principal: AdminPrincipal, in scope: Scope) async throws -> ImportUsersResponse {
         guard let users = request.users, !users.isEmpty else { throw HearthAPIError(.missingUserAccount) }
-        for user in users { try scope.admit(tenantId: user.tenantId, in: "an imported user") }
+        // A user without a tenantId is imported into the request's scope (the Admin SDKs' tenant clients send none).
+        for user in users where user.tenantId?.isEmpty == false { try scope.admit(tenantId: user.tenantId, in: "an imported user") }
         guard users.count <= 1000 else { throw HearthAPIError(.invalidArgument, "at most 1000 users per import") }
         var seen: Set<String> = []
         for user in users {
