@@ -1,7 +1,9 @@
 import Foundation
 import HearthCore
 import HearthStore
+import HearthStorePostgres
 import HearthStoreSQLite
+import HearthTesting
 import Testing
 
 /// `hearth tenants …`, `--tenant` on the user and provider commands, and `hearth migrate` per tenant (issue 38).
@@ -193,5 +195,43 @@ import Testing
         #expect(again.status != 0 && again.stderr.contains("--allow-non-empty"), "\(again.output)")
         let added = try CLI.run(["migrate", "--from", dataDir, "--to", copyDir, "--allow-non-empty"])
         #expect(added.status == 0 && added.stdout.contains("count check: ok"), "\(added.output)")
+    }
+
+    /// Issue 38, item 4/5: `hearth migrate` SQLite → PostgreSQL → SQLite keeps each tenant's users (the same email in
+    /// two tenants and the project) and providers in their tenants.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, Comment(rawValue: PostgresTestDatabase.skipNotice)))
+    func migrateTenantsThroughPostgres() async throws {
+        try await PostgresTestDatabase.withDatabase { configuration in
+            let databaseURL = ReplicaTests.url(configuration)
+            let dataDir = try await Self.dataDirectory()
+            let acme = try Self.createTenant(dataDir, "Acme")
+            let globex = try Self.createTenant(dataDir, "Globex")
+            for tenant in [nil, acme, globex] {
+                let flag = tenant.map { ["--tenant", $0] } ?? []
+                #expect(try CLI.run(["users", "create", "--email", "same@example.com", "--password", "secret123", "--data-dir", dataDir] + flag).status == 0)
+            }
+            #expect(try CLI.run(["providers", "enable", "microsoft.com", "--tenant", globex, "--client-id", "bbbbbbbb-2222-3333-4444-555555555555",
+                                 "--client-secret", "s", "--data-dir", dataDir]).status == 0)
+            let copy = try CLI.run(["migrate", "--from", dataDir, "--to", databaseURL])
+            #expect(copy.status == 0 && copy.stdout.contains("count check: ok"), "\(copy.output)")
+            let postgres = try await PostgresStore.open(configuration)
+            for tenant in [nil, acme, globex] {
+                let users = try await postgres.bound(toTenant: tenant).listUsers(after: nil, limit: 10)
+                #expect(users.map(\.email) == ["same@example.com"] && users.first?.tenantId == tenant, "\(tenant ?? "project")")
+            }
+            #expect(try await postgres.bound(toTenant: globex).idpConfig(providerId: "microsoft.com")?.clientId == "bbbbbbbb-2222-3333-4444-555555555555")
+            #expect(try await postgres.idpConfigs().isEmpty)
+            try await postgres.close()
+
+            let back = CLI.temporaryDirectory() + "/back"
+            let reverse = try CLI.run(["migrate", "--from", databaseURL, "--to", back])
+            #expect(reverse.status == 0 && reverse.stdout.contains("count check: ok"), "\(reverse.output)")
+            #expect(reverse.stdout.contains("tenants                     2        2        2"), "\(reverse.output)")
+            for tenant in [acme, globex] {
+                let list = try CLI.run(["users", "list", "--tenant", tenant, "--data-dir", back])
+                #expect(Self.userLines(list).count == 1 && list.stdout.contains("same@example.com"), "\(list.output)")
+            }
+            #expect(try CLI.run(["providers", "list", "--tenant", globex, "--data-dir", back]).stdout.contains("client bbbbbbbb-2222-3333-4444-555555555555"))
+        }
     }
 }
