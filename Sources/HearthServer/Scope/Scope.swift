@@ -26,7 +26,8 @@ public struct Scope: Sendable {
     init(projectId: String, tenant: TenantRecord?, store: any HearthStore, initial: ProjectConfig?) {
         self.projectId = projectId
         self.tenant = tenant
-        self.store = store.bound(toTenant: tenant?.id)
+        // The project's scope (most calls) uses the store as it is when it is already the project's.
+        self.store = tenant == nil && store.tenantId == nil ? store : store.bound(toTenant: tenant?.id)
         self.settings = SettingsOnce(projectId: projectId, store: store, initial: initial, tenant: tenant?.settings)
     }
 

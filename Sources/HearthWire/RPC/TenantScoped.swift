@@ -78,7 +78,8 @@ public enum UnverifiedTenantClaim {
         guard parts.count == 3, parts[1].utf8.count <= 16_384 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        // A project's token (most of them) has no `"tenant"`: answered without parsing the JSON.
+        guard let data = Data(base64Encoded: base64), data.firstRange(of: Data(#""tenant""#.utf8)) != nil,
               case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: data),
               case .object(let firebase)? = payload["firebase"], case .string(let tenant)? = firebase["tenant"] else { return nil }
         return tenant
