@@ -185,14 +185,16 @@ struct Users: AsyncParsableCommand {
 
     /// Changes the user through the admin service's update (its checks, its session revocation, its audit entry
     /// `accounts.update`; a concurrent change is retried) and returns the stored user.
-    static func update(_ storeOptions: StoreOptions, _ identifier: String,
+    /// `tenant`: the user's tenant (`--tenant`; nil: the project's own users).
+    static func update(_ storeOptions: StoreOptions, _ identifier: String, tenant: String? = nil,
                        _ fill: @Sendable (inout AdminUpdateRequest) -> Void) async throws -> UserRecord {
-        try await storeOptions.withService { service, store, _ in
+        try await storeOptions.withScope(tenant) { service, scope, _ in
+            let store = scope.store
             let user = try await find(store, identifier)
             var request = AdminUpdateRequest(localId: user.localId)
             fill(&request)
             do {
-                _ = try await HearthCLI.answered { try await service.update(request, by: HearthCLI.principal, in: service.projectScope) }
+                _ = try await HearthCLI.answered { try await service.update(request, by: HearthCLI.principal, in: scope) }
             } catch let error as HearthAPIError {
                 throw explain(error, uid: identifier)
             }
@@ -204,6 +206,7 @@ struct Users: AsyncParsableCommand {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a user's email, password, name, phone or email verification.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         @Option(help: "A new email address (marks it unverified).") var email: String?
         @Option(help: "A new password (or HEARTH_USER_PASSWORD with --password-from-env); ends the user's sessions.") var password: String?
@@ -222,7 +225,7 @@ struct Users: AsyncParsableCommand {
             let displayName = displayName
             let verified = emailVerified?.isOn
             // One service call: the new password and the end of the user's sessions go together.
-            let updated = try await Users.update(storeOptions, user) { request in
+            let updated = try await Users.update(storeOptions, user, tenant: tenantOption.tenant) { request in
                 request.email = newEmail
                 request.password = secret
                 request.displayName = displayName
@@ -239,9 +242,10 @@ struct Users: AsyncParsableCommand {
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Disable a user: no sign-in, no token refresh.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         func run() async throws {
-            let updated = try await Users.update(storeOptions, user) { $0.disableUser = true }
+            let updated = try await Users.update(storeOptions, user, tenant: tenantOption.tenant) { $0.disableUser = true }
             print("Disabled \(updated.localId).")
         }
     }
@@ -250,9 +254,10 @@ struct Users: AsyncParsableCommand {
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enable a disabled user.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         func run() async throws {
-            let updated = try await Users.update(storeOptions, user) { $0.disableUser = false }
+            let updated = try await Users.update(storeOptions, user, tenant: tenantOption.tenant) { $0.disableUser = false }
             print("Enabled \(updated.localId).")
         }
     }
@@ -303,10 +308,11 @@ struct Users: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End every session of a user (refresh tokens revoked, ID tokens issued before now refused).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         func run() async throws {
             let now = FlexibleInt(Int64(Date().timeIntervalSince1970.rounded(.down)))
-            let updated = try await Users.update(storeOptions, user) { $0.validSince = now }
+            let updated = try await Users.update(storeOptions, user, tenant: tenantOption.tenant) { $0.validSince = now }
             print("Revoked the sessions of \(updated.localId).")
         }
     }
@@ -316,6 +322,7 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-claims", abstract: "Set a user's custom claims (a JSON object, at most 1000 characters; '{}' clears them).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         @Argument(help: #"e.g. '{"role":"admin"}'"#) var claims: String
         func run() async throws {
@@ -326,7 +333,7 @@ struct Users: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
             let claims = claims
-            let updated = try await Users.update(storeOptions, user) { $0.customAttributes = claims }
+            let updated = try await Users.update(storeOptions, user, tenant: tenantOption.tenant) { $0.customAttributes = claims }
             print("Custom claims of \(updated.localId): \(updated.userInfo.customAttributes ?? "{}") (in ID tokens from the next refresh).")
         }
     }

@@ -76,7 +76,8 @@ import Testing
         #expect(Set(actions) == ["tenants.create", "tenants.delete"], "\(actions)")
     }
 
-    /// Issue 38, item 4: `--tenant ID` on `hearth users` (create, list, get, delete, export, import) and
+    /// Issue 38, item 4: `--tenant ID` on `hearth users` (create, list, get, update, disable, enable, revoke, set-claims,
+    /// delete, export, import) and
     /// `hearth providers` (enable, list, disable, remove) acts in that tenant only; an unknown tenant is refused.
     @Test func tenantFlagOnUsersAndProviders() async throws {
         let dataDir = try await Self.dataDirectory()
@@ -102,6 +103,18 @@ import Testing
         #expect(try CLI.run(["users", "get", "only-acme@example.com", "--tenant", acme, "--data-dir", dataDir]).stdout.contains("only-acme@example.com"))
         #expect(try CLI.run(["users", "delete", acmeUid, "--data-dir", dataDir]).status != 0)
         #expect(try CLI.run(["users", "delete", acmeUid, "--tenant", globex, "--data-dir", dataDir]).status != 0)
+
+        // update, disable, set-claims and revoke too (the same email in the project is another user, left alone).
+        #expect(try CLI.run(["users", "disable", "only-acme@example.com", "--data-dir", dataDir]).status != 0)
+        #expect(try CLI.run(["users", "disable", "same@example.com", "--tenant", globex, "--data-dir", dataDir]).status == 0)
+        #expect(try CLI.run(["users", "set-claims", "same@example.com", #"{"org":"globex"}"#, "--tenant", globex, "--data-dir", dataDir]).status == 0)
+        #expect(try CLI.run(["users", "revoke", "same@example.com", "--tenant", globex, "--data-dir", dataDir]).status == 0)
+        #expect(try CLI.run(["users", "update", "same@example.com", "--display-name", "Globex Person", "--tenant", globex, "--data-dir", dataDir]).status == 0)
+        let globexUser = try CLI.run(["users", "get", "same@example.com", "--tenant", globex, "--data-dir", dataDir]).stdout
+        #expect(globexUser.contains("disabled         yes") && globexUser.contains("globex") && globexUser.contains("Globex Person"), "\(globexUser)")
+        let projectUser = try CLI.run(["users", "get", "same@example.com", "--data-dir", dataDir]).stdout
+        #expect(projectUser.contains("disabled         no") && !projectUser.contains("globex") && !projectUser.contains("Globex Person"), "\(projectUser)")
+        #expect(try CLI.run(["users", "enable", "same@example.com", "--tenant", globex, "--data-dir", dataDir]).status == 0)
 
         // export of one tenant, import into another.
         let file = CLI.temporaryDirectory() + "/acme.json"
