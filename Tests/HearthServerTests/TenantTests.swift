@@ -244,4 +244,20 @@ import Testing
             #expect(Self.tenantClaim(made.json?["sessionCookie"] as? String) == "acme-aaaaa")
         }
     }
+
+    /// Issue 38, item 1: a tenant's second factors are checked by the project's rules (found by schemathesis: a
+    /// tenant was created with `adjacentIntervals` 11).
+    @Test func aTenantsSecondFactorsFollowTheProjectsRules() async throws {
+        try await HearthHarness.run { h in
+            let path = "\(WirePaths.identityToolkitV2)/projects/demo-hearth/tenants"
+            for mfa in [#"{"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":11}}]}"#,
+                        #"{"state":"MANDATORY"}"#, #"{"enabledProviders":["PHONE_SMS"]}"#] {
+                let reply = try await h.send(.post, path, body: #"{"displayName":"acme","mfaConfig":\#(mfa)}"#, headers: Self.owner)
+                #expect(reply.errorCode == "INVALID_CONFIG", "\(mfa): \(reply.text.prefix(200))")
+            }
+            #expect(try await h.store.tenants(after: nil, limit: 10).isEmpty)
+            let ok = try await h.send(.post, path, body: #"{"displayName":"acme","mfaConfig":{"state":"ENABLED","providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":5}}]}}"#, headers: Self.owner)
+            #expect(ok.status == 200, "\(ok.text.prefix(200))")
+        }
+    }
 }

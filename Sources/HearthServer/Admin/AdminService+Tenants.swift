@@ -40,6 +40,7 @@ extension AdminService {
     public func createTenant(_ body: Tenant, by principal: AdminPrincipal) async throws -> Tenant {
         let scope = projectScope
         var record = try Self.tenantWire { try TenantRecord.creating(body, at: now) }
+        try Self.checkTenantMFA(record.settings.mfa)
         var attempts = 0
         while true {
             do {
@@ -99,6 +100,7 @@ extension AdminService {
         let scope = projectScope
         let current = try await storedTenant(id)
         let record = try Self.tenantWire { try current.patched(with: body, paths: paths) }
+        try Self.checkTenantMFA(record.settings.mfa)
         guard try await scope.store.updateTenant(record) else { throw tenantNotFound(id) }
         try await audit(principal, "tenants.update", target: id, detail: paths.joined(separator: ","), in: scope)
         return record.resource(projectId: configuration.projectId)
@@ -111,5 +113,15 @@ extension AdminService {
         guard TenantRecord.isValidId(id), try await scope.store.deleteTenant(id: id) else { throw tenantNotFound(id) }
         try await audit(principal, "tenants.delete", target: id, in: scope)
         return EmptyResponse()
+    }
+
+    /// A tenant's second factors pass the project's rules (``updatedMFA(_:_:)``: TOTP only, `adjacentIntervals`
+    /// 0…10, no MANDATORY): one set of checks for both.
+    static func checkTenantMFA(_ mfa: MultiFactorAuthConfig?) throws {
+        guard let mfa else { return }
+        var checked: MultiFactorAuthConfig?
+        checked = try updatedMFA(checked, .multiFactorState(mfa.state))
+        checked = try updatedMFA(checked, .multiFactorEnabledProviders(mfa.enabledProviders ?? []))
+        checked = try updatedMFA(checked, .multiFactorProviderConfigs(mfa.providerConfigs ?? []))
     }
 }
