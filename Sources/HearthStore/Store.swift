@@ -204,8 +204,11 @@ public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, Proj
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
     /// The Identity Platform tenant this store is bound to; nil: the project's own users. Every user, identity,
-    /// provider configuration, action code, flow and audit query of the store filters on it and every insert
-    /// carries it, so code written against a scope's store cannot reach another tenant's rows.
+    /// provider configuration, action code and audit query of the store filters on it, every insert of a
+    /// ``TenantOwned`` record carries it, and taking a provider sign-in or a pending credential refuses another
+    /// tenant's — so code written against a scope's store cannot reach another tenant's rows. Reads by a random key
+    /// that must find the row before its tenant is known (a provider callback's `state`, a refresh token's hash)
+    /// return any tenant's row, which names its tenant.
     var tenantId: String? { get }
     /// The same database (connections, vault keys), bound to `tenantId` (nil: the project's own users). Project-wide
     /// rows (signing keys, service accounts, apps, console, settings) are the same through every binding.
