@@ -17,3 +17,18 @@ public protocol TenantStore: Sendable {
     /// configurations, its sign-ins in progress and pending credentials. False when there is no such tenant.
     func deleteTenant(id: String) async throws -> Bool
 }
+
+extension TenantStore {
+    /// Every tenant, in id order (read in pages of 500).
+    public func allTenants() async throws -> [TenantRecord] {
+        var tenants: [TenantRecord] = []
+        var after: String?
+        while true {
+            let page = try await self.tenants(after: after, limit: 500)
+            guard let last = page.last else { break }
+            tenants.append(contentsOf: page)
+            after = last.id
+        }
+        return tenants
+    }
+}

@@ -115,7 +115,7 @@ struct Migrate: AsyncParsableCommand {
 
         // Tenants first: each tenant's users, providers, codes and audit entries are copied into it below.
         var tenants = Tally()
-        let sourceTenants = try await Self.allTenants(source)
+        let sourceTenants = try await source.allTenants()
         for tenant in sourceTenants {
             do {
                 try await target.insertTenant(tenant)
@@ -326,21 +326,8 @@ struct Migrate: AsyncParsableCommand {
         print("count check: ok")
     }
 
-    /// Every tenant of `store`, in id order.
-    static func allTenants(_ store: any StoreCopying) async throws -> [TenantRecord] {
-        var tenants: [TenantRecord] = []
-        var after: String?
-        while true {
-            let page = try await store.tenants(after: after, limit: 500)
-            guard let last = page.last else { break }
-            tenants.append(contentsOf: page)
-            after = last.id
-        }
-        return tenants
-    }
-
     static func counts(_ store: any StoreCopying) async throws -> [String: Int] {
-        let tenants = try await allTenants(store)
+        let tenants = try await store.allTenants()
         // Users, providers and audit entries are counted per tenant (a bound store sees its tenant's only).
         var users = 0
         var providers = 0

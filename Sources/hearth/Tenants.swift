@@ -65,17 +65,7 @@ struct Tenants: AsyncParsableCommand {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let tenants = try await storeOptions.withStore { store in
-                var tenants: [TenantRecord] = []
-                var after: String?
-                while true {
-                    let page = try await store.tenants(after: after, limit: 500)
-                    guard let last = page.last else { break }
-                    tenants.append(contentsOf: page)
-                    after = last.id
-                }
-                return tenants
-            }
+            let tenants = try await storeOptions.withStore { store in try await store.allTenants() }
             if tenants.isEmpty { print("No tenants. hearth tenants create --display-name NAME makes one.") }
             for tenant in tenants {
                 let settings = tenant.settings
