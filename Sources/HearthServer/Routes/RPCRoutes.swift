@@ -61,9 +61,6 @@ struct RPCRoutes {
                 : try await request.decode(as: R.self, context: context)
             let scope = try await services.scopes.resolve(tenantId: try Self.tenant(of: decoded, request: request, context: context,
                                                                                  byToken: R.method.group != .admin))
-            if let tenant = scope.tenant, tenant.settings.disableAuth {
-                throw HearthAPIError(.operationNotAllowed, "tenant \"\(tenant.id)\" has sign-in and user management turned off (disableAuth): turn it back on to use it")
-            }
             return JSONResponse(try await R.serve(decoded, RPCCall(services: services, scope: scope, request: request, context: context)))
         }
         let group = group(for: rpc)

@@ -79,11 +79,16 @@ public struct Scopes: Sendable {
     }
 
     /// The scope of a call that names `tenantId` (nil or empty: the project's own users): the stored tenant, or
-    /// `TENANT_NOT_FOUND` — a tenant is never ignored. `place` names where the request named it, for the message.
+    /// `TENANT_NOT_FOUND` — a tenant is never ignored; a tenant with `disableAuth` is `OPERATION_NOT_ALLOWED` for
+    /// every call (RPCs, refresh, the auth handler, the action pages, the CLI's `--tenant`). `place` names where the
+    /// request named it, for the message.
     public func resolve(tenantId: String?, in place: String = "the request") async throws -> Scope {
         guard let tenantId, !tenantId.isEmpty else { return project }
         guard TenantRecord.isValidId(tenantId), let tenant = try await store.tenant(id: tenantId) else {
             throw Scope.unknownTenant(tenantId, in: place, projectId: configuration.projectId)
+        }
+        if tenant.settings.disableAuth {
+            throw HearthAPIError(.operationNotAllowed, "tenant \"\(tenant.id)\" has sign-in and user management turned off (disableAuth): turn it back on to use it")
         }
         return Scope(projectId: configuration.projectId, tenant: tenant, store: store, initial: configuration.initialProjectConfig)
     }

@@ -42,8 +42,15 @@ extension AccountService {
         case .userDisabled: throw HearthAPIError(.userDisabled)
         case .inTenant(let tenantId):
             // A deleted tenant's tokens are gone with it; one deleted meanwhile is not found.
-            guard resolving, let tenantScope = try? await scopes.resolve(tenantId: tenantId) else { throw HearthAPIError(.invalidRefreshToken) }
-            if tenantScope.tenant?.settings.disableAuth == true { throw HearthAPIError(.userDisabled) }
+            guard resolving else { throw HearthAPIError(.invalidRefreshToken) }
+            let tenantScope: Scope
+            do {
+                tenantScope = try await scopes.resolve(tenantId: tenantId)
+            } catch let refusal as HearthAPIError where refusal.code == .operationNotAllowed {
+                throw HearthAPIError(.userDisabled)  // disableAuth: the tenant's users are disabled
+            } catch {
+                throw HearthAPIError(.invalidRefreshToken)
+            }
             return try await refresh(request, in: tenantScope, resolving: false)
         case .refreshed(let record, let stored):
             previous = record

@@ -118,7 +118,8 @@ extension FederationService {
         if case .failure(let refusal) = resolved {
             // `tid` is Firebase's multi-tenancy (Identity Platform) tenant, not Microsoft's Entra tenant.
             let why = (refusal as? HearthAPIError)?.detail ?? "\(refusal)"
-            return fail(.unsupportedTenantOperation, "TENANT_NOT_FOUND : \(why). (For a Microsoft Entra tenant use the tenant custom parameter, not auth.tenantId)")
+            let code = (refusal as? HearthAPIError)?.code.rawValue ?? ServerErrorCode.tenantNotFound.rawValue
+            return fail(.unsupportedTenantOperation, "\(code) : \(why). (For a Microsoft Entra tenant use the tenant custom parameter, not auth.tenantId)")
         }
         if let language = query[.hl], !language.isEmpty, !parameters.contains(where: { $0.0 == "ui_locales" || $0.0 == "language" }) {
             parameters.append((config.kind == .yahoo ? "language" : "ui_locales", language))
