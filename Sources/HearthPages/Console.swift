@@ -9,16 +9,20 @@ public enum ConsolePages {
     public struct NavItem: Sendable {
         public var label: String
         public var href: String
-        public init(_ label: String, href: String) {
+        /// Whether the section follows the scope picker (a tenant's pages are under `/console/t/<tenant>`).
+        public var scoped: Bool
+        public init(_ label: String, href: String, scoped: Bool = false) {
             self.label = label
             self.href = href
+            self.scoped = scoped
         }
     }
 
     /// The console's sections, in navigation order.
     public static let navigation: [NavItem] = [
-        NavItem("Overview", href: "/console"), NavItem("Users", href: "/console/users"),
-        NavItem("Sign-in method", href: "/console/providers"), NavItem("Settings", href: "/console/settings"),
+        NavItem("Overview", href: "/console"), NavItem("Users", href: "/console/users", scoped: true),
+        NavItem("Sign-in method", href: "/console/providers", scoped: true), NavItem("Tenants", href: "/console/tenants"),
+        NavItem("Settings", href: "/console/settings"),
         NavItem("Templates", href: "/console/templates"),
         NavItem("Apps", href: "/console/apps"), NavItem("Service accounts", href: "/console/service-accounts"),
         NavItem("Signing keys", href: "/console/keys"), NavItem("Audit log", href: "/console/audit"),
@@ -54,6 +58,8 @@ public enum ConsolePages {
         let csrf: String?
         let flash: String?
         let error: String?
+        /// The scope picker and the sentence saying which scope the page shows (nil: no picker).
+        let scope: ConsoleScopeBar?
     }
 
     /// What a page body sees besides its own view model: the session's CSRF token and the project ID (the body is
@@ -61,20 +67,29 @@ public enum ConsolePages {
     struct BodyScope<Page: ConsolePage> {
         let csrf: String
         let projectId: String
+        /// Where the scoped pages' links and forms go: `/console`, or `/console/t/<tenant>` in a tenant.
+        let base: String
         let page: Page
     }
 
     /// Renders the console page `page` inside the layout. `adminName`/`csrf` are nil on the login page (no
-    /// navigation). The title is the page's own ``ConsolePage/pageTitle`` when it has one, else `title`.
+    /// navigation). The title is the page's own ``ConsolePage/pageTitle`` when it has one, else `title`. `current`
+    /// is the section's project address (`/console/users` in a tenant too); `scope` the picker (its `base` is
+    /// where the scoped sections' links and the body's `{{base}}` go).
     public static func render(_ page: some ConsolePage, title: String, projectId: String, current: String?, adminName: String?,
-                              csrf: String?, flash: String? = nil, error: String? = nil) -> String {
-        let body = Templates.render(BodyScope(csrf: csrf ?? "", projectId: projectId, page: page), Templates.bodyName(type(of: page).template))
+                              csrf: String?, flash: String? = nil, error: String? = nil, scope: ConsoleScopeBar? = nil) -> String {
+        let base = scope?.base ?? "/console"
+        let body = Templates.render(BodyScope(csrf: csrf ?? "", projectId: projectId, base: base, page: page),
+                                    Templates.bodyName(type(of: page).template))
         let signedIn = adminName != nil && csrf != nil
         let layout = LayoutModel(
             title: page.pageTitle ?? title, projectId: projectId, body: body,
-            nav: navigation.map { LayoutModel.NavLink(label: $0.label, href: $0.href, current: $0.href == current) },
+            nav: navigation.map { item in
+                LayoutModel.NavLink(label: item.label, href: item.scoped ? base + String(item.href.dropFirst("/console".count)) : item.href,
+                                    current: item.href == current)
+            },
             signedIn: signedIn, adminName: signedIn ? adminName : nil, csrf: signedIn ? csrf : nil,
-            flash: Pages.nonEmpty(flash), error: Pages.nonEmpty(error))
+            flash: Pages.nonEmpty(flash), error: Pages.nonEmpty(error), scope: signedIn ? scope : nil)
         return Templates.render(layout, PageTemplate.consoleLayout.rawValue)
     }
 }

@@ -20,6 +20,9 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
     case keys = "console-keys"
     case audit = "console-audit"
     case templates = "console-templates"
+    case tenants = "console-tenants"
+    case tenant = "console-tenant"
+    case confirmDeleteTenant = "console-confirm-delete-tenant"
 
     var source: [UInt8] {
         switch self {
@@ -40,6 +43,9 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
         case .keys: PackageResources.console_keys_mustache
         case .audit: PackageResources.console_audit_mustache
         case .templates: PackageResources.console_templates_mustache
+        case .tenants: PackageResources.console_tenants_mustache
+        case .tenant: PackageResources.console_tenant_mustache
+        case .confirmDeleteTenant: PackageResources.console_confirm_delete_tenant_mustache
         }
     }
 }
@@ -66,6 +72,8 @@ enum PageTemplate: String, CaseIterable {
     case consoleChart = "console-chart"
     /// The dev try page of the web flow, ``Pages/devTryWeb(providers:selected:customParameters:scopes:apiKey:origin:handler:signIn:warning:links:script:)``.
     case devTryWeb = "dev-try-web"
+    /// A tenant's create and edit form fields (a partial of the Tenants and tenant pages).
+    case consoleTenantFields = "console-tenant-fields"
 
     var source: [UInt8] {
         switch self {
@@ -79,6 +87,7 @@ enum PageTemplate: String, CaseIterable {
         case .passkey: PackageResources.passkey_mustache
         case .consoleChart: PackageResources.console_chart_mustache
         case .devTryWeb: PackageResources.dev_try_web_mustache
+        case .consoleTenantFields: PackageResources.console_tenant_fields_mustache
         }
     }
 }

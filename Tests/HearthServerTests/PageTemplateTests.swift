@@ -118,6 +118,25 @@ import Testing
             pageTitle: nil, uid: "u5", disabled: false, deleteHref: "/d", facts: [], providers: [], claims: "",
             passkeys: [.init(name: evil, credentialId: "-_-_AQ", shortId: "-_-_AQ", registered: "2026-11-24 06:00", lastUsed: "never", storage: "synced")]),
                marker: #"<input type="hidden" name="uid" value="u5"><input type="hidden" name="credentialId" value="-_-_AQ">"#),
+        // Issue 38, item 4: the Tenants page, a tenant's page and its delete confirmation.
+        Sample(name: "tenants1", page: TenantsPage(
+            caption: "1 tenant, by ID", tenants: [.init(index: 0, id: "acme-x7k2p", displayName: evil, href: "/console/tenant?id=acme-x7k2p",
+                                                         usersHref: "/console/t/acme-x7k2p/users", providersHref: "/console/t/acme-x7k2p/providers",
+                                                         signIn: ["Email/password"], authDisabled: true, created: "2026-11-28 06:00")],
+            next: "/console/tenants?after=acme-x7k2p",
+            form: TenantForm(displayName: evil, allowPasswordSignup: true, formError: "Nothing was saved: correct the field marked below.",
+                             displayNameError: "name " + evil)),
+               marker: #"<p class="field-error" id="display-name-error">name \#(escaped)</p>"#),
+        Sample(name: "tenants2", page: TenantsPage(caption: "No tenants yet: every user is the project's.", tenants: [], form: TenantForm()),
+               marker: #"<form method="post" action="/console/tenants" class="card"><input type="hidden" name="csrf" value="csrf-token">"#),
+        Sample(name: "tenant", page: TenantPage(
+            pageTitle: "Tenant Acme", id: "acme-x7k2p", created: "2026-11-28 06:00", usersHref: "/console/t/acme-x7k2p/users",
+            providersHref: "/console/t/acme-x7k2p/providers", deleteHref: "/console/tenant/delete?id=acme-x7k2p",
+            form: TenantForm(displayName: "Acme", enableAnonymousUser: true, disableAuth: true)),
+               marker: #"<input type="hidden" name="csrf" value="csrf-token"><input type="hidden" name="id" value="acme-x7k2p">"#),
+        Sample(name: "confirm-delete-tenant", page: ConfirmDeleteTenantPage(id: "acme-x7k2p", displayName: evil, users: "3 users",
+                                                                            backHref: "/console/tenant?id=acme-x7k2p"),
+               marker: "Its users (3 users) and their"),
         Sample(name: "confirm-delete", page: ConfirmDeletePage(uid: "u1", identifier: evil, backHref: "/console/user?uid=u1"),
                marker: "Delete <strong>\(escaped)</strong>"),
         Sample(name: "providers", page: ProvidersPage(providers: [
@@ -308,6 +327,33 @@ import Testing
         #expect(!html.contains("<script>") && !html.contains("{{"))
         let bare = Pages.login(provider: "Yahoo", action: "/b", requestId: "r2", email: "", name: "", entraTenant: nil, error: "")
         #expect(!bare.contains("Tenant:") && !bare.contains(#"<p class="error-text""#))
+    }
+
+    /// Issue 38, item 4: the scope picker lists the project and the tenants (labels escaped), marks the current
+    /// one, and in a tenant the Users and Sign-in method links and the page's own links and forms carry
+    /// `/console/t/<tenant>`; the project's sections keep their addresses; the tenant's forms keep the CSRF token.
+    @Test func theScopePickerScopesUsersAndSignInMethod() throws {
+        let bar = ConsoleScopeBar(
+            base: "/console/t/acme-x7k2p",
+            choices: [.init(id: "", label: "Project demo-project", selected: false), .init(id: "acme-x7k2p", label: Self.evil, selected: true)],
+            section: "users", note: "note " + Self.evil, tenantLabel: "Acme · acme-x7k2p", more: true)
+        let page = UserPage(uid: "u1", disabled: false, deleteHref: "/console/t/acme-x7k2p/user/delete?uid=u1", facts: [], providers: [], claims: "")
+        let html = ConsolePages.render(page, title: "User", projectId: "demo-project", current: "/console/users", adminName: "owner",
+                                       csrf: "csrf-token", scope: bar)
+        #expect(html.contains(#"<form method="get" action="/console/switch"><label for="scope-picker">Scope</label>"#))
+        #expect(html.contains(#"<option value="">Project demo-project</option><option value="acme-x7k2p" selected>\#(Self.escaped)</option>"#))
+        #expect(html.contains(#"<input type="hidden" name="to" value="users">"#))
+        #expect(html.contains(#"<span class="tag tenant">Tenant Acme · acme-x7k2p</span>"#))
+        #expect(html.contains("note \(Self.escaped) The picker lists the first 100 tenants"))
+        #expect(html.contains(#"<a href="/console/t/acme-x7k2p/users" aria-current="page">Users</a>"#))
+        #expect(html.contains(#"<a href="/console/t/acme-x7k2p/providers">Sign-in method</a>"#))
+        #expect(html.contains(#"<a href="/console/settings">Settings</a>"#) && html.contains(#"<a href="/console/tenants">Tenants</a>"#))
+        #expect(html.contains(#"action="/console/t/acme-x7k2p/user/disable""#) && html.contains(#"action="/console/t/acme-x7k2p/user/claims""#))
+        #expect(!html.contains(#"action="/console/user"#), "no form of the page leaves the tenant")
+        #expect(!html.contains("<script>alert"))
+        // Without a picker (the login page, the project's pages rendered without one), no scope bar.
+        let plain = ConsolePages.render(page, title: "User", projectId: "demo-project", current: "/console/users", adminName: "owner", csrf: "csrf-token")
+        #expect(!plain.contains("scope-picker") && plain.contains(#"action="/console/user/disable""#))
     }
 
     @Test func theStylesheetsAndScriptAreTheTemplateFiles() {

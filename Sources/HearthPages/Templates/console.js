@@ -30,3 +30,7 @@ document.addEventListener('change', function (event) {
   reader.onerror = function () { say(file.name + ' could not be read; paste the key instead.'); };
   reader.readAsText(file);
 });
+document.addEventListener('change', function (event) {
+  var select = event.target;
+  if (select.hasAttribute && select.hasAttribute('data-submit-on-change') && select.form) select.form.submit();
+});

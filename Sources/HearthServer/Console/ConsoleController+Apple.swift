@@ -7,8 +7,8 @@ import HearthWire
 /// Sign in with Apple's configure page: the services id, team id, key id, the `.p8` key (write-only: uploaded, never
 /// shown again) and the bundle ids, saved as the admin API's `appleSignInConfig` is (typed changes: the same checks and errors).
 extension ConsoleController {
-    func appleProvider() async throws -> AppleProviderPage {
-        let config = try await scope.store.idpConfig(providerId: "apple.com")
+    func appleProvider(in target: ConsoleScope) async throws -> AppleProviderPage {
+        let config = try await target.scope.store.idpConfig(providerId: "apple.com")
         let publicURL = configuration.publicURL.url
         let components = URLComponents(string: publicURL)
         let keyOnFile = Self.appleKeyOnFile(config)
@@ -32,7 +32,8 @@ extension ConsoleController {
     /// Saves the Apple form. The key is the uploaded file's text (read by the page's script) or the pasted PEM; without
     /// one the stored key stays, unless the team or key id changed (the admin API then asks for the key again) or
     /// **Remove the key** was checked.
-    func saveApple(_ form: ConsoleForm, by principal: AdminPrincipal) async throws {
+    func saveApple(_ form: ConsoleForm, by principal: AdminPrincipal, in target: ConsoleScope) async throws {
+        let scope = target.scope
         let stored = try await scope.store.idpConfig(providerId: "apple.com")
         let key = form.text("privateKeyFile") ?? form.text("privateKey")
         let teamId = form.text("teamId"), keyId = form.text("keyId")
@@ -67,8 +68,8 @@ extension ConsoleController {
 
     /// The Apple form again after a refused save: what was typed (never the key) and the admin API's message beside
     /// the field it names, in the form's words.
-    func appleFormAgain(_ form: ConsoleForm, error: HearthAPIError) async throws -> AppleProviderPage {
-        var page = try await appleProvider()
+    func appleFormAgain(_ form: ConsoleForm, error: HearthAPIError, in target: ConsoleScope) async throws -> AppleProviderPage {
+        var page = try await appleProvider(in: target)
         page.servicesId = form["clientId"] ?? ""
         page.teamId = form["teamId"] ?? ""
         page.keyId = form["keyId"] ?? ""

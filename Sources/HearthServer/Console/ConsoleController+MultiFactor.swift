@@ -17,7 +17,7 @@ extension ConsoleController {
                 }
                 // The whole `mfa` setting, as the admin API's `updateMask=mfa`: checked and audited as `config.update`.
                 try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: form.flag("enabled"), adjacentIntervals: intervals),
-                                                        by: principal(session), in: scope)
+                                                        by: principal(session), in: projectScope)
                 return redirect("/console/settings?ok=mfa#mfa")
             }
         }
@@ -29,17 +29,14 @@ extension ConsoleController {
                 }
                 let result = try await clockCheckResult(code: form["code"] ?? "", nonce: nonce, session: session)
                 let page = try await settings(session, clockNonce: nonce, clockResult: result)
-                return html(ConsolePages.render(page, title: "Settings", projectId: scope.projectId, current: "/console/settings",
-                                                adminName: session.adminName, csrf: session.csrfToken))
+                return html(await render(page, title: "Settings", current: "/console/settings", session: session))
             }
         }
-        router.post("/console/user/mfa/remove") { request, _ in
-            try await action(request) { session, form in
-                let uid = try AdminService.checkLocalId(form["uid"])
-                let factor = form.text("factor")
-                _ = try await service.removeSecondFactors(localId: uid, enrollmentIds: factor.map { [$0] }, by: principal(session), in: scope)
-                return redirect(userHref(uid) + "&ok=\(factor == nil ? "mfa-removed-all" : "mfa-removed")#second-factors")
-            }
+        scopedAction(router, "/user/mfa/remove") { session, form, target in
+            let uid = try AdminService.checkLocalId(form["uid"])
+            let factor = form.text("factor")
+            _ = try await service.removeSecondFactors(localId: uid, enrollmentIds: factor.map { [$0] }, by: principal(session), in: target.scope)
+            return redirect(userHref(uid, in: target) + "&ok=\(factor == nil ? "mfa-removed-all" : "mfa-removed")#second-factors")
         }
     }
 
@@ -99,7 +96,7 @@ extension ConsoleController {
                 + "(\(Self.display(now)) UTC). Check that the app scanned this page's code (it changes when the page is reloaded) and that the phone sets its clock automatically.")
         }
         let offset = matched - generator.timeStep(at: now)
-        let allowed = try await scope.config().totpAdjacentIntervals
+        let allowed = try await projectScope.config().totpAdjacentIntervals
         if offset == 0 {
             return .init(ok: true, message: "The code matches the server's current 30-second step: the app's clock and the server's agree.")
         }
@@ -115,8 +112,8 @@ extension ConsoleController {
     // MARK: User page
 
     /// The user's factors for the user page (from the stored record: the recovery codes are not on the wire).
-    func secondFactors(of localId: String) async throws -> (factors: [UserPage.SecondFactor], recoveryCodes: String?) {
-        guard let record = try await scope.store.user(localId: localId) else { return ([], nil) }
+    func secondFactors(of localId: String, in target: ConsoleScope) async throws -> (factors: [UserPage.SecondFactor], recoveryCodes: String?) {
+        guard let record = try await target.scope.store.user(localId: localId) else { return ([], nil) }
         let factors = record.mfa.factors.map { factor in
             UserPage.SecondFactor(displayName: factor.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "Authenticator app",
                                   enrolledAt: Self.display(factor.enrolledAt), enrollmentId: factor.enrollmentId)

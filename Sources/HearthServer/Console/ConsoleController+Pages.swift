@@ -18,7 +18,7 @@ extension ConsoleController {
         query.sortBy = "CREATED_AT"
         query.order = "DESC"
         query.limit = FlexibleInt(500)
-        let recent = try await service.query(query, in: scope)
+        let recent = try await service.query(query, in: projectScope)
         let cutoff = now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970 * 1000
         let newUsers = (recent.userInfo ?? []).filter { (Double($0.createdAt) ?? 0) >= cutoff }.count
         let signIns = counts.filter { $0.kind == "signIn" }
@@ -29,7 +29,7 @@ extension ConsoleController {
         var refusalTotals: [String: Int] = [:]
         for count in refusals { refusalTotals[count.key, default: 0] += count.count }
         return OverviewPage(
-            usersTotal: String(try await scope.store.userCount()),
+            usersTotal: String(try await projectScope.store.userCount()),
             usersNew: newUsers >= 500 ? "500+" : String(newUsers),
             signInsTotal: String(signIns.reduce(0) { $0 + $1.count }),
             refusedTotal: String(refusals.reduce(0) { $0 + $1.count }),
@@ -74,7 +74,7 @@ extension ConsoleController {
 
     // MARK: Users
 
-    func users(_ request: Request, _ session: ConsoleSession) async throws -> UsersPage {
+    func users(_ request: Request, _ session: ConsoleSession, in target: ConsoleScope) async throws -> UsersPage {
         let parameters = FormQuery(request.uri.query)
         let search = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
         let pageIndex = max(0, Int(parameters.get("page") ?? "0") ?? 0)
@@ -89,18 +89,18 @@ extension ConsoleController {
             if search.hasPrefix("+") { expressions.append(QueryExpression(phoneNumber: search)) }
             query.expression = expressions
         }
-        let result = try await service.query(query, in: scope)
+        let result = try await service.query(query, in: target.scope)
         let total = Int(result.recordsCount) ?? 0
         let users = result.userInfo ?? []
         let encodedSearch = search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        func pageHref(_ index: Int) -> String { "/console/users?page=\(index)" + (search.isEmpty ? "" : "&q=\(encodedSearch)") }
+        func pageHref(_ index: Int) -> String { target.base + "/users?page=\(index)" + (search.isEmpty ? "" : "&q=\(encodedSearch)") }
         return UsersPage(
-            caption: total == 0 ? (search.isEmpty ? "No users yet." : "No user matches “\(search)”.")
+            caption: total == 0 ? (search.isEmpty ? (target.tenant == nil ? "No users yet." : "No users in this tenant yet.") : "No user matches “\(search)”.")
                 : "Users \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + users.count) of \(total)",
             users: users.enumerated().map { index, user in
                 var providers = user.providerUserInfo.map(\.providerId)
                 if providers.isEmpty { providers = [user.email != nil ? "email (no password)" : "anonymous"] }
-                return UsersPage.Row(index: index, uid: user.localId, href: userHref(user.localId), identifier: identifier(user),
+                return UsersPage.Row(index: index, uid: user.localId, href: userHref(user.localId, in: target), identifier: identifier(user),
                                      disabled: user.disabled, providers: providers, created: Self.display(milliseconds: user.createdAt),
                                      lastSignIn: Self.display(milliseconds: user.lastLoginAt), secondFactor: !(user.mfaInfo ?? []).isEmpty)
             },
@@ -109,9 +109,11 @@ extension ConsoleController {
             next: (pageIndex + 1) * Self.pageSize < total ? pageHref(pageIndex + 1) : nil)
     }
 
-    func user(_ request: Request, _ session: ConsoleSession) async throws -> UserPage {
-        let user = try await lookup(FormQuery(request.uri.query).get("uid"))
-        var facts: [(String, String)] = [("UID", user.localId), ("Email", user.email ?? "—")]
+    func user(_ request: Request, _ session: ConsoleSession, in target: ConsoleScope) async throws -> UserPage {
+        let user = try await lookup(FormQuery(request.uri.query).get("uid"), in: target)
+        var facts: [(String, String)] = [("UID", user.localId)]
+        if let tenant = target.tenant { facts.append(("Tenant", "\(tenant.displayName) (\(tenant.id))")) }
+        facts.append(("Email", user.email ?? "—"))
         facts.append(("Email verified", user.emailVerified ? "yes" : "no"))
         if let name = user.displayName { facts.append(("Display name", name)) }
         if let phone = user.phoneNumber { facts.append(("Phone number", phone)) }
@@ -119,11 +121,11 @@ extension ConsoleController {
         facts.append(("Created", Self.display(milliseconds: user.createdAt)))
         facts.append(("Last sign-in", Self.display(milliseconds: user.lastLoginAt)))
         facts.append(("Password", user.passwordUpdatedAt != nil ? "set" : "none"))
-        let (secondFactors, recoveryCodes) = try await secondFactors(of: user.localId)
+        let (secondFactors, recoveryCodes) = try await secondFactors(of: user.localId, in: target)
         return UserPage(
             pageTitle: identifier(user),
             uid: user.localId, disabled: user.disabled,
-            deleteHref: "/console/user/delete?uid=" + (user.localId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
+            deleteHref: target.base + "/user/delete?uid=" + (user.localId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
             facts: facts.map { UserPage.Fact(label: $0.0, value: $0.1) },
             providers: user.providerUserInfo.map { info in
                 // Everything that identifies the link, the provider's own uid included (what support asks for).
@@ -132,7 +134,7 @@ extension ConsoleController {
                     detail: ([info.email, info.displayName].compactMap { $0 } + (info.rawId == info.email ? [] : ["uid \(info.rawId)"])).joined(separator: " · "))
             },
             claims: Self.prettyClaims(user.customAttributes), secondFactors: secondFactors, recoveryCodes: recoveryCodes,
-            passkeys: try await passkeys(of: user.localId))
+            passkeys: try await passkeys(of: user.localId, in: target))
     }
 
     static func prettyClaims(_ text: String?) -> String {
@@ -145,13 +147,14 @@ extension ConsoleController {
 
     // MARK: Sign-in method
 
-    func providers() async throws -> ProvidersPage {
+    func providers(in target: ConsoleScope) async throws -> ProvidersPage {
+        let scope = target.scope
         let project = try await service.projectConfigResource(in: scope)
         let configs = try await scope.store.idpConfigs()
         func row(_ name: String, _ id: String, enabled: Bool, configured: Bool, toggle: Bool, edit: Bool) -> ProvidersPage.Row {
             ProvidersPage.Row(name: name, providerId: id, enabled: enabled, toggle: toggle,
                               status: configured ? (enabled ? "Enabled" : "Disabled") : "Not configured",
-                              editHref: edit ? "/console/provider?id=\(id)" : nil)
+                              editHref: edit ? target.base + "/provider?id=\(id)" : nil)
         }
         var rows = [
             row("Email/Password", "password", enabled: project.signIn?.email?.enabled ?? false, configured: true, toggle: true, edit: false),
@@ -192,10 +195,10 @@ extension ConsoleController {
 
     /// The provider form again after a refused save: the values as typed (never the secret) and the error beside the
     /// field it concerns, instead of a separate error page.
-    func providerFormAgain(_ form: ConsoleForm, error: HearthAPIError) async throws -> ProviderPage {
+    func providerFormAgain(_ form: ConsoleForm, error: HearthAPIError, in target: ConsoleScope) async throws -> ProviderPage {
         let id = form.text("provider") ?? "oidc.new"
         let known = id.hasPrefix("oidc.") ? (try? AdminService.checkOIDCId(id)) != nil : (try? AdminService.checkDefaultIdpId(id)) != nil
-        var page = try await provider(known ? id : "oidc.new")
+        var page = try await provider(known ? id : "oidc.new", in: target)
         if !known { page.providerId = id }
         page.clientId = form["clientId"] ?? ""
         page.issuer = form["issuer"] ?? ""
@@ -231,13 +234,13 @@ extension ConsoleController {
         }
     }
 
-    func provider(_ id: String) async throws -> ProviderPage {
+    func provider(_ id: String, in target: ConsoleScope) async throws -> ProviderPage {
         let isNew = id == "oidc.new"
         let isOIDC = id.hasPrefix("oidc.")
         if !isNew {
             if isOIDC { _ = try AdminService.checkOIDCId(id) } else { _ = try AdminService.checkDefaultIdpId(id) }
         }
-        let config = isNew ? nil : try await scope.store.idpConfig(providerId: id)
+        let config = isNew ? nil : try await target.scope.store.idpConfig(providerId: id)
         let name = isNew ? "a new OpenID Connect provider" : config?.displayName ?? AdminService.defaultSupportedIdps[id]?.description ?? id
         let hint = switch id {
         case "microsoft.com": "In the Azure portal (App registrations → your app → Authentication), add a Web platform redirect URI with this value; the client ID is the Application (client) ID and the secret a client secret's Value."
@@ -260,11 +263,11 @@ extension ConsoleController {
     }
 
     /// The configuration check of a provider (the "Test configuration" button).
-    func providerTest(_ id: String) async throws -> ProviderTestPage {
+    func providerTest(_ id: String, in target: ConsoleScope) async throws -> ProviderTestPage {
         if id.hasPrefix("oidc.") { _ = try AdminService.checkOIDCId(id) } else { _ = try AdminService.checkDefaultIdpId(id) }
-        let report = try await federation.checkProvider(id, in: service.projectScope)
+        let report = try await federation.checkProvider(id, in: target.scope)
         return ProviderTestPage(
-            pageTitle: "Test \(id)", providerId: id, ok: report.ok, backHref: "/console/provider?id=\(id)",
+            pageTitle: "Test \(id)", providerId: id, ok: report.ok, backHref: target.base + "/provider?id=\(id)",
             summary: report.ok ? "the configuration looks right." : "the configuration has problems; each failed check says what to fix.",
             checks: report.checks.map { check in
                 ProviderTestPage.Check(name: check.name, status: check.status.rawValue, detail: check.detail,
@@ -272,7 +275,17 @@ extension ConsoleController {
             })
     }
 
-    func toggle(_ providerId: String, enabled: Bool, by principal: AdminPrincipal) async throws {
+    /// Enables or disables a provider of the page's scope. In a tenant, Email/Password and Anonymous are the
+    /// tenant's own flags (`allowPasswordSignup`, `enableAnonymousUser`), changed as the tenant resource's PATCH
+    /// does (audited as `tenants.update`); the project's settings are the project's.
+    func toggle(_ providerId: String, enabled: Bool, by principal: AdminPrincipal, in target: ConsoleScope) async throws {
+        let scope = target.scope
+        if let tenant = target.tenant, providerId == "password" || providerId == "anonymous" {
+            let body = providerId == "password" ? Tenant(allowPasswordSignup: enabled) : Tenant(enableAnonymousUser: enabled)
+            _ = try await service.updateTenant(tenant.id, body, paths: [providerId == "password" ? "allowPasswordSignup" : "enableAnonymousUser"],
+                                               by: principal)
+            return
+        }
         switch providerId {
         case "password":
             try await service.updateProjectSettings([.passwordSignIn(enabled)], by: principal, in: scope)
@@ -286,9 +299,10 @@ extension ConsoleController {
     }
 
     /// Creates or updates a provider from the configure form. An empty secret keeps the stored one.
-    func saveProvider(_ form: ConsoleForm, by principal: AdminPrincipal, in scope: Scope) async throws {
+    func saveProvider(_ form: ConsoleForm, by principal: AdminPrincipal, in target: ConsoleScope) async throws {
+        let scope = target.scope
         let id = form.text("provider") ?? ""
-        if id == "apple.com" { return try await saveApple(form, by: principal) }
+        if id == "apple.com" { return try await saveApple(form, by: principal, in: target) }
         let secret = form["clientSecret"].flatMap { $0.isEmpty ? nil : $0 }
         let enabled = form.flag("enabled")
         let exists = try await scope.store.idpConfig(providerId: id) != nil
@@ -330,7 +344,7 @@ extension ConsoleController {
 
     /// The Settings page; after a clock check, with the key that was checked (`clockNonce`) and the answer.
     func settings(_ session: ConsoleSession, clockNonce: String? = nil, clockResult: SettingsPage.ClockCheck.Result? = nil) async throws -> SettingsPage {
-        let scope = self.scope
+        let scope = projectScope
         let project = try await service.projectConfigResource(in: scope)
         let card = try secondFactorsCard(try await scope.config(), session: session, nonce: clockNonce, result: clockResult)
         return SettingsPage(

@@ -23,15 +23,16 @@ extension ConsoleController {
                 return redirect("/console/settings?ok=\(before.rpId == after.rpId ? "passkeys" : "passkeys-rp-id")#passkeys")
             }
         }
-        router.post("/console/user/passkeys/remove") { request, _ in
-            try await action(request) { session, form in
-                let uid = try AdminService.checkLocalId(form["uid"])
-                guard let credentialId = form.text("credentialId") else {
-                    throw HearthAPIError(.invalidArgument, "the form names no passkey (credentialId); reload the user's page and try again")
-                }
-                try await service.removePasskeys(localId: uid, credentialIds: [credentialId], by: principal(session))
-                return redirect(userHref(uid) + "&ok=passkey-removed#passkeys")
+        scopedAction(router, "/user/passkeys/remove") { session, form, target in
+            let uid = try AdminService.checkLocalId(form["uid"])
+            guard let credentialId = form.text("credentialId") else {
+                throw HearthAPIError(.invalidArgument, "the form names no passkey (credentialId); reload the user's page and try again")
             }
+            // As AdminService.removePasskeys (the admin API's accounts:update deletePasskey), in the page's scope.
+            var update = AdminUpdateRequest(localId: uid)
+            update.deletePasskey = [credentialId]
+            _ = try await service.update(update, by: principal(session), in: target.scope)
+            return redirect(userHref(uid, in: target) + "&ok=passkey-removed#passkeys")
         }
     }
 
@@ -45,8 +46,8 @@ extension ConsoleController {
     }
 
     /// The user's passkeys for the user page (from the store: created and last used are not in `passkeyInfo`).
-    func passkeys(of localId: String) async throws -> [UserPage.Passkey] {
-        try await scope.store.passkeys(localId: localId).map { passkey in
+    func passkeys(of localId: String, in target: ConsoleScope) async throws -> [UserPage.Passkey] {
+        try await target.scope.store.passkeys(localId: localId).map { passkey in
             UserPage.Passkey(name: passkey.name.flatMap { $0.isEmpty ? nil : $0 } ?? "Passkey", credentialId: passkey.credentialId,
                              shortId: Self.shortCredentialId(passkey.credentialId), registered: Self.display(passkey.createdAt),
                              lastUsed: passkey.lastUsedAt.map { Self.display($0) } ?? "never",

@@ -24,7 +24,7 @@ extension ConsoleController {
                     case "test":
                         let to = form.text("testTo") ?? ""
                         try await emailActions.sendTestEmail(kind, to: to)
-                        try await service.audit(principal(session), "mail.test", target: to, detail: kind.rawValue, in: scope)
+                        try await service.audit(principal(session), "mail.test", target: to, detail: kind.rawValue, in: projectScope)
                         return redirect("/console/templates?ok=test-sent&kind=\(kind.rawValue)#\(kind.rawValue)")
                     default:
                         // The default's text saved as such stays the default (not a customized copy).
@@ -37,8 +37,7 @@ extension ConsoleController {
                     // The page again, the form as typed and the reason beside it.
                     let message = error.detail ?? error.description
                     let page = try await templates(open: kind.rawValue, typed: form["do"] == "test" ? nil : typed, error: message, testTo: form["testTo"] ?? "")
-                    return html(ConsolePages.render(page, title: "Email templates", projectId: scope.projectId, current: "/console/templates",
-                                                    adminName: session.adminName, csrf: session.csrfToken), status: .badRequest)
+                    return html(await render(page, title: "Email templates", current: "/console/templates", session: session), status: .badRequest)
                 }
             }
         }
@@ -59,7 +58,7 @@ extension ConsoleController {
     }
 
     func templates(open: String?, typed: AdminProjectConfig.EmailTemplate? = nil, error: String? = nil, testTo: String = "") async throws -> TemplatesPage {
-        let config = try await scope.config()
+        let config = try await projectScope.config()
         return TemplatesPage(mail: mailStatus, appName: config.sendEmail?.appName ?? "", templates: EmailTemplates.Kind.allCases.map { kind in
             let saved = EmailTemplates.template(kind, in: config.sendEmail)
             let isOpen = kind.rawValue == open
@@ -76,7 +75,7 @@ extension ConsoleController {
     var mailStatus: MailStatus {
         let relay = configuration.mail.transport != nil
         let devMailbox = emailActions.mailer.devMailbox != nil
-        let production = !scope.projectId.hasPrefix("demo-")
+        let production = !projectScope.projectId.hasPrefix("demo-")
         let warning: String? = relay ? nil
             : !devMailbox ? "Password-reset, verification and sign-in emails cannot be sent: sendOobCode answers \(ServerErrorCode.emailNotConfigured.rawValue). Set smtp.url (--smtp-url or HEARTH_SMTP_URL) and mail.from."
             : production ? "Mail only reaches the dev mailbox, not people: set smtp.url (--smtp-url or HEARTH_SMTP_URL) to deliver it." : nil

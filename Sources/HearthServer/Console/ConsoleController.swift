@@ -19,8 +19,9 @@ struct ConsoleController {
     let federation: FederationService
     /// The Templates page's test email and the mail banner.
     let emailActions: EmailActionService
-    /// What the console acts on: the project's own users and settings (the console has no tenants).
-    var scope: Scope { service.projectScope }
+    /// What the project's pages act on (overview, settings, templates, apps, keys, service accounts, audit log,
+    /// tenants). Users and Sign-in method act on the scope the picker chose (``ConsoleScope``, `/console/t/<tenant>/…`).
+    var projectScope: Scope { service.projectScope }
 
     /// Success messages shown after a redirect (`?ok=<key>`): fixed texts, so a link cannot make the console say anything.
     static let flashes: [String: String] = [
@@ -37,6 +38,8 @@ struct ConsoleController {
         "passkeys": "Passkey setting saved.",
         "passkeys-rp-id": "Passkey setting saved. The rp id changed: passkeys registered for the old one no longer sign in.",
         "passkey-removed": "Passkey removed: it no longer signs in to this account. The user's current sessions continue (Revoke sessions ends them).",
+        "tenant-created": "Tenant created. Pick it in the scope picker (or use the buttons below) to add its users and sign-in providers.",
+        "tenant-saved": "Tenant saved.", "tenant-deleted": "Tenant deleted, with its users and its providers.",
     ]
 
     static let pageSize = 25
@@ -52,7 +55,7 @@ struct ConsoleController {
         router.post("/console/logout") { request, _ in
             try await action(request) { session, _ in
                 try await access.endSession(request)
-                try await service.audit(principal(session), "console.logout", target: session.adminName, in: scope)
+                try await service.audit(principal(session), "console.logout", target: session.adminName, in: projectScope)
                 var response = redirect("/console/login?ok=logged-out")
                 response.setCookie(access.expired(ConsoleAccess.cookieName))
                 return response
@@ -60,80 +63,67 @@ struct ConsoleController {
         }
 
         page(router, "/console", title: "Overview") { request, session in try await overview(request, session) }
-        page(router, "/console/users", title: "Users") { request, session in try await users(request, session) }
-        page(router, "/console/user", title: "User", nav: "/console/users") { request, session in try await user(request, session) }
-        page(router, "/console/user/delete", title: "Delete user", nav: "/console/users") { request, session in
-            let info = try await lookup(FormQuery(request.uri.query).get("uid"))
-            return ConfirmDeletePage(uid: info.localId, identifier: identifier(info), backHref: userHref(info.localId))
+        scopedPage(router, "/users", title: "Users") { request, session, target in try await users(request, session, in: target) }
+        scopedPage(router, "/user", title: "User", nav: "/users") { request, session, target in try await user(request, session, in: target) }
+        scopedPage(router, "/user/delete", title: "Delete user", nav: "/users") { request, _, target in
+            let info = try await lookup(FormQuery(request.uri.query).get("uid"), in: target)
+            return ConfirmDeletePage(uid: info.localId, identifier: identifier(info), backHref: userHref(info.localId, in: target))
         }
-        router.post("/console/users") { request, _ in
-            try await action(request) { session, form in
-                let created = try await service.createUser(AdminCreateUserRequest(email: form.text("email"), password: form["password"]),
-                                                           by: principal(session), in: scope)
-                return redirect(userHref(created.localId) + "&ok=created")
-            }
+        scopedAction(router, "/users") { session, form, target in
+            let created = try await service.createUser(AdminCreateUserRequest(email: form.text("email"), password: form["password"]),
+                                                       by: principal(session), in: target.scope)
+            return redirect(userHref(created.localId, in: target) + "&ok=created")
         }
         for (name, flash) in [("disable", "disabled"), ("enable", "enabled"), ("revoke", "revoked"), ("claims", "claims")] {
-            router.post(RouterPath("/console/user/\(name)")) { request, _ in
-                try await action(request) { session, form in
-                    let uid = try AdminService.checkLocalId(form["uid"])
-                    var update = AdminUpdateRequest(localId: uid)
-                    switch name {
-                    case "disable": update.disableUser = true
-                    case "enable": update.disableUser = false
-                    case "revoke": update.validSince = FlexibleInt(Int64(configuration.clock.now().timeIntervalSince1970))
-                    default: update.customAttributes = form["claims"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-                    }
-                    _ = try await service.update(update, by: principal(session), in: scope)
-                    return redirect(userHref(uid) + "&ok=\(flash)")
+            scopedAction(router, "/user/\(name)") { session, form, target in
+                let uid = try AdminService.checkLocalId(form["uid"])
+                var update = AdminUpdateRequest(localId: uid)
+                switch name {
+                case "disable": update.disableUser = true
+                case "enable": update.disableUser = false
+                case "revoke": update.validSince = FlexibleInt(Int64(configuration.clock.now().timeIntervalSince1970))
+                default: update.customAttributes = form["claims"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
                 }
+                _ = try await service.update(update, by: principal(session), in: target.scope)
+                return redirect(userHref(uid, in: target) + "&ok=\(flash)")
             }
         }
-        router.post("/console/user/delete") { request, _ in
-            try await action(request) { session, form in
-                _ = try await service.delete(AdminDeleteRequest(localId: try AdminService.checkLocalId(form["uid"])), by: principal(session), in: scope)
-                return redirect("/console/users?ok=deleted")
-            }
+        scopedAction(router, "/user/delete") { session, form, target in
+            _ = try await service.delete(AdminDeleteRequest(localId: try AdminService.checkLocalId(form["uid"])), by: principal(session), in: target.scope)
+            return redirect(target.base + "/users?ok=deleted")
         }
 
-        page(router, "/console/providers", title: "Sign-in method") { _, _ in try await providers() }
-        page(router, "/console/provider", title: "Configure provider", nav: "/console/providers") { request, _ in
+        scopedPage(router, "/providers", title: "Sign-in method") { _, _, target in try await providers(in: target) }
+        scopedPage(router, "/provider", title: "Configure provider", nav: "/providers") { request, _, target in
             let id = FormQuery(request.uri.query).get("id") ?? ""
-            if id == "apple.com" { return try await appleProvider() }
-            return try await provider(id)
+            if id == "apple.com" { return try await appleProvider(in: target) }
+            return try await provider(id, in: target)
         }
-        router.post("/console/providers/builtin") { request, _ in
-            try await action(request) { session, form in
-                try await toggle(form["provider"] ?? "", enabled: form.flag("enabled"), by: principal(session))
-                return redirect("/console/providers?ok=toggled")
-            }
+        scopedAction(router, "/providers/builtin") { session, form, target in
+            try await toggle(form["provider"] ?? "", enabled: form.flag("enabled"), by: principal(session), in: target)
+            return redirect(target.base + "/providers?ok=toggled")
         }
-        router.post("/console/provider/test") { request, _ in
-            try await action(request) { session, form in
-                let page = try await providerTest(form["provider"] ?? "")
-                return html(ConsolePages.render(page, title: "Test provider", projectId: scope.projectId,
-                                                current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken))
-            }
+        scopedAction(router, "/provider/test") { session, form, target in
+            let page = try await providerTest(form["provider"] ?? "", in: target)
+            return html(await render(page, title: "Test provider", current: "/console/providers", session: session, in: target))
         }
-        router.post("/console/provider") { request, _ in
-            try await action(request) { session, form in
-                do {
-                    try await saveProvider(form, by: principal(session), in: scope)
-                } catch let error as HearthAPIError where error.httpStatus < 500 {
-                    // The form again, with what was typed and the error beside its field.
-                    let page: any ConsolePage
-                    if form["provider"] == "apple.com" {
-                        page = try await appleFormAgain(form, error: error)
-                    } else {
-                        page = try await providerFormAgain(form, error: error)
-                    }
-                    return html(ConsolePages.render(page, title: "Configure provider", projectId: scope.projectId,
-                                                    current: "/console/providers", adminName: session.adminName, csrf: session.csrfToken),
-                                status: .badRequest)
+        scopedAction(router, "/provider") { session, form, target in
+            do {
+                try await saveProvider(form, by: principal(session), in: target)
+            } catch let error as HearthAPIError where error.httpStatus < 500 {
+                // The form again, with what was typed and the error beside its field.
+                let page: any ConsolePage
+                if form["provider"] == "apple.com" {
+                    page = try await appleFormAgain(form, error: error, in: target)
+                } else {
+                    page = try await providerFormAgain(form, error: error, in: target)
                 }
-                return redirect("/console/providers?ok=provider")
+                return html(await render(page, title: "Configure provider", current: "/console/providers", session: session, in: target),
+                            status: .badRequest)
             }
+            return redirect(target.base + "/providers?ok=provider")
         }
+        registerTenants(on: router)
 
         page(router, "/console/settings", title: "Settings") { _, session in try await settings(session) }
         registerSecondFactors(on: router)
@@ -145,13 +135,13 @@ struct ConsoleController {
                     .emailEnumerationProtection(form.flag("enumeration")),
                     .userSignupDisabled(!form.flag("signup")),
                     .userDeletionDisabled(!form.flag("deletion")),
-                ], by: principal(session), in: scope)
+                ], by: principal(session), in: projectScope)
                 return redirect("/console/settings?ok=settings")
             }
         }
         router.post("/console/settings/domains") { request, _ in
             try await action(request) { session, form in
-                let scope = self.scope
+                let scope = projectScope
                 var domains = try await scope.config().authorizedDomains
                 if let add = form.text("add")?.lowercased() {
                     guard AdminService.isDomain(add), add.contains(".") || add == "localhost" else {
@@ -193,7 +183,7 @@ struct ConsoleController {
             try await action(request) { session, form in
                 let (key, file) = try await service.createServiceAccountKey(clientEmail: form.text("email") ?? "", by: principal(session))
                 let local = key.clientEmail.split(separator: "@").first.map(String.init) ?? "service-account"
-                let filename = "\(scope.projectId)-\(local)-\(key.keyId.prefix(8)).json".filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+                let filename = "\(projectScope.projectId)-\(local)-\(key.keyId.prefix(8)).json".filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
                 return Response(status: .ok, headers: [
                     .contentType: "application/json", .cacheControl: "no-store",
                     .contentDisposition: "attachment; filename=\"\(filename)\"",
@@ -214,7 +204,7 @@ struct ConsoleController {
             }
         }
         page(router, "/console/audit", title: "Audit log") { request, _ in
-            let log = try await service.auditLog(pageSize: 50, pageToken: FormQuery(request.uri.query).get("before"), in: scope)
+            let log = try await service.auditLog(pageSize: 50, pageToken: FormQuery(request.uri.query).get("before"), in: projectScope)
             return AuditPage(
                 entries: log.entries.map {
                     AuditPage.Entry(time: Self.display($0.time), actor: $0.actor, action: $0.action, target: $0.target, detail: $0.detail ?? "")
@@ -254,10 +244,9 @@ struct ConsoleController {
             let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
             do {
                 let page = try await body(request, session)
-                return html(ConsolePages.render(page, title: title, projectId: scope.projectId, current: nav ?? path,
-                                                adminName: session.adminName, csrf: session.csrfToken, flash: flash))
+                return html(await render(page, title: title, current: nav ?? path, session: session, flash: flash))
             } catch let error as HearthAPIError {
-                return errorPage(error, session: session, status: .init(code: error.httpStatus))
+                return await errorPage(error, session: session, status: .init(code: error.httpStatus))
             }
         }
     }
@@ -267,23 +256,31 @@ struct ConsoleController {
         guard let session = try await access.session(request) else { return toLogin(request) }
         let form = try await ConsoleForm.read(request)
         guard ConsoleAccess.tokensMatch(form["csrf"], session.csrfToken) else {
-            return errorPage(HearthAPIError(.insufficientPermission, "this form was not sent by a console page of your session (missing or wrong CSRF token); reload the page and try again"),
+            return await errorPage(HearthAPIError(.insufficientPermission, "this form was not sent by a console page of your session (missing or wrong CSRF token); reload the page and try again"),
                              session: session, status: .forbidden, title: "Request refused")
         }
         do {
             return try await body(session, form)
         } catch let error as HearthAPIError {
-            return errorPage(error, session: session, status: .init(code: error.httpStatus))
+            return await errorPage(error, session: session, status: .init(code: error.httpStatus))
         } catch let error as StoreError {
             // The one mapping of store errors (an email taken, a user gone, the database away) the API answers with.
             let refusal = HearthAPIError(error)
-            return errorPage(refusal, session: session, status: .init(code: refusal.httpStatus))
+            return await errorPage(refusal, session: session, status: .init(code: refusal.httpStatus))
         }
     }
 
-    func errorPage(_ error: HearthAPIError, session: ConsoleSession, status: HTTPResponse.Status, title: String = "That did not work") -> Response {
-        html(ConsolePages.render(BlankPage(), title: title, projectId: scope.projectId, current: nil, adminName: session.adminName,
-                                 csrf: session.csrfToken, error: error.description), status: status)
+    func errorPage(_ error: HearthAPIError, session: ConsoleSession, status: HTTPResponse.Status, title: String = "That did not work",
+                   in target: ConsoleScope? = nil) async -> Response {
+        html(await render(BlankPage(), title: title, current: nil, session: session, in: target, error: error.description), status: status)
+    }
+
+    /// A signed-in page in the layout, with the scope picker (`target`: the scope a Users or Sign-in method page
+    /// shows; nil on the project's pages).
+    func render(_ page: some ConsolePage, title: String, current: String?, session: ConsoleSession, in target: ConsoleScope? = nil,
+                flash: String? = nil, error: String? = nil) async -> String {
+        ConsolePages.render(page, title: title, projectId: projectScope.projectId, current: current, adminName: session.adminName,
+                            csrf: session.csrfToken, flash: flash, error: error, scope: await scopeBar(target, current: current))
     }
 
     static func display(_ iso: String) -> String {
@@ -299,18 +296,19 @@ struct ConsoleController {
         return display(Date(timeIntervalSince1970: value / 1000))
     }
 
-    func userHref(_ uid: String) -> String {
-        "/console/user?uid=" + (uid.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    func userHref(_ uid: String, in target: ConsoleScope) -> String {
+        target.base + "/user?uid=" + (uid.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
 
     func identifier(_ user: UserInfo) -> String {
         user.email ?? user.phoneNumber ?? user.providerUserInfo.first?.email ?? (user.providerUserInfo.isEmpty ? "Anonymous" : user.providerUserInfo[0].providerId)
     }
 
-    func lookup(_ uid: String?) async throws -> UserInfo {
+    /// The user `uid` of the page's scope: a user of another tenant (or of the project) is `USER_NOT_FOUND` here.
+    func lookup(_ uid: String?, in target: ConsoleScope) async throws -> UserInfo {
         let uid = try AdminService.checkLocalId(uid)
-        guard let info = try await service.lookup(AdminLookupRequest(localId: [uid]), in: scope).users?.first else {
-            throw HearthAPIError(.userNotFound, "no user has the UID \(uid)")
+        guard let info = try await service.lookup(AdminLookupRequest(localId: [uid]), in: target.scope).users?.first else {
+            throw HearthAPIError(.userNotFound, "no user has the UID \(uid)" + (target.tenant.map { " in tenant \($0.id)" } ?? " in the project (outside any tenant)"))
         }
         return info
     }
@@ -325,7 +323,7 @@ struct ConsoleController {
             message = "Your console session has ended (idle for more than \(Int(configuration.consoleIdleTimeout / 60)) minutes, or logged out elsewhere). Sign in again."
         }
         let flash = FormQuery(request.uri.query).get("ok").flatMap { Self.flashes[$0] }
-        var response = html(ConsolePages.render(ConsoleLoginPage(loginCsrf: token), title: "Sign in to the console", projectId: scope.projectId,
+        var response = html(ConsolePages.render(ConsoleLoginPage(loginCsrf: token), title: "Sign in to the console", projectId: projectScope.projectId,
                                                 current: nil, adminName: nil, csrf: nil, flash: flash, error: message), status: status)
         response.setCookie(access.loginCookie(token))
         return response
@@ -361,9 +359,9 @@ struct ConsoleController {
 
     func signedIn(as name: String, viaPage: Bool = false) async throws -> Response {
         let token = try await access.startSession(adminName: name)
-        try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name, in: scope)
+        try await service.audit(AdminPrincipal(actor: "console:\(name)"), "console.login", target: name, in: projectScope)
         var response = viaPage
-            ? html(ConsolePages.render(SignedInPage(adminName: name), title: "Signed in", projectId: scope.projectId, current: nil,
+            ? html(ConsolePages.render(SignedInPage(adminName: name), title: "Signed in", projectId: projectScope.projectId, current: nil,
                                        adminName: nil, csrf: nil))
             : redirect("/console")
         response.setCookie(access.sessionCookie(token))
