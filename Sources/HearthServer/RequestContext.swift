@@ -25,6 +25,9 @@ public struct HearthRequestContext: RequestContext, RemoteAddressRequestContext,
     /// The client's address as a trusted reverse proxy reported it (`X-Forwarded-For`, see ``TrustedProxies``).
     public var forwardedClientAddress: String?
 
+    /// The tenant the RPC route resolved (for the sign-in metrics' `tenant` label); shared by every copy of the context.
+    let resolvedTenant = ResolvedTenant()
+
     /// The connection's peer address as text, or `unknown`.
     public var peerAddress: String { remoteAddress?.ipAddress ?? "unknown" }
 

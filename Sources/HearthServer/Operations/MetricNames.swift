@@ -5,15 +5,23 @@ import Prometheus
 ///
 /// Rules: a metric always has the same label names (the Prometheus registry refuses a family whose labels
 /// change); label values come from small fixed sets (route templates, provider ids, error codes, status codes) and
-/// never from request data — no token, password, secret, email address or user id ever becomes a label.
+/// never from request data — no token, password, secret, email address or user id ever becomes a label. The one
+/// label from the request's scope, `tenant`, takes only the id of a tenant that exists (resolved by ``Scopes``), on
+/// the sign-in counters only; never on the HTTP histograms, whose series it would multiply by the number of tenants.
 public enum MetricName: String, Sendable, CaseIterable {
     /// HTTP requests answered, by route template (`unmatched` when no route matched), method and status code.
     case httpRequests = "hearth_http_requests_total"
     /// Time to answer an HTTP request (histogram, seconds), by route template, method and status code.
     case httpRequestDuration = "hearth_http_request_duration_seconds"
     /// Sessions started and sign-ins refused, by provider (`password`, `microsoft.com`, `custom`, … — for a refusal,
-    /// the kind of endpoint: `password`, `idp`, `custom`, `signUp`) and result (`success` or `refused`).
+    /// the kind of endpoint: `password`, `idp`, `custom`, `signUp`), result (`success` or `refused`) and tenant (the
+    /// Identity Platform tenant id of the call's scope; empty for the project's own users and for a refusal made
+    /// before the tenant was known). Only tenants that exist become values: the label's cardinality is the number of
+    /// tenants.
     case signIns = "hearth_sign_ins_total"
+    /// Users created by signing up (not by an administrator or an import), by provider (`password`, `anonymous`,
+    /// `custom`, a provider id) and tenant (as for ``signIns``).
+    case signUps = "hearth_sign_ups_total"
     /// Refused sign-ins by reason (the error code sent, e.g. `INVALID_LOGIN_CREDENTIALS`).
     case refusedSignIns = "hearth_sign_ins_refused_total"
     /// Refresh tokens presented again after rotation, outside the grace window (theft: the family is revoked).
@@ -40,7 +48,8 @@ public enum MetricName: String, Sendable, CaseIterable {
     public var labelNames: [String] {
         switch self {
         case .httpRequests, .httpRequestDuration: ["route", "method", "status"]
-        case .signIns: ["provider", "result"]
+        case .signIns: ["provider", "result", "tenant"]
+        case .signUps: ["provider", "tenant"]
         case .refusedSignIns: ["reason"]
         case .refreshReuseDetections, .keyRotations: []
         case .storeOperationDuration: ["operation", "result"]
@@ -55,7 +64,8 @@ public enum MetricName: String, Sendable, CaseIterable {
         switch self {
         case .httpRequests: "HTTP requests answered, by route template (unmatched when no route matched), method and status code."
         case .httpRequestDuration: "Time to answer an HTTP request in seconds, by route template, method and status code."
-        case .signIns: "Sessions started (result success) and sign-ins refused (result refused), by provider or kind of endpoint."
+        case .signIns: "Sessions started (result success) and sign-ins refused (result refused), by provider or kind of endpoint, and tenant (empty: the project's own users)."
+        case .signUps: "Users created by signing up, by provider and tenant (empty: the project's own users)."
         case .refusedSignIns: "Refused sign-ins by reason: the error code sent, e.g. INVALID_LOGIN_CREDENTIALS."
         case .refreshReuseDetections: "Refresh tokens presented again after rotation outside the grace window (treated as theft: the family is revoked)."
         case .keyRotations: "Signing keys added by rotation (scheduled or manual) by this process."

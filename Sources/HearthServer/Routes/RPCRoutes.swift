@@ -61,6 +61,7 @@ struct RPCRoutes {
                 : try await request.decode(as: R.self, context: context)
             let scope = try await services.scopes.resolve(tenantId: try Self.tenant(of: decoded, request: request, context: context,
                                                                                  byToken: R.method.group != .admin))
+            context.resolvedTenant.note(scope)
             return JSONResponse(try await R.serve(decoded, RPCCall(services: services, scope: scope, request: request, context: context)))
         }
         let group = group(for: rpc)

@@ -43,6 +43,7 @@ extension AccountService {
         var user = user
         user.tenantId = scope.tenantId
         try await metrics.timeStore("createUser") { [user] in try await scope.store.createUser(user) }
+        if case .signUp(let provider) = origin { metrics.count(.signUps, [provider, scope.tenantId ?? ""]) }
         logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(origin)"])
         return user
     }
@@ -138,7 +139,7 @@ extension AccountService {
             idHash: RefreshTokenRecord.hash(token), kind: .signIn, localId: user.localId,
             payload: .init(signInProvider: signInProvider, identity: identity),
             createdAt: moment, expiresAt: moment.addingTimeInterval(Self.mfaPendingLifetime)))
-        metrics.count(.signIns, [signInProvider, "second_factor_required"])
+        metrics.count(.signIns, [signInProvider, "second_factor_required", scope.tenantId ?? ""])
         return MFAPendingSignIn(mfaPendingCredential: token, mfaInfo: user.mfa.enrollmentInfo)
     }
 
@@ -154,7 +155,7 @@ extension AccountService {
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: authTime, sessionClaims: sessionClaims,
                                             in: scope)
         await stats.countSignIn(provider: signInProvider, at: issuedAt)
-        metrics.count(.signIns, [signInProvider, "success"])
+        metrics.count(.signIns, [signInProvider, "success", scope.tenantId ?? ""])
         return SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn)
     }
 
@@ -180,7 +181,7 @@ extension AccountService {
         }
         let idToken = try await mintIDToken(for: user, signInProvider: signInProvider, authTime: moment, sessionClaims: sessionClaims,
                                             in: scope)
-        metrics.count(.signIns, [signInProvider, "success"])
+        metrics.count(.signIns, [signInProvider, "success", scope.tenantId ?? ""])
         return (user, SessionTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn))
     }
 }

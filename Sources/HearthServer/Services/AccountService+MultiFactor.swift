@@ -81,7 +81,7 @@ extension AccountService {
         let project = try await scope.config()
         guard let generator = TOTP(secret: secret) else { throw HearthAPIError(.invalidSessionInfo) }
         let step = try await checkCode(code, generator: generator, after: nil, adjacentIntervals: project.totpAdjacentIntervals,
-                                       localId: user.localId, clientAddress: clientAddress)
+                                       localId: user.localId, clientAddress: clientAddress, tenant: scope.tenantId ?? "")
         guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidSessionInfo, "this enrollment was finalized already")
         }
@@ -191,14 +191,19 @@ extension AccountService {
         throw HearthAPIError(.invalidArgument, "mfaSignIn:start is for SMS factors, which Hearth does not support; complete a TOTP factor with mfaSignIn:finalize (or ask for a passkey challenge with passkeySignInInfo)")
     }
 
-    /// The user and session of a pending sign-in: `INVALID_MFA_PENDING_CREDENTIAL` when unknown, used, expired or
-    /// overtaken by a change of the account (`validSince` moved).
+    /// The user and session of a pending sign-in: `INVALID_MFA_PENDING_CREDENTIAL` when unknown, used, expired,
+    /// another tenant's (or the project's, in a tenant) or overtaken by a change of the account (`validSince` moved).
     private func pendingSignIn(_ credential: String, in scope: Scope) async throws -> (UserRecord, MultiFactorSessionRecord) {
         guard credential.utf8.count <= Self.maxMultiFactorSessionLength,
               let session = try await scope.store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
         else { throw HearthAPIError(.invalidMfaPendingCredential, "unknown or used mfaPendingCredential: sign in again") }
         guard session.expiresAt > now else { throw HearthAPIError(.invalidMfaPendingCredential, "the pending sign-in expired: sign in again") }
-        guard let user = try await scope.store.user(localId: session.localId) else { throw HearthAPIError(.userNotFound) }
+        // A pending sign-in is finished in the scope its first factor was in: the scope's store does not see another
+        // tenant's (or the project's) user, so the credential is unknown here — never USER_NOT_FOUND, which the SDKs
+        // read as a deleted account.
+        guard let user = try await scope.store.user(localId: session.localId) else {
+            throw HearthAPIError(.invalidMfaPendingCredential, "unknown mfaPendingCredential for \(Scope.describe(scope.tenantId)): finish the sign-in with the tenantId its first factor was sent with, or sign in again")
+        }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         // The account's sessions were revoked (a password change, an administrator) after the first factor. The
         // revocation deleted the pending sign-in too; this exact comparison also covers one that raced it.
@@ -253,7 +258,7 @@ extension AccountService {
         let generator = try generator(for: factor)
         let project = try await scope.config()
         let step = try await checkCode(code, generator: generator, after: factor.lastUsedStep, adjacentIntervals: project.totpAdjacentIntervals,
-                                       localId: user.localId, clientAddress: clientAddress)
+                                       localId: user.localId, clientAddress: clientAddress, tenant: scope.tenantId ?? "")
         guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
             throw HearthAPIError(.invalidMfaPendingCredential, "this sign-in was completed already: sign in again")
         }
@@ -271,7 +276,7 @@ extension AccountService {
         guard let first = user.mfa.factors.first else { throw HearthAPIError(.mfaEnrollmentNotFound) }
         guard let reservation = try await mfaThrottle.reserve(account: user.localId, address: clientAddress) else { throw Self.tooManyCodes }
         guard RecoveryCodes.match(code, against: user.mfa.recoveryCodeHashes) != nil else {
-            metrics.count(.signIns, ["second_factor", "wrong_code"])
+            metrics.count(.signIns, ["second_factor", "wrong_code", scope.tenantId ?? ""])
             throw HearthAPIError(.invalidCode, "the recovery code is wrong or was used already")
         }
         guard try await scope.store.deleteMultiFactorSession(idHash: session.idHash) else {
@@ -288,23 +293,24 @@ extension AccountService {
         try await mfaThrottle.succeeded(reservation)
         try await auditUser(user.localId, "mfa.recovery_code_used", detail: "\(updated.mfa.recoveryCodeHashes.count) codes left", in: scope)
         logger.notice("recovery code used", metadata: ["uid": "\(user.localId)", "left": "\(updated.mfa.recoveryCodeHashes.count)"])
-        metrics.count(.signIns, ["second_factor", "recovery_code"])
+        metrics.count(.signIns, ["second_factor", "recovery_code", scope.tenantId ?? ""])
         return first.enrollmentId
     }
 
     static let usedCodeMessage = "this code was used already; wait for the app to show the next one"
     static let tooManyCodes = HearthAPIError(.tooManyAttempts, "too many wrong second-factor codes; try again later")
 
-    /// Counts the attempt (atomically, before the check), checks the code: its step, or `INVALID_CODE`.
+    /// Counts the attempt (atomically, before the check), checks the code: its step, or `INVALID_CODE` (counted in
+    /// `tenant`'s sign-in metrics).
     private func checkCode(_ code: String, generator: TOTP, after lastStep: Int64?, adjacentIntervals: Int,
-                           localId: String, clientAddress: String) async throws -> Int64 {
+                           localId: String, clientAddress: String, tenant: String) async throws -> Int64 {
         guard let reservation = try await mfaThrottle.reserve(account: localId, address: clientAddress) else {
             logger.notice("second-factor attempts throttled", metadata: ["uid": "\(localId)"])
             throw Self.tooManyCodes
         }
         let moment = now
         guard let step = generator.verify(code, at: moment, adjacentIntervals: adjacentIntervals, after: lastStep) else {
-            metrics.count(.signIns, ["second_factor", "wrong_code"])
+            metrics.count(.signIns, ["second_factor", "wrong_code", tenant])
             // A code that matches a step already used is a replay: say so (the person typed a code twice).
             if lastStep != nil, generator.verify(code, at: moment, adjacentIntervals: adjacentIntervals, after: nil) != nil {
                 throw HearthAPIError(.invalidCode, Self.usedCodeMessage)

@@ -72,29 +72,35 @@ extension AccountService {
     /// `user_verification` as WebAuthn's options spell it.
     private static func userVerification(_ party: WebAuthnRelyingParty) -> String { party.requireUserVerification ? "required" : "preferred" }
 
-    /// A new challenge of `kind`, stored; its bytes for the options. A user's challenges of the kind beyond the
-    /// newest ``maximumOpenPasskeyChallenges`` (this one included) are deleted with the insert.
-    private func newPasskeyChallenge(_ kind: PasskeyChallenge.Kind, localId: String?, userHandle: String? = nil) async throws -> [UInt8] {
+    /// A new challenge of `kind` in `scope`, stored; its bytes for the options. A user's challenges of the kind beyond
+    /// the newest ``maximumOpenPasskeyChallenges`` (this one included) are deleted with the insert.
+    private func newPasskeyChallenge(_ kind: PasskeyChallenge.Kind, localId: String?, userHandle: String? = nil, in scope: Scope) async throws -> [UInt8] {
         let bytes = RandomID.bytes(32)
         let moment = now
         try await store.insertPasskeyChallenge(PasskeyChallenge(
-            challengeHash: Self.challengeHash(bytes), kind: kind, localId: localId, userHandle: userHandle,
+            challengeHash: Self.challengeHash(bytes, tenant: scope.tenantId), kind: kind, localId: localId, userHandle: userHandle,
             createdAt: moment, expiresAt: moment.addingTimeInterval(Self.passkeyChallengeLifetime)),
             keepingNewest: localId == nil ? nil : Self.maximumOpenPasskeyChallenges)
         return bytes
     }
 
-    static func challengeHash(_ bytes: some Sequence<UInt8>) -> String { WireDigest.sha256Hex(bytes: bytes) }
+    /// The stored key of a challenge: its SHA-256, in a tenant over the tenant id and the bytes — so a ceremony
+    /// started in one tenant (or the project) is an unknown challenge in any other, and is not spent there. The
+    /// project's key is the plain hash, as before tenants.
+    static func challengeHash(_ bytes: some Sequence<UInt8>, tenant: String?) -> String {
+        guard let tenant else { return WireDigest.sha256Hex(bytes: bytes) }
+        return WireDigest.sha256Hex(bytes: Array("hearth.passkey-challenge.tenant\u{0}\(tenant)\u{0}".utf8) + Array(bytes))
+    }
 
     /// Takes the challenge a response's clientDataJSON names, once: the challenge of `kind` (for `localId` when
     /// given), unexpired, and its bytes. Parsing errors and unknown or used challenges are `INVALID_AUTHENTICATOR_RESPONSE`.
     private func takePasskeyChallenge(clientDataJSON: Data, kind: PasskeyChallenge.Kind,
-                                      localId: String?) async throws -> (challenge: PasskeyChallenge, bytes: Data) {
+                                      localId: String?, in scope: Scope) async throws -> (challenge: PasskeyChallenge, bytes: Data) {
         let clientData: CollectedClientData
         do { clientData = try CollectedClientData(json: clientDataJSON) } catch {
             throw HearthAPIError(.invalidAuthenticatorResponse, "clientDataJSON is not WebAuthn client data (\(error))")
         }
-        guard let challenge = try await store.takePasskeyChallenge(hash: Self.challengeHash(clientData.challenge)) else {
+        guard let challenge = try await store.takePasskeyChallenge(hash: Self.challengeHash(clientData.challenge, tenant: scope.tenantId)) else {
             throw HearthAPIError(.invalidAuthenticatorResponse, "the response answers an unknown or used challenge, or one replaced by newer ones (a user keeps the \(Self.maximumOpenPasskeyChallenges) newest ceremonies of a kind open): start the ceremony again")
         }
         guard challenge.kind == kind, localId == nil || challenge.localId == localId else {
@@ -157,7 +163,7 @@ extension AccountService {
             throw HearthAPIError(.passkeyLimitExceeded, "a user may have at most \(Self.maximumPasskeys) passkeys: remove one first")
         }
         let handle = existing.first?.userHandle ?? PasskeyBytes.url(RandomID.bytes(32))
-        let challenge = try await newPasskeyChallenge(.enrollment, localId: user.localId, userHandle: handle)
+        let challenge = try await newPasskeyChallenge(.enrollment, localId: user.localId, userHandle: handle, in: scope)
         let accountName = user.email ?? user.displayName ?? user.localId
         return StartPasskeyEnrollmentResponse(credentialCreationOptions: PasskeyCreationOptions(
             rp: PasskeyRelyingPartyEntity(id: party.rpId, name: Mailer.appName(project)),
@@ -188,7 +194,7 @@ extension AccountService {
         }
         let clientDataJSON = try Self.passkeyField(body.clientDataJSON, "clientDataJSON")!
         let attestationObject = try Self.passkeyField(body.attestationObject, "attestationObject")!
-        let (challenge, challengeBytes) = try await takePasskeyChallenge(clientDataJSON: clientDataJSON, kind: .enrollment, localId: user.localId)
+        let (challenge, challengeBytes) = try await takePasskeyChallenge(clientDataJSON: clientDataJSON, kind: .enrollment, localId: user.localId, in: scope)
         let registration: WebAuthnRelyingParty.Registration
         do {
             registration = try party.verifyRegistration(clientDataJSON: clientDataJSON, attestationObject: attestationObject,
@@ -235,7 +241,7 @@ extension AccountService {
     /// `accounts/passkeySignIn:start`: request options for a discoverable credential (no user named).
     public func startPasskeySignIn(_ request: StartPasskeySignInRequest, in scope: Scope) async throws -> StartPasskeySignInResponse {
         let party = try passkeyRelyingParty(try await scope.config())
-        let challenge = try await newPasskeyChallenge(.signIn, localId: nil)
+        let challenge = try await newPasskeyChallenge(.signIn, localId: nil, in: scope)
         return StartPasskeySignInResponse(credentialRequestOptions: PasskeyRequestOptions(
             rpId: party.rpId, challenge: PasskeyBytes.standard(challenge), timeout: Int(Self.passkeyChallengeLifetime * 1000),
             allowCredentials: nil, userVerification: Self.userVerification(party)))
@@ -279,12 +285,17 @@ extension AccountService {
         let authenticatorData = try Self.passkeyField(body.authenticatorData, "authenticatorData")!
         let signature = try Self.passkeyField(body.signature, "signature")!
         let userHandle = try Self.passkeyField(body.userHandle, "userHandle", optional: true)
-        let (_, challengeBytes) = try await takePasskeyChallenge(clientDataJSON: clientDataJSON, kind: kind, localId: localId)
+        let (_, challengeBytes) = try await takePasskeyChallenge(clientDataJSON: clientDataJSON, kind: kind, localId: localId, in: scope)
         guard let passkey = try await store.passkey(credentialId: credentialId) else {
             throw HearthAPIError(.passkeyEnrollmentNotFound, "this passkey is not registered (it may have been removed): sign in another way")
         }
         if let localId, passkey.localId != localId {
             throw HearthAPIError(.invalidAuthenticatorResponse, "this passkey belongs to another account")
+        }
+        // A discoverable sign-in names no user: the passkey must be one of the scope's users' (passkeys are found by
+        // credential id in every tenant), checked before its signature counter moves.
+        if localId == nil, try await scope.store.user(localId: passkey.localId) == nil {
+            throw HearthAPIError(.passkeyEnrollmentNotFound, "this passkey is not registered for \(Scope.describe(scope.tenantId)): sign in with the tenantId of its account, or another way")
         }
         if let userHandle, PasskeyBytes.url(userHandle) != passkey.userHandle {
             throw HearthAPIError(.invalidAuthenticatorResponse, "the assertion's userHandle is not the passkey's user")
@@ -322,7 +333,7 @@ extension AccountService {
         guard !passkeys.isEmpty else {
             throw HearthAPIError(.passkeyEnrollmentNotFound, "the user has no passkey: complete the sign-in with a TOTP code")
         }
-        let challenge = try await newPasskeyChallenge(.secondFactor, localId: session.localId)
+        let challenge = try await newPasskeyChallenge(.secondFactor, localId: session.localId, in: scope)
         return StartMFASignInResponse(passkeyResponseInfo: PasskeyMFAChallenge(credentialRequestOptions: PasskeyRequestOptions(
             rpId: party.rpId, challenge: PasskeyBytes.standard(challenge), timeout: Int(Self.passkeyChallengeLifetime * 1000),
             allowCredentials: passkeys.map { PasskeyCredentialDescriptor(id: $0.credentialId, transports: $0.transports.isEmpty ? nil : $0.transports) },

@@ -21,10 +21,11 @@ struct SignInStats: Sendable {
         try? await store.incrementDailyCount(day: DailyCount.day(of: time), kind: "signIn", key: provider)
     }
 
-    /// One refused sign-in of `kind`, by its error code.
-    func countRefusal(_ kind: SignInKind, reason: String) async {
+    /// One refused sign-in of `kind`, by its error code, in `tenant` (empty: the project's own users, or a refusal
+    /// made before the call's tenant was resolved).
+    func countRefusal(_ kind: SignInKind, reason: String, tenant: String = "") async {
         try? await store.incrementDailyCount(day: DailyCount.day(of: clock.now()), kind: "refused", key: reason)
         metrics.count(.refusedSignIns, [reason])
-        metrics.count(.signIns, [kind.rawValue, "refused"])
+        metrics.count(.signIns, [kind.rawValue, "refused", tenant])
     }
 }
