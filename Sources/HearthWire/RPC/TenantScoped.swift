@@ -72,16 +72,41 @@ extension ProviderAccessTokenRequest: IDTokenScopedRequest {
 
 /// The `firebase.tenant` an ID token claims, read without verifying it — only to pick the scope the token is then
 /// verified in (a forged claim fails that verification). Nil for a token without one or that does not parse.
+///
+/// Every lookup and update passes here, so it works on bytes: two dots found directly, the byte-loop base64url
+/// decoder, and a byte search for `"tenant"` before any JSON is parsed — Foundation's `replacingOccurrences`, a
+/// generic `split` and `Data.firstRange(of:)` cost about 0.9 M instructions per lookup (callgrind), 70 % of one.
 public enum UnverifiedTenantClaim {
     public static func of(_ token: String) -> String? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1].utf8.count <= 16_384 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        let bytes = token.utf8
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let afterFirst = bytes.index(after: first)
+        guard let second = bytes[afterFirst...].firstIndex(of: UInt8(ascii: ".")),
+              !bytes[bytes.index(after: second)...].contains(UInt8(ascii: ".")),
+              bytes.distance(from: afterFirst, to: second) <= 16_384,
+              let data = Data(base64URLEncoded: Substring(bytes[afterFirst..<second])) else { return nil }
         // A project's token (most of them) has no `"tenant"`: answered without parsing the JSON.
-        guard let data = Data(base64Encoded: base64), data.firstRange(of: Data(#""tenant""#.utf8)) != nil,
+        guard contains(data, Array(#""tenant""#.utf8)),
               case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: data),
               case .object(let firebase)? = payload["firebase"], case .string(let tenant)? = firebase["tenant"] else { return nil }
         return tenant
+    }
+
+    /// Whether `needle` occurs in `haystack` (a plain byte scan; payloads are a few hundred bytes).
+    static func contains(_ haystack: Data, _ needle: [UInt8]) -> Bool {
+        haystack.withUnsafeBytes { raw in
+            let count = raw.count, width = needle.count
+            guard width > 0, count >= width else { return false }
+            var index = 0
+            while index <= count - width {
+                if raw[index] == needle[0] {
+                    var matched = 1
+                    while matched < width, raw[index + matched] == needle[matched] { matched += 1 }
+                    if matched == width { return true }
+                }
+                index += 1
+            }
+            return false
+        }
     }
 }
