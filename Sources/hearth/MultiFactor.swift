@@ -108,10 +108,11 @@ struct UsersMultiFactor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List a user's second factors: enrollment id, kind, name, enrolled at; then the recovery codes left.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
 
         func run() async throws {
-            print(UsersMultiFactor.describe(try await storeOptions.withStore { try await Users.find($0, user) }))
+            print(UsersMultiFactor.describe(try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ in try await Users.find(scope.store, user) }))
         }
     }
 
@@ -119,12 +120,14 @@ struct UsersMultiFactor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a user's second factors (all, with the recovery codes, or one with --factor): the user's sessions end and the user is told by email (queued for the server to send).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         @Option(name: .customLong("factor"), help: "The enrollment id of the one factor to remove (see hearth users mfa list).") var factor: String?
         @Flag(name: .customLong("yes"), help: "Do not ask for confirmation.") var yes = false
 
         func run() async throws {
-            let (removed, notice) = try await storeOptions.withService { service, store, settings in
+            let (removed, notice) = try await storeOptions.withScope(tenantOption.tenant) { service, scope, settings in
+                let store = scope.store
                 let record = try await Users.find(store, user)
                 let factors = record.mfa.factors
                 guard !factors.isEmpty else { throw CLIError("\(record.localId) has no second factor; nothing to remove") }
@@ -139,7 +142,7 @@ struct UsersMultiFactor: AsyncParsableCommand {
                 if !yes { try UsersMultiFactor.confirm("Remove \(what)? The user's sessions end; \(notice.future)") }
                 do {
                     _ = try await HearthCLI.answered {
-                        try await service.removeSecondFactors(localId: record.localId, enrollmentIds: factor.map { [$0] }, by: HearthCLI.principal, in: service.projectScope)
+                        try await service.removeSecondFactors(localId: record.localId, enrollmentIds: factor.map { [$0] }, by: HearthCLI.principal, in: scope)
                     }
                 } catch let error as HearthAPIError {
                     throw CLIError(error.description)
@@ -180,16 +183,27 @@ struct UsersMultiFactor: AsyncParsableCommand {
                     try UsersMultiFactor.confirm("Remove \(unopenable.summary), which this server does not have? Users: \(users.prefix(20).joined(separator: ", "))\(users.count > 20 ? " and \(users.count - 20) more" : ""). Their sessions end and they are told by email.")
                 }
                 let lost = Set(unopenable.keyIds)
+                // The census counts every tenant's users (the keys are the server's): each user is found in its own
+                // tenant, and its factors removed in that tenant's scope.
+                let places: [String?] = [nil] + (try await store.allTenants()).map { Optional($0.id) }
                 var removed = 0
                 for localId in users {
-                    guard let user = try await store.user(localId: localId) else { continue }
+                    var found: (user: UserRecord, tenant: String?)?
+                    for place in places {
+                        if let user = try await store.bound(toTenant: place).user(localId: localId) { found = (user, place); break }
+                    }
+                    guard let found else { continue }
+                    let (user, tenant) = found
                     let ids = user.mfa.factors.filter { ProviderTokenKeys.sealingKeyId($0.secret).map(lost.contains) ?? false }.map(\.enrollmentId)
                     guard !ids.isEmpty else { continue }
                     do {
+                        let scope = try await TenantOption.scope(tenant, of: service)
                         _ = try await HearthCLI.answered {
-                            try await service.removeSecondFactors(localId: localId, enrollmentIds: Set(ids), by: HearthCLI.principal, in: service.projectScope)
+                            try await service.removeSecondFactors(localId: localId, enrollmentIds: Set(ids), by: HearthCLI.principal, in: scope)
                         }
                     } catch let error as HearthAPIError {
+                        throw CLIError("\(localId): \(error.description) (\(removed) factor(s) removed before it)")
+                    } catch let error as CLIError {
                         throw CLIError("\(localId): \(error.description) (\(removed) factor(s) removed before it)")
                     }
                     removed += ids.count
@@ -216,13 +230,13 @@ struct UsersMultiFactor: AsyncParsableCommand {
                 "The user is told by email at \(email) (queued: the server sends it through \(mail.destination) within seconds).")
     }
 
-    /// Asks on the terminal; without one, refuses (a script says --yes).
-    static func confirm(_ question: String) throws {
+    /// Asks on the terminal; without one, refuses (a script says --yes). A "no" ends the command with `refused`.
+    static func confirm(_ question: String, refused: String = "Nothing removed.") throws {
         guard isatty(STDIN_FILENO) != 0 else {
             throw ValidationError("\(question)\nNo terminal to ask on: pass --yes to confirm.")
         }
         FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
         let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        guard answer == "y" || answer == "yes" else { throw CLIError("Nothing removed.") }
+        guard answer == "y" || answer == "yes" else { throw CLIError(refused) }
     }
 }

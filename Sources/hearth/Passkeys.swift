@@ -137,10 +137,12 @@ struct UsersPasskeys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List a user's passkeys: credential id, name, registered at, last used, synced or device-bound.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
 
         func run() async throws {
-            let (localId, passkeys) = try await storeOptions.withStore { store in
+            let (localId, passkeys) = try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ in
+                let store = scope.store
                 let record = try await Users.find(store, user)
                 return (record.localId, try await store.passkeys(localId: record.localId))
             }
@@ -154,6 +156,7 @@ struct UsersPasskeys: AsyncParsableCommand {
             discussion: "All the ids must be the user's passkeys, else nothing is removed (PASSKEY_ENROLLMENT_NOT_FOUND). "
                 + "The user's current sessions continue: end them with hearth users revoke.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "uid or email") var user: String
         @Argument(help: "Credential ids (base64url, as listed; the standard base64 alphabet is accepted too).") var credentialIds: [String]
         @Flag(name: .customLong("yes"), help: "Do not ask for confirmation.") var yes = false
@@ -163,7 +166,8 @@ struct UsersPasskeys: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let removed = try await storeOptions.withService { service, store, _ in
+            let removed = try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ in
+                let store = scope.store
                 let record = try await Users.find(store, user)
                 let passkeys = try await store.passkeys(localId: record.localId)
                 guard !passkeys.isEmpty else { throw CLIError("\(record.localId) has no passkey; nothing to remove") }
@@ -181,7 +185,7 @@ struct UsersPasskeys: AsyncParsableCommand {
                 if !yes { try UsersMultiFactor.confirm("Remove \(noun) \(what) of \(record.localId)? They no longer sign in to this account.") }
                 do {
                     try await HearthCLI.answered {
-                        try await service.removePasskeys(localId: record.localId, credentialIds: named.map(\.credentialId), by: HearthCLI.principal)
+                        try await service.removePasskeys(localId: record.localId, credentialIds: named.map(\.credentialId), by: HearthCLI.principal, in: scope)
                     }
                 } catch let error as HearthAPIError where error.code == .passkeyEnrollmentNotFound {
                     throw CLIError("\(error.description) (PASSKEY_ENROLLMENT_NOT_FOUND: removed meanwhile?); nothing was removed")

@@ -228,6 +228,7 @@ struct Providers: AsyncParsableCommand {
             abstract: "Check a provider's configuration without a user: discovery, issuer, keys, client id and secret, redirect URI.",
             discussion: "Exits with status 1 when a check failed; each finding says what to fix. The client check redeems a made-up authorization code, which the provider refuses as invalid_grant when the client id and secret are right and as invalid_client when they are not.")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "The provider to check (microsoft.com, yahoo.com, oidc.<name>).")
         var providerId: String
         @Option(name: .customLong("public-url"), help: "The server's external URL (default: the configured public URL, else the URL the server last started with), which gives the redirect URI.")
@@ -236,11 +237,15 @@ struct Providers: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let (config, base) = try await storeOptions.withStoreAndSettings { store, settings in
-                (try await store.idpConfig(providerId: providerId), await settings.serverURL(store: store, explicit: publicURL))
+            let tenant = tenantOption.tenant
+            let (config, base) = try await storeOptions.withService { service, store, settings in
+                // The provider's configuration in the tenant `--tenant` names (each tenant its own client).
+                let scope = try await TenantOption.scope(tenant, of: service)
+                return (try await scope.store.idpConfig(providerId: providerId), await settings.serverURL(store: store, explicit: publicURL))
             }
             guard let config else {
-                throw ValidationError("\(providerId) is not configured: hearth providers enable \(providerId) --client-id …")
+                let flag = tenant.map { " --tenant \($0)" } ?? ""
+                throw ValidationError("\(providerId) is not configured\(tenant.map { " in tenant \($0)" } ?? ""): hearth providers enable \(providerId)\(flag) --client-id …")
             }
             let started = Date()
             let report = await RelyingParty().checkConfiguration(config, redirectUri: PublicBaseURL(base).authHandlerURL) { step in

@@ -263,16 +263,18 @@ struct Users: AsyncParsableCommand {
     }
 
     /// `hearth users reset-link|verify-link|signin-link`: the link firebase-admin's `generate_*_link` answers,
-    /// printed alone on stdout (nothing is sent).
-    static func printActionLink(_ type: OobRequestType, _ storeOptions: StoreOptions, email: String, continueURL: String?) async throws {
-        try await storeOptions.withService { service, _, _ in
+    /// printed alone on stdout (nothing is sent). `tenant` (`--tenant`): the user is the tenant's, and the link carries
+    /// the tenant (`tenantId`), as the Admin SDKs' tenant-aware `generate_*_link` does.
+    static func printActionLink(_ type: OobRequestType, _ storeOptions: StoreOptions, tenant: String?, email: String, continueURL: String?) async throws {
+        try await storeOptions.withScope(tenant) { service, scope, _ in
             do {
                 let response = try await HearthCLI.answered {
-                    try await service.actionLink(type, email: email, continueURL: continueURL, by: HearthCLI.principal, in: service.projectScope)
+                    try await service.actionLink(type, email: email, continueURL: continueURL, by: HearthCLI.principal, in: scope)
                 }
                 print(response.oobLink ?? "")
             } catch let error as HearthAPIError {
-                throw CLIError([.emailNotFound, .userNotFound].contains(error.code) ? "no user with email \(email)" : error.description)
+                throw CLIError([.emailNotFound, .userNotFound].contains(error.code)
+                    ? "no user with email \(email)\(tenant.map { " in tenant \($0)" } ?? "")" : error.description)
             }
         }
     }
@@ -281,27 +283,30 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "reset-link",
             abstract: "Print a password-reset link for a user (valid for oob.code.ttl.reset, used once; nothing is sent).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "The user's email") var email: String
         @Option(name: .customLong("continue-url"), help: "Where the page leads afterwards (an authorized domain or a registered app)") var continueURL: String?
-        func run() async throws { try await Users.printActionLink(.passwordReset, storeOptions, email: email, continueURL: continueURL) }
+        func run() async throws { try await Users.printActionLink(.passwordReset, storeOptions, tenant: tenantOption.tenant, email: email, continueURL: continueURL) }
     }
 
     struct VerifyLink: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "verify-link",
             abstract: "Print an email-verification link for a user (nothing is sent).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "The user's email") var email: String
         @Option(name: .customLong("continue-url"), help: "Where the page leads afterwards (an authorized domain or a registered app)") var continueURL: String?
-        func run() async throws { try await Users.printActionLink(.verifyEmail, storeOptions, email: email, continueURL: continueURL) }
+        func run() async throws { try await Users.printActionLink(.verifyEmail, storeOptions, tenant: tenantOption.tenant, email: email, continueURL: continueURL) }
     }
 
     struct SignInLink: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "signin-link",
             abstract: "Print an email sign-in link (email-link sign-in must be on; nothing is sent).")
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var tenantOption: TenantOption
         @Argument(help: "The email to sign in as") var email: String
         @Option(name: .customLong("continue-url"), help: "Where the app receives the link (an authorized domain or a registered app)") var continueURL: String?
-        func run() async throws { try await Users.printActionLink(.emailSignIn, storeOptions, email: email, continueURL: continueURL) }
+        func run() async throws { try await Users.printActionLink(.emailSignIn, storeOptions, tenant: tenantOption.tenant, email: email, continueURL: continueURL) }
     }
 
     /// `hearth users revoke`.

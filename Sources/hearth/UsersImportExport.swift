@@ -134,7 +134,11 @@ extension Users {
                         try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: scope) }
                         imported += 1
                     } catch let error as HearthAPIError where error.code == .duplicateLocalId && !overwrite {
-                        failures.append((index, "uid exists (use --allow-overwrite to replace it)"))
+                        // A uid of this tenant (or of the project's own users) can be replaced; one held outside it
+                        // cannot, and the service's message says why (uids are unique across the server's tenants).
+                        var here = false
+                        if let localId = account.localId { here = try await scope.store.user(localId: localId) != nil }
+                        failures.append((index, here ? "uid exists (use --allow-overwrite to replace it)" : error.description))
                     } catch let error as HearthAPIError {
                         failures.append((index, error.description))
                     } catch let error as ImportedPasswordHash.Error {

@@ -81,7 +81,8 @@ extension AdminService {
         let service = EmailActionService(accounts: linkAccounts, mailer: mailer, limiter: nil, logger: logger)
         var request = SendOobCodeRequest(requestType: type, email: email, returnOobLink: true)
         request.continueUrl = continueURL
-        let response = try await service.sendOobCode(request, admin: true, in: accounts.scopes.project)
+        // In the caller's scope: a tenant's user is found in the tenant, and the link carries its tenantId.
+        let response = try await service.sendOobCode(request, admin: true, in: scope)
         try await audit(principal, "user.oobLink", target: response.email ?? email, detail: type.rawValue, in: scope)
         return response
     }
