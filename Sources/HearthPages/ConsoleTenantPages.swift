@@ -140,7 +140,7 @@ public struct ConfirmDeleteTenantPage: ConsolePage {
     public static let template = ConsoleTemplate.confirmDeleteTenant
     public let id: String
     public let displayName: String
-    /// "3 users" / "1 user" / "no users".
+    /// Who goes with the tenant: "Its 3 users", "Its 1 user", "Its users (it has none now)".
     public let users: String
     public let backHref: String
 

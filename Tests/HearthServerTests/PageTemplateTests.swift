@@ -134,9 +134,9 @@ import Testing
             providersHref: "/console/t/acme-x7k2p/providers", deleteHref: "/console/tenant/delete?id=acme-x7k2p",
             form: TenantForm(displayName: "Acme", enableAnonymousUser: true, disableAuth: true)),
                marker: #"<input type="hidden" name="csrf" value="csrf-token"><input type="hidden" name="id" value="acme-x7k2p">"#),
-        Sample(name: "confirm-delete-tenant", page: ConfirmDeleteTenantPage(id: "acme-x7k2p", displayName: evil, users: "3 users",
+        Sample(name: "confirm-delete-tenant", page: ConfirmDeleteTenantPage(id: "acme-x7k2p", displayName: evil, users: "Its 3 users",
                                                                             backHref: "/console/tenant?id=acme-x7k2p"),
-               marker: "Its users (3 users) and their"),
+               marker: "Its 3 users and their\ndata go with it"),
         Sample(name: "confirm-delete", page: ConfirmDeletePage(uid: "u1", identifier: evil, backHref: "/console/user?uid=u1"),
                marker: "Delete <strong>\(escaped)</strong>"),
         Sample(name: "providers", page: ProvidersPage(providers: [

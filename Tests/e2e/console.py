@@ -35,6 +35,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 HEARTH, PORT = sys.argv[1:3]
@@ -665,12 +666,108 @@ def other_pages():
     go("Audit log")
     body = driver.find_element(By.TAG_NAME, "body").text
     for action in ("console.login", "defaultSupportedIdpConfigs.create", "oauthIdpConfigs.create", "accounts.create", "accounts.update",
-                   "accounts.delete", "config.update", "serviceAccountKeys.create", "apps.create", "apps.delete"):
+                   "accounts.delete", "config.update", "serviceAccountKeys.create", "apps.create", "apps.delete", "tenants.create",
+                   "tenants.update", "tenants.delete"):
         assert action in body, action
     assert "console:owner" in body
     assert SECRET not in driver.page_source and OIDC_SECRET not in driver.page_source and GOOGLE_SECRET not in driver.page_source
     assert not any(line in driver.page_source for pem in state.get("apple_pems", []) for line in pem_lines(pem))
     shoot("audit-log")
+
+
+def pick_scope(label, text):
+    """Chooses `label` in the scope picker (console.js submits the GET form on change) and waits for `text`."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    Select(field("Scope")).select_by_visible_text(label)
+    WebDriverWait(driver, 20).until(replaced(old))
+    wait_text(text)
+
+
+def tenants():
+    """Issue 38, item 4: create a tenant (a refused display name comes back beside its field), add a user in it with
+    the picker on the tenant, switch the picker, configure the tenant's own Microsoft client, edit and delete."""
+    go("Tenants")
+    wait_text("No tenants yet")
+    field("Display name").send_keys("Acme Corp")
+    press(button("Create tenant"), "Nothing was saved")
+    refusal = driver.find_element(By.ID, "display-name-error").text
+    assert refusal == '"Acme Corp" is not a valid name: a display name starts with a letter and has 4 to 20 letters (a–z, A–Z), digits or hyphens', refusal
+    name = field("Display name")
+    name.clear()
+    name.send_keys("Acme-Corp")
+    field("Email/password sign-up and sign-in").click()
+    press(button("Create tenant"), "Tenant created.")
+    tenant = driver.find_element(By.ID, "tenant-id").get_attribute("value")
+    assert re.fullmatch(r"acme-corp-[a-z0-9]{5}", tenant), tenant
+    state["tenant"] = tenant
+    resource = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants/{tenant}", headers=OWNER, timeout=10).json()
+    assert resource["displayName"] == "Acme-Corp" and resource["allowPasswordSignup"] is True, resource
+    assert resource["enableAnonymousUser"] is False, resource
+
+    press(button("Users of this tenant"), "No users in this tenant yet.")
+    assert f"/console/t/{tenant}/users" in driver.current_url, driver.current_url
+    field("Email").send_keys("ada@acme.example")
+    field("Password").send_keys("correct horse battery")
+    press(button("Add user"), "User added.")
+    uid = driver.find_element(By.XPATH, "//dt[.='UID']/following-sibling::dd[1]").text
+    assert driver.find_element(By.XPATH, "//dt[.='Tenant']/following-sibling::dd[1]").text == f"Acme-Corp ({tenant})"
+    # The user signs in inside the tenant only; its ID token names the tenant.
+    signed = requests.post(f"{API}/accounts:signInWithPassword?key=any", json={"email": "ada@acme.example", "password": "correct horse battery",
+                                                                              "returnSecureToken": True, "tenantId": tenant}, timeout=10)
+    assert signed.status_code == 200 and claims_of(signed.json()["idToken"])["firebase"]["tenant"] == tenant, signed.text
+    assert sign_in("ada@acme.example", "correct horse battery").status_code == 400, "not a user of the project"
+    go("Users")
+    wait_text("ada@acme.example")
+    assert "console-user@example.com" not in driver.find_element(By.TAG_NAME, "body").text
+    shoot("tenant-users")
+
+    # The picker: the project's users do not show the tenant's, and back.
+    pick_scope("Project demo-hearth", "The project's own users and sign-in methods")
+    assert "/console/users" in driver.current_url and "ada@acme.example" not in driver.find_element(By.TAG_NAME, "body").text
+    # The tenant's user is not reachable from the project's pages.
+    driver.get(f"{BASE}/console/user?uid={uid}")
+    wait_text("USER_NOT_FOUND")
+    driver.get(f"{BASE}/console/users")
+    wait_text("Users")
+    pick_scope(f"Acme-Corp ({tenant})", "ada@acme.example")
+
+    # Sign-in method in the tenant: its own Microsoft client, the project's untouched.
+    go("Sign-in method")
+    wait_text("Users and sign-in methods of tenant Acme-Corp only")
+    row = driver.find_element(By.XPATH, "//tr[td[contains(., 'microsoft.com')]]").text
+    assert "Not configured" in row, row
+    press(button("Configure Microsoft"), "Redirect URI to register at the provider")
+    field("Client ID").send_keys("00000000-aaaa-bbbb-cccc-acmetenant01")
+    field("Client secret").send_keys(SECRET)
+    field("Allowed tenants").send_keys("acme.onmicrosoft.com")
+    press(button("Save"), "Provider saved.")
+    assert f"/console/t/{tenant}/providers" in driver.current_url, driver.current_url
+    shoot("tenant-sign-in-method")
+    ms = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants/{tenant}/defaultSupportedIdpConfigs/microsoft.com",
+                      headers=OWNER, timeout=10).json()
+    assert ms["clientId"] == "00000000-aaaa-bbbb-cccc-acmetenant01", ms
+    project_ms = requests.get(f"{BASE}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/defaultSupportedIdpConfigs/microsoft.com",
+                              headers=OWNER, timeout=10).json()
+    assert project_ms["clientId"] == "00000000-aaaa-bbbb-cccc-console00001", project_ms
+
+    # A second tenant, edited and deleted after the confirmation page.
+    go("Tenants")
+    field("Display name").send_keys("Beta-Labs")
+    press(button("Create tenant"), "Tenant created.")
+    field("Anonymous sign-in").click()
+    press(button("Save"), "Tenant saved.")
+    shoot("tenant")
+    go("Tenants")
+    shoot("tenants")
+    press(driver.find_element(By.LINK_TEXT, "Beta-Labs"), "Tenant Beta-Labs")
+    press(button("Delete tenant"), "Its users (it has none now) and their data go with it")
+    shoot("confirm-delete-tenant")
+    press(button("Delete the tenant and its users"), "Tenant deleted")
+    assert "Beta-Labs" not in driver.find_element(By.TAG_NAME, "body").text and "Acme-Corp" in driver.find_element(By.TAG_NAME, "body").text
+    # A tenant that does not exist is a page saying so.
+    driver.get(f"{BASE}/console/t/nope-zzzzz/users")
+    wait_text("has no tenant")
+    go("Overview")
 
 
 def rotate_keys():
@@ -739,6 +836,7 @@ try:
     check("Users: a passkey registered over the RPCs (fido2's CBOR/COSE) is listed; Remove (confirmed) deletes it", user_passkeys)
     check("Service accounts: create downloads the JSON key once (google-auth gets admin tokens with it); remove ends it", service_account_key)
     check("Apps: add an Apple app (its URL scheme shown) and a desktop app, bad input refused, remove", apps)
+    check("Tenants: create (bad name refused beside the field), add a user with the picker on it, switch scope, its own Microsoft client, delete", tenants)
     check("Overview and the audit log (changes recorded as console:owner)", other_pages)
     check("Signing keys: rotate now publishes the next key (after a confirmation)", rotate_keys)
     check("a form posted without (or with a wrong) CSRF token is refused", csrf_refused)

@@ -180,7 +180,7 @@ extension ConsoleController {
             let tenant = try await service.storedTenant(FormQuery(request.uri.query).get("id") ?? "")
             let count = try await projectScope.store.bound(toTenant: tenant.id).userCount()
             return ConfirmDeleteTenantPage(id: tenant.id, displayName: tenant.displayName,
-                                           users: count == 0 ? "no users" : count == 1 ? "1 user" : "\(count) users",
+                                           users: count == 0 ? "Its users (it has none now)" : count == 1 ? "Its 1 user" : "Its \(count) users",
                                            backHref: Self.tenantHref(tenant.id))
         }
         router.post("/console/tenant/delete") { request, _ in
@@ -255,7 +255,9 @@ extension ConsoleController {
     /// The form as typed with the admin service's refusal beside its field (the display name's), else above it.
     static func refused(_ typed: TenantForm, _ error: HearthAPIError) -> TenantForm {
         var form = typed
-        let detail = error.detail ?? error.description
+        // People read the sentence in the form's words, not the wire's field name.
+        let detail = (error.detail ?? error.description).replacingOccurrences(of: "a tenant's displayName", with: "a display name")
+            .replacingOccurrences(of: "displayName", with: "display name")
         let message = detail.prefix(1).uppercased() + detail.dropFirst()
         let field: WritableKeyPath<TenantForm, String?>? = error.code == .invalidDisplayName ? \.displayNameError : nil
         showRefusal(message, at: field, formError: \.formError, on: &form)
