@@ -22,8 +22,10 @@ extension AdminService {
         })
     }
 
-    func defaultIdpResource(_ config: IdPConfig) -> DefaultSupportedIdpConfig {
-        DefaultSupportedIdpConfig(name: "projects/\(configuration.projectId)/defaultSupportedIdpConfigs/\(config.providerId)",
+    /// The resource a provider's settings are answered as; in a tenant its name is Identity Platform's
+    /// `projects/{p}/tenants/{t}/defaultSupportedIdpConfigs/{idp}`.
+    func defaultIdpResource(_ config: IdPConfig, in scope: Scope) -> DefaultSupportedIdpConfig {
+        DefaultSupportedIdpConfig(name: "\(resourceParent(in: scope))/defaultSupportedIdpConfigs/\(config.providerId)",
                                   enabled: config.enabled, clientId: config.clientId, clientSecret: nil,
                                   endpointBase: config.endpointBase, graphBase: config.graphBase,
                                   allowedTenants: config.kind == .microsoft ? config.allowedEntraTenants.flatMap { $0.isEmpty ? nil : $0 } : nil,
@@ -120,19 +122,19 @@ extension AdminService {
         try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await scope.store.saveIdPConfig(config)
         try await audit(principal, "defaultSupportedIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body), in: scope)
-        return defaultIdpResource(config)
+        return defaultIdpResource(config, in: scope)
     }
 
     public func defaultIdpConfig(_ idpId: String, in scope: Scope) async throws -> DefaultSupportedIdpConfig {
         let (providerId, _) = try Self.checkDefaultIdpId(idpId)
         guard let config = try await scope.store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
-        return defaultIdpResource(config)
+        return defaultIdpResource(config, in: scope)
     }
 
     public func listDefaultIdpConfigs(pageSize: String?, pageToken: String?, in scope: Scope) async throws -> DefaultSupportedIdpConfigList {
         let configs = try await scope.store.idpConfigs().filter { Self.defaultSupportedIdps[$0.providerId] != nil }
         let (page, next) = try Self.page(configs, pageSize: pageSize, pageToken: pageToken)
-        return DefaultSupportedIdpConfigList(configs: page.map(defaultIdpResource), nextPageToken: next)
+        return DefaultSupportedIdpConfigList(configs: page.map { defaultIdpResource($0, in: scope) }, nextPageToken: next)
     }
 
     /// `PATCH …/defaultSupportedIdpConfigs/{idp}`: `changes` applied in their order, each checked, then the whole
@@ -179,7 +181,7 @@ extension AdminService {
         if config.kind == .apple || config.kind == .google { config = try Self.checkedProvider(config) }
         try await saveProviderConfig(config, in: scope)
         try await audit(principal, "defaultSupportedIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","), in: scope)
-        return defaultIdpResource(config)
+        return defaultIdpResource(config, in: scope)
     }
 
     /// The `appleSignInConfig` of a create: whatever the body has (`apple.com` always; its parts absent clear them).

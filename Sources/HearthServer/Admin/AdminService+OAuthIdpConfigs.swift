@@ -7,11 +7,18 @@ import HearthWire
 /// through typed ``ProviderSettingChange``s (the admin API's update mask is read at the HTTP edge,
 /// ``ProviderConfigWire``; the console builds the changes itself), shown without their secrets.
 extension AdminService {
-    func oauthResource(_ config: IdPConfig) -> OAuthIdpConfig {
-        OAuthIdpConfig(name: "projects/\(configuration.projectId)/oauthIdpConfigs/\(config.providerId)", clientId: config.clientId,
+    /// The resource an OpenID provider's settings are answered as; in a tenant its name is Identity Platform's
+    /// `projects/{p}/tenants/{t}/oauthIdpConfigs/{oidc.x}`.
+    func oauthResource(_ config: IdPConfig, in scope: Scope) -> OAuthIdpConfig {
+        OAuthIdpConfig(name: "\(resourceParent(in: scope))/oauthIdpConfigs/\(config.providerId)", clientId: config.clientId,
                        clientSecret: nil, issuer: config.issuer, displayName: config.displayName, enabled: config.enabled,
                        responseType: .init(code: true, idToken: false), tokenVault: config.keepsProviderTokens,
                        nativeClientIds: config.nativeClientIds ?? [])
+    }
+
+    /// `projects/{p}`, or `projects/{p}/tenants/{t}` in a tenant: the parent of a provider configuration's name.
+    func resourceParent(in scope: Scope) -> String {
+        "projects/\(configuration.projectId)" + (scope.tenantId.map { "/tenants/\($0)" } ?? "")
     }
 
     static func checkOIDCId(_ id: String?) throws -> String {
@@ -33,19 +40,19 @@ extension AdminService {
         try Self.applyVaultFields(tokenVault: body.tokenVault, nativeClientIds: body.nativeClientIds, to: &config)
         try await scope.store.saveIdPConfig(config)
         try await audit(principal, "oauthIdpConfigs.create", target: providerId, detail: Self.fieldNames(of: body), in: scope)
-        return oauthResource(config)
+        return oauthResource(config, in: scope)
     }
 
     public func oauthIdpConfig(_ id: String, in scope: Scope) async throws -> OAuthIdpConfig {
         let providerId = try Self.checkOIDCId(id)
         guard let config = try await scope.store.idpConfig(providerId: providerId) else { throw HearthAPIError(.configurationNotFound) }
-        return oauthResource(config)
+        return oauthResource(config, in: scope)
     }
 
     public func listOAuthIdpConfigs(pageSize: String?, pageToken: String?, in scope: Scope) async throws -> OAuthIdpConfigList {
         let configs = try await scope.store.idpConfigs().filter { $0.kind == .oidc }
         let (page, next) = try Self.page(configs, pageSize: pageSize, pageToken: pageToken)
-        return OAuthIdpConfigList(configs: page.map(oauthResource), nextPageToken: next)
+        return OAuthIdpConfigList(configs: page.map { oauthResource($0, in: scope) }, nextPageToken: next)
     }
 
     /// `PATCH …/oauthIdpConfigs/{oidc.x}`: `changes` applied in their order, each checked; audited as
@@ -76,6 +83,6 @@ extension AdminService {
         }
         try await saveProviderConfig(config, in: scope)
         try await audit(principal, "oauthIdpConfigs.update", target: providerId, detail: fields.joined(separator: ","), in: scope)
-        return oauthResource(config)
+        return oauthResource(config, in: scope)
     }
 }
