@@ -27,9 +27,16 @@ here by openssl. Chromium maps apis.google.com to the stand-in and app.unauthori
    account-exists error → credentialFromError → password sign-in → linkWithCredential; then linkWithRedirect, a
    cancelled popup, an unauthorized embedding origin, and the cross-site redirect stopping at Hearth's explanation
    page.
+3. Identity Platform tenants (issue 38): two tenants made through the v2 admin API, microsoft.com configured in one
+   (…/tenants/{t}/defaultSupportedIdpConfigs, the dev IdP's client). Always, with protocol.html: the SDK's requests
+   with tenantId (sign-up, password, signInWithIdp after a popup with `tid` whose event carries tenantId), refresh,
+   the admin API's view, and the attacks (an unknown tid, a tenantId swapped mid-flow, another tenant's ID token).
+   With the SDK: `auth.tenantId = tid` — createUserWithEmailAndPassword, signInWithEmailAndPassword,
+   signInWithPopup(microsoft.com), getIdToken(true) — and updateCurrentUser across tenants (auth/tenant-id-mismatch).
 Prints one line per check and 'web-sdk: N passed, M failed'; exits non-zero on any failure.
 """
 import atexit
+import base64
 import http.server
 import json
 import os
@@ -674,6 +681,185 @@ def no_coop():
     coop(requests.get(f"{BASE}/emulator/auth/handler?" + handler_query(redirectUrl="http://evil.example/"), timeout=10))
 
 
+# --- Identity Platform tenants (issue 38): the protocol page in a tenant, the admin API's view ----------------------
+
+V1 = f"{BASE}/identitytoolkit.googleapis.com/v1"
+V2 = f"{BASE}/identitytoolkit.googleapis.com/v2"
+ADMIN = {"Authorization": "Bearer owner"}  # the emulator's credential: a demo-* project in --dev
+
+
+def token_claims(token):
+    """An ID token's payload, decoded (the signature is Hearth's business; this reads what the app reads)."""
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def admin_lookup(body, tenant=None):
+    """accounts:lookup through the admin API: the project's path, or the tenant's (…/tenants/{t}/accounts:lookup)."""
+    path = f"{V1}/projects/{PROJECT}" + (f"/tenants/{tenant}" if tenant else "") + "/accounts:lookup"
+    response = requests.post(path, json=body, headers=ADMIN, timeout=10)
+    assert response.status_code == 200, (path, response.text)
+    return response.json().get("users", [])
+
+
+def error_message(response):
+    return response.json().get("error", {}).get("message", "")
+
+
+def create_tenant(display_name):
+    """A tenant made through the v2 admin API, then password sign-up switched on with a patch (off when created)."""
+    response = requests.post(f"{V2}/projects/{PROJECT}/tenants", json={"displayName": display_name}, headers=ADMIN, timeout=10)
+    assert response.status_code == 200, response.text
+    created = response.json()
+    tenant_id = created["name"].rsplit("/", 1)[1]
+    assert created["name"] == f"projects/{PROJECT}/tenants/{tenant_id}" and not created.get("allowPasswordSignup"), created
+    patched = requests.patch(f"{V2}/projects/{PROJECT}/tenants/{tenant_id}?updateMask=allowPasswordSignup",
+                             json={"allowPasswordSignup": True}, headers=ADMIN, timeout=10)
+    assert patched.status_code == 200 and patched.json()["allowPasswordSignup"] is True, patched.text
+    return tenant_id
+
+
+def tenant_microsoft(tenant_id, secret):
+    """microsoft.com in the tenant (…/tenants/{t}/defaultSupportedIdpConfigs) against the dev Microsoft IdP, with its
+    client id and the given secret: what a person pastes, as admin_production.py does for a project."""
+    with open(os.path.join(work, "same-site", "data", "dev-idp-clients.json")) as file:
+        dev = json.load(file)["microsoft"]
+    endpoint = f"{BASE}/__dev/microsoft"
+    configs = f"{V2}/projects/{PROJECT}/tenants/{tenant_id}/defaultSupportedIdpConfigs"
+    existing = requests.get(f"{configs}/microsoft.com", headers=ADMIN, timeout=10)
+    if existing.status_code == 200:
+        response = requests.patch(f"{configs}/microsoft.com?updateMask=clientSecret", json={"clientSecret": secret or dev["secret"]},
+                                  headers=ADMIN, timeout=10)
+    else:
+        response = requests.post(f"{configs}?idpId=microsoft.com", headers=ADMIN, timeout=10,
+                                 json={"enabled": True, "clientId": dev["id"], "clientSecret": secret or dev["secret"],
+                                       "endpointBase": endpoint, "graphBase": endpoint})
+    assert response.status_code == 200, response.text
+    assert response.json()["name"] == f"projects/{PROJECT}/tenants/{tenant_id}/defaultSupportedIdpConfigs/microsoft.com", response.text
+
+
+def assert_in_tenant(session, tenant_id, address):
+    """A session (signUp / signInWithPassword / signInWithIdp answer) of `address` in `tenant_id`: the ID token's
+    firebase.tenant, the admin API finds the user in the tenant and not in the project."""
+    claims = token_claims(session["idToken"])
+    assert claims["firebase"].get("tenant") == tenant_id and claims["sub"] == session["localId"], claims
+    found = admin_lookup({"localId": [session["localId"]]}, tenant=tenant_id)
+    assert [u["localId"] for u in found] == [session["localId"]] and found[0].get("tenantId") == tenant_id, found
+    assert found[0]["email"] == address, found
+    assert admin_lookup({"localId": [session["localId"]]}) == [], "the project's admin path sees a tenant's user"
+
+
+@check("tenants: two made through the v2 admin API (password sign-up off, then patched on); microsoft.com configured in one (…/tenants/{t}/defaultSupportedIdpConfigs)")
+def tenants_created():
+    """Issue 38, Done when (JS SDK in a tenant): the tenants and the tenant's own Microsoft client, by the admin API."""
+    state["tenant_a"] = create_tenant("web-acme")
+    state["tenant_b"] = create_tenant("web-globex")
+    assert state["tenant_a"].startswith("web-acme-") and state["tenant_a"] != state["tenant_b"], state
+    # A wrong secret first: the tenant's own configuration is the one a sign-in uses (checked below), then the right one.
+    tenant_microsoft(state["tenant_a"], "not-the-secret")
+    listed = requests.get(f"{V2}/projects/{PROJECT}/tenants/{state['tenant_a']}/defaultSupportedIdpConfigs", headers=ADMIN, timeout=10).json()
+    assert [c["name"].rsplit("/", 1)[1] for c in listed.get("defaultSupportedIdpConfigs", [])] == ["microsoft.com"], listed
+    assert "not-the-secret" not in json.dumps(listed), listed
+    project = requests.get(f"{V2}/projects/{PROJECT}/defaultSupportedIdpConfigs", headers=ADMIN, timeout=10).json()
+    assert not [c for c in project.get("defaultSupportedIdpConfigs", []) if c["name"].endswith("/microsoft.com")], project
+
+
+@check("protocol in a tenant: signUp and signInWithPassword with tenantId, the token's firebase.tenant, lookup's users[].tenantId, refresh keeps it; the admin API sees the user in the tenant only; the same email in the project is another user")
+def protocol_tenant_password():
+    """Issue 38, Done when (JS SDK pattern, without the SDK): the requests the SDK sends with auth.tenantId set."""
+    tenant = state["tenant_a"]
+    open_page(APP, "protocol.html", BASE)
+    address, password = email("tenant-pw"), "pw " + uuid.uuid4().hex[:12]
+    status, created = rest("signUp", {"email": address, "password": password, "tenantId": tenant, "returnSecureToken": True})
+    assert status == 200 and created.get("idToken"), created
+    assert_in_tenant(created, tenant, address)
+    status, signed_in = rest("signInWithPassword", {"email": address, "password": password, "tenantId": tenant, "returnSecureToken": True})
+    assert status == 200 and signed_in["localId"] == created["localId"], signed_in
+    assert_in_tenant(signed_in, tenant, address)
+    # The SDK's reload: lookup with the ID token alone (no tenantId) answers the user's tenant.
+    status, looked_up = rest("lookup", {"idToken": signed_in["idToken"]})
+    assert status == 200 and looked_up["users"][0]["tenantId"] == tenant, looked_up
+    # The password is the tenant's: the project has no such user.
+    status, body = rest("signInWithPassword", {"email": address, "password": password, "returnSecureToken": True})
+    assert status == 400, body
+    # Refresh (no tenantId on the wire): the new ID token keeps the tenant.
+    refreshed = requests.post(f"{BASE}/securetoken.googleapis.com/v1/token?key=web-protocol-e2e-key",
+                              data={"grant_type": "refresh_token", "refresh_token": signed_in["refreshToken"]}, timeout=10)
+    assert refreshed.status_code == 200, refreshed.text
+    claims = token_claims(refreshed.json()["id_token"])
+    assert claims["firebase"].get("tenant") == tenant and claims["sub"] == created["localId"], claims
+    # The same email in the project is another user.
+    status, project_user = rest("signUp", {"email": address, "password": password, "returnSecureToken": True})
+    assert status == 200 and project_user["localId"] != created["localId"], project_user
+    assert "tenant" not in token_claims(project_user["idToken"])["firebase"], project_user
+    assert [u["localId"] for u in admin_lookup({"email": [address]})] == [project_user["localId"]]
+    assert [u["localId"] for u in admin_lookup({"email": [address]}, tenant=tenant)] == [created["localId"]]
+    state["protocol_tenant_session"] = signed_in
+
+
+@check("protocol in a tenant: popup with the handler's tid (the tenant's own microsoft.com: a wrong secret refuses, the right one signs in); the auth event's tenantId; signInWithIdp in the tenant")
+def protocol_tenant_popup():
+    """Issue 38, item 2 and Done when: the handler takes tid, the auth event carries tenantId, the tenant's provider."""
+    tenant = state["tenant_a"]
+    open_page(APP, "protocol.html", BASE)
+    # The tenant's microsoft.com has a wrong secret: refused, nobody signed in (the dev fallback would have worked).
+    op_id, _, _ = popup("t.popup(a)", ms(tid=tenant), email=email("tenant-wrong-secret"))
+    op = operation(op_id)
+    assert op.get("error") or op["signIn"]["status"] != 200, op
+    note(f"wrong secret: {op.get('error') or op['signIn']['body']['error']['message'][:160]}")
+    tenant_microsoft(tenant, None)
+    address = email("tenant-popup")
+    op_id, authorize, _ = popup("t.popup(a)", ms(tid=tenant), email=address)
+    op = operation(op_id)
+    assert "/__dev/microsoft/common/oauth2/v2.0/authorize" in urlparse(authorize).path, authorize
+    assert "tid=" + tenant in op["handlerUrl"], op["handlerUrl"]
+    assert op["event"]["tenantId"] == tenant, op["event"]
+    assert_event(dict(op["event"], tenantId=None), "signInViaPopup", op["eventId"], BASE)
+    assert [r["status"] for r in events_for(op["eventId"])] == ["ACK"], events_for(op["eventId"])
+    assert_signed_in(op, "microsoft.com", address)
+    assert [r["body"].get("tenantId") for r in driver.execute_script("return t.requests") if r["method"] == "signInWithIdp"][-1] == tenant
+    assert op["lookup"]["body"]["users"][0]["tenantId"] == tenant, op["lookup"]
+    assert_in_tenant(op["signIn"]["body"], tenant, address)
+
+
+@check("attack: tenants swapped: an unknown tid is an error event; a tenant's sign-in completed with another tenantId or none is refused and burned; a tenant's ID token with another tenantId is TENANT_ID_MISMATCH")
+def attack_tenant_swap():
+    """Issue 38, item 3 (a tenantId swapped mid-flow, another tenant's ID token)."""
+    tenant, other = state["tenant_a"], state["tenant_b"]
+    open_page(APP, "protocol.html", BASE)
+    # A tenant Hearth does not have: the app hears of it as an error event, no provider page.
+    click_action("t.popup(a)", ms(tid="nosuch-x7k2p"))
+    op = operation(driver.execute_script("return t.lastOpId"))
+    events = events_for(op["eventId"])
+    assert op["error"] == "unsupported-tenant-operation" and len(events) == 1, (op, events)
+    note(f"unknown tid: {events[0]['event']['error']}")
+    # A sign-in begun in tenant a (tid) and completed naming tenant b, or the project: refused, and burned (as a wrong
+    # sessionId burns it): not even its own tenant completes it afterwards, and nobody was signed up anywhere.
+    address = email("tenant-swap")
+    op_id, _, _ = popup("t.popup(a)", ms(tid=tenant, capture=True), email=address)
+    captured = operation(op_id)
+    event = captured["event"]
+    assert event["tenantId"] == tenant, event
+    assert_event(dict(event, tenantId=None), "signInViaPopup", captured["eventId"], BASE)
+    for tenant_id in (other, None):
+        body = {"requestUri": event["urlResponse"], "sessionId": event["sessionId"], "returnSecureToken": True, "returnIdpCredential": True}
+        if tenant_id:
+            body["tenantId"] = tenant_id
+        refused(*rest("signInWithIdp", body))
+    message = refused(*rest("signInWithIdp", {"requestUri": event["urlResponse"], "sessionId": event["sessionId"], "tenantId": tenant,
+                                              "returnSecureToken": True, "returnIdpCredential": True}))
+    assert "already completed" in message, message
+    assert admin_lookup({"email": [address]}) == [] and admin_lookup({"email": [address]}, tenant=tenant) == []
+    assert admin_lookup({"email": [address]}, tenant=other) == []
+    # Tenant a's ID token sent with tenantId b.
+    id_token = state["protocol_tenant_session"]["idToken"]
+    for method, extra in (("lookup", {}), ("update", {"displayName": "Mallory"})):
+        status, body = rest(method, {"idToken": id_token, "tenantId": other, **extra})
+        assert status == 400 and body["error"]["message"].startswith("TENANT_ID_MISMATCH"), (method, status, body)
+    status, body = rest("lookup", {"idToken": id_token})
+    assert status == 200 and body["users"][0].get("displayName") != "Mallory", body
+
+
 # --- 2. Google's Firebase JS SDK -------------------------------------------------------------------------------------
 
 def sdk_operation(op_id, timeout=25):
@@ -826,8 +1012,109 @@ def sdk_checks():
         assert driver.current_url.startswith(f"{CROSS}/emulator/auth/handler?") and "authType=signInViaRedirect" in driver.current_url
 
 
+def sdk_tenant_checks():
+    """Issue 38, Done when: `auth.tenantId = …` with Google's SDK: sign-up, password and Microsoft sign-in, refresh."""
+
+    def run(js, *arguments, timeout=25):
+        driver.switch_to.window(MAIN)
+        return sdk_operation(driver.execute_script("return " + js, *arguments), timeout)
+
+    def ok(op):
+        assert "error" not in op, op
+        return op["result"]
+
+    @check("SDK in a tenant: auth.tenantId = tid; createUserWithEmailAndPassword, signOut, signInWithEmailAndPassword: user.tenantId, the token's firebase.tenant, the admin API sees the user in the tenant only")
+    def sdk_tenant_password():
+        """Issue 38, Done when: the JS SDK pattern auth.tenantId = … signs up and signs in with a password."""
+        tenant = state["tenant_a"]
+        sdk_page()
+        ok(run("sdk.signOut()"))
+        assert driver.execute_script("return sdk.setTenant(arguments[0])", tenant) == tenant
+        address, password = email("sdk-tenant"), "pw " + uuid.uuid4().hex[:12]
+        created = ok(run("sdk.createUser(arguments[0])", {"email": address, "password": password}))
+        assert created["operationType"] == "signIn" and created["user"]["tenantId"] == tenant, created
+        uid = created["user"]["uid"]
+        ok(run("sdk.signOut()"))
+        signed_in = ok(run("sdk.signInWithPassword(arguments[0])", {"email": address, "password": password}))
+        assert signed_in["user"]["uid"] == uid and signed_in["user"]["tenantId"] == tenant, signed_in
+        token = ok(run("sdk.idToken(false)"))["token"]
+        claims = token_claims(token)
+        assert claims["firebase"]["tenant"] == tenant and claims["sub"] == uid and claims["firebase"]["sign_in_provider"] == "password", claims
+        assert_in_tenant({"idToken": token, "localId": uid}, tenant, address)
+        state["sdk_tenant_user"] = (uid, address, password, token)
+
+    @check("SDK in a tenant: signInWithPopup(OAuthProvider('microsoft.com')) through the tenant's own microsoft.com: user.tenantId, firebase.tenant, the admin API")
+    def sdk_tenant_microsoft():
+        """Issue 38, Done when: the JS SDK pattern auth.tenantId = … signs in with Microsoft (tid, the event's tenantId)."""
+        tenant = state["tenant_a"]
+        assert driver.execute_script("return sdk.tenant()") == tenant
+        address = email("sdk-tenant-ms")
+        op, authorize = sdk_popup("signInWithPopup", ms(), address=address)
+        result = ok(op)
+        assert "/__dev/microsoft/common/" in authorize, authorize
+        assert result["operationType"] == "signIn" and result["user"]["email"] == address and result["user"]["tenantId"] == tenant, result
+        assert provider_ids(result["user"]) == ["microsoft.com"], result
+        token = ok(run("sdk.idToken(false)"))["token"]
+        claims = token_claims(token)
+        assert claims["firebase"]["tenant"] == tenant and claims["firebase"]["sign_in_provider"] == "microsoft.com", claims
+        assert_in_tenant({"idToken": token, "localId": result["user"]["uid"]}, tenant, address)
+        state["sdk_tenant_ms"] = result["user"]["uid"]
+
+    @check("SDK in a tenant: user.getIdToken(true) refreshes (a Secure Token request) and the new token keeps firebase.tenant")
+    def sdk_tenant_refresh():
+        """Issue 38, Done when: the JS SDK pattern auth.tenantId = … refreshes inside the tenant."""
+        tenant, uid = state["tenant_a"], state["sdk_tenant_ms"]
+        before = driver.execute_script("return sdk.refreshes()")
+        time.sleep(1.1)  # a new iat: the refreshed token differs from the first
+        first = ok(run("sdk.idToken(false)"))["token"]
+        refreshed = ok(run("sdk.idToken(true)"))
+        assert driver.execute_script("return sdk.refreshes()") == before + 1
+        assert refreshed["token"] != first and refreshed["user"]["uid"] == uid and refreshed["user"]["tenantId"] == tenant, refreshed
+        claims = token_claims(refreshed["token"])
+        assert claims["firebase"]["tenant"] == tenant and claims["sub"] == uid and claims["iat"] > token_claims(first)["iat"], claims
+
+    @check("SDK in a tenant: the same email in the project (auth.tenantId = null) is another user")
+    def sdk_tenant_same_email_in_project():
+        """Issue 38, item 2: the same email in a tenant and in the project is two users."""
+        uid, address, password, _ = state["sdk_tenant_user"]
+        ok(run("sdk.signOut()"))
+        assert driver.execute_script("return sdk.setTenant(null)") is None
+        project_user = ok(run("sdk.createUser(arguments[0])", {"email": address, "password": password}))["user"]
+        assert project_user["uid"] != uid and project_user["tenantId"] is None, project_user
+        assert "tenant" not in token_claims(ok(run("sdk.idToken(false)"))["token"])["firebase"]
+        assert [u["localId"] for u in admin_lookup({"email": [address]})] == [project_user["uid"]]
+        assert [u["localId"] for u in admin_lookup({"email": [address]}, tenant=state["tenant_a"])] == [uid]
+
+    @check("attack: with auth.tenantId = tenant B, updateCurrentUser(tenant A's user) rejects with auth/tenant-id-mismatch; A's password does not sign in in B; A's ID token with tenantId B is TENANT_ID_MISMATCH")
+    def sdk_tenant_mismatch():
+        """Issue 38, item 3 (another tenant's ID token) and item 2 (TENANT_ID_MISMATCH), with the SDK."""
+        tenant, other = state["tenant_a"], state["tenant_b"]
+        uid, address, password, _ = state["sdk_tenant_user"]
+        ok(run("sdk.signOut()"))
+        driver.execute_script("return sdk.setTenant(arguments[0])", tenant)
+        ok(run("sdk.signInWithPassword(arguments[0])", {"email": address, "password": password}))
+        kept = driver.execute_script("return sdk.keep('a')")
+        assert kept["uid"] == uid and kept["tenantId"] == tenant, kept
+        token = ok(run("sdk.idToken(false)"))["token"]
+        driver.execute_script("return sdk.setTenant(arguments[0])", other)
+        op = run("sdk.updateCurrentUser('a')")
+        assert op.get("error", {}).get("code") == "auth/tenant-id-mismatch", op
+        # In tenant B, tenant A's email and password are nobody's.
+        op = run("sdk.signInWithPassword(arguments[0])", {"email": address, "password": password})
+        assert op.get("error", {}).get("code") in ("auth/invalid-credential", "auth/user-not-found"), op
+        note(f"tenant A's password in tenant B: {op['error']['code']}")
+        # Raw REST: tenant A's ID token naming tenant B.
+        for method, extra in (("lookup", {}), ("update", {"displayName": "Mallory"})):
+            response = requests.post(f"{V1}/accounts:{method}?key=web-sdk-e2e-key", json={"idToken": token, "tenantId": other, **extra}, timeout=10)
+            assert response.status_code == 400 and error_message(response).startswith("TENANT_ID_MISMATCH"), (method, response.text)
+        assert admin_lookup({"localId": [uid]}, tenant=tenant)[0].get("displayName") != "Mallory"
+        driver.execute_script("return sdk.setTenant(null)")
+        ok(run("sdk.signOut()"))
+
+
 if HAS_SDK:
     sdk_checks()
+    sdk_tenant_checks()
 else:
     print(f"SKIP Firebase JS SDK checks: {SDK_DIR} has no firebase-app.js and firebase-auth.js "
           "(set HEARTH_FIREBASE_JS_SDK to a folder with the CDN build's two files; they are never committed)")
