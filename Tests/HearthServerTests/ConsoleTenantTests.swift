@@ -271,4 +271,27 @@ import Testing
             #expect(try await get(h, "/console/t/off-ddddd/users", session).status == 200)
         }
     }
+
+    /// Issue 38, item 4: "Test configuration" with a tenant picked checks that tenant's own provider settings (a
+    /// wrong secret there is found while the project's same provider passes), and its page links back into the tenant.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func testConfigurationChecksTheTenantsOwnProvider(store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store, devIdPs: true) { h in
+            try await TenantTests.addTenant(h, "acme-aaaaa")
+            try await h.storeDevProviderConfig("microsoft.com")
+            var tenantConfig = try #require(try await h.store.idpConfig(providerId: "microsoft.com"))
+            tenantConfig.clientSecret = "Tenant-Wrong-Secret-31"
+            let acme = h.store.bound(toTenant: "acme-aaaaa")
+            try await acme.saveIdPConfig(tenantConfig)
+            let session = try await console.signIn(h)
+            let project = try await post(h, "/console/provider/test", session, [("csrf", session.csrf), ("provider", "microsoft.com")])
+            #expect(project.text.contains("the configuration looks right"), "\(project.text.prefix(400))")
+            let tenant = try await post(h, "/console/t/acme-aaaaa/provider/test", session, [("csrf", session.csrf), ("provider", "microsoft.com")])
+            #expect(tenant.status == 200)
+            #expect(tenant.text.contains("the client secret is wrong"), "the tenant's own secret is checked")
+            #expect(!tenant.text.contains("Tenant-Wrong-Secret-31"))
+            #expect(tenant.text.contains(#"href="/console/t/acme-aaaaa/provider?id=microsoft.com""#))
+            #expect(tenant.text.contains(#"<option value="acme-aaaaa" selected>"#))
+        }
+    }
 }
