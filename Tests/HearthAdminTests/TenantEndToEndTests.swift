@@ -27,6 +27,7 @@ import Testing
         return id
     }
 
+    /// A HearthAuth instance of its own (a fresh API key: its own state) on the harness's server, in `tenant`.
     static func makeAuth(_ h: HearthHarness, tenant: String?) -> Auth {
         let auth = Auth(configuration: AuthConfiguration(serverURL: URL(string: h.baseURL)!, apiKey: "key-\(UUID().uuidString.prefix(8))",
                                                          projectId: h.projectId, appId: "hearth-tests", persistence: InMemoryUserPersistence()))
@@ -34,10 +35,12 @@ import Testing
         return auth
     }
 
+    /// An ID token's `firebase.tenant`.
     static func tenantClaim(_ token: String) -> String? {
         (jwtPayload(token)?["firebase"] as? [String: Any])?["tenant"] as? String
     }
 
+    /// Expects a `wrongTenant` refusal.
     static func expectWrongTenant(_ operation: () async throws -> VerifiedToken, sourceLocation: SourceLocation = #_sourceLocation) async {
         do {
             let verified = try await operation()

@@ -17,6 +17,7 @@ import Testing
             try await TenantTests.addTenant(h, "acme-aaaaa")
             let project = "\(WirePaths.identityToolkitV2)/projects/demo-hearth"
             let tenant = "\(project)/tenants/acme-aaaaa"
+            /// An admin call with the emulator's owner credential.
             func send(_ method: HTTPRequest.Method, _ path: String, _ body: String? = nil) async throws -> HearthHarness.Reply {
                 try await h.send(method, path, body: body, headers: TenantTests.owner)
             }
