@@ -51,7 +51,12 @@ extension Data {
 
     /// Decodes base64url with or without padding (standard base64's `+` and `/` are accepted too).
     public init?(base64URLEncoded text: some StringProtocol) {
-        var bytes = Array(text.utf8)
+        self.init(base64URLEncodedBytes: text.utf8)
+    }
+
+    /// Decodes base64url bytes (ASCII) with or without padding, as ``init(base64URLEncoded:)``.
+    public init?(base64URLEncodedBytes text: some Collection<UInt8>) {
+        var bytes = Array(text)
         for index in bytes.indices {
             switch bytes[index] {
             case UInt8(ascii: "-"): bytes[index] = UInt8(ascii: "+")
