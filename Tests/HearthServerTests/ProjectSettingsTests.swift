@@ -65,6 +65,25 @@ import Testing
         }
     }
 
+    /// Issue 38, item 2: a tenant's scope reads the project's settings with the tenant's flags laid over them, so
+    /// saving project settings in it would hand the project the tenant's flags: refused, nothing saved or audited.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func projectSettingsAreNotChangedInATenantsScope(store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
+            let admin = h.server.admin
+            let tenant = try await admin.createTenant(Tenant(displayName: "Acme", allowPasswordSignup: false), by: Self.owner)
+            let tenantId = try #require(tenant.name?.split(separator: "/").last.map(String.init))
+            let scope = try await admin.scope(tenantId: tenantId, in: "the test")
+            let before = try await h.store.projectConfig(projectId: h.projectId)
+            let auditBefore = try await Self.audit(h).count
+            let error = await Self.refusal { _ = try await admin.updateProjectSettings([.anonymousSignIn(false)], by: Self.owner, in: scope) }
+            #expect(error?.code == .operationNotAllowed)
+            #expect(error?.detail?.contains("tenants update") == true, "\(error?.detail ?? "accepted")")
+            #expect(try await h.store.projectConfig(projectId: h.projectId) == before)
+            #expect(try await Self.audit(h).count == auditBefore)
+        }
+    }
+
     /// Issue 37, item 3: each typed value is checked by the service whoever asks, with the admin API's messages; a
     /// refused list saves nothing and writes no audit entry, even when its earlier changes were good — on both stores.
     @Test(arguments: HearthHarness.StoreChoice.available)

@@ -49,6 +49,11 @@ extension AdminService {
     /// the scope sees from then on.
     @discardableResult
     public func updateProjectSettings(_ changes: [ProjectSettingChange], by principal: AdminPrincipal, in scope: Scope) async throws -> ProjectConfig {
+        // A tenant's scope reads the project's settings with the tenant's flags laid over them: saving that would
+        // give the project the tenant's flags. A tenant's own settings change on the tenant (`tenants.patch`).
+        if let tenant = scope.tenantId {
+            throw HearthAPIError(.operationNotAllowed, "project settings cannot be changed in tenant \"\(Scope.shown(tenant))\": change the tenant's own settings with PATCH …/tenants/\(Scope.shown(tenant)) (hearth tenants update)")
+        }
         var config = try await scope.config()
         for change in changes { try apply(change, to: &config) }
         try await scope.store.saveProjectConfig(config)
