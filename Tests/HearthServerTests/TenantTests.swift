@@ -175,6 +175,14 @@ import Testing
             #expect(Self.tenantClaim(signedIn.json?["idToken"] as? String) == "acme-aaaaa")
             #expect(try await h.store.bound(toTenant: "acme-aaaaa").user(localId: "alice") != nil)
             #expect(try await h.store.user(localId: "alice") == nil)
+
+            // The same uid for the project: uids are unique across the server, so it is refused in words (not a
+            // sign-in as tenant A's alice, not a second alice).
+            let projectToken = try await account.sign(CustomTokenClaims(serviceAccount: account.email, uid: "alice", issuedAt: h.clock.now))
+            let refused = try await h.post(WirePaths.accounts("signInWithCustomToken"), SignInWithCustomTokenRequest(token: projectToken))
+            #expect(refused.status == 400 && refused.errorCode == "USER_NOT_FOUND", "\(refused.text)")
+            #expect(refused.text.contains("uids are unique across a Hearth server's tenants"), "\(refused.text)")
+            #expect(try await h.store.user(localId: "alice") == nil)
         }
     }
 

@@ -89,7 +89,10 @@ extension AccountService {
                 existing = try await scope.store.user(localId: claims.uid)
             }
         }
-        guard let user = existing else { throw HearthAPIError(.userNotFound) }
+        guard let user = existing else {
+            // The uid is taken, but not in this scope: another tenant's or the project's user holds it.
+            throw HearthAPIError(.userNotFound, "uid \(Scope.shown(claims.uid)) belongs to a user outside \(Scope.describe(scope.tenantId)) (another tenant's or the project's): uids are unique across a Hearth server's tenants, unlike Identity Platform's; mint the custom token with a uid of its own")
+        }
         // The app's backend vouches for the user: no second factor is asked (as at Firebase).
         let end = try await finishSignIn(user, provider: "custom", .firstFactor(bothFactors: true, sessionClaims: sessionClaims), in: scope)
         return SignInWithCustomTokenResponse(tokens: end.tokens, isNewUser: false)
