@@ -175,6 +175,7 @@ struct Users: AsyncParsableCommand {
     /// The admin service's refusals in the command's words (usage errors), by the values the command gave.
     static func explain(_ error: HearthAPIError, uid: String? = nil, email: String? = nil, phone: String? = nil) -> any Error {
         switch error.code {
+        case .duplicateLocalId where error.detail?.contains("uids are unique") == true: ValidationError(error.detail ?? "")
         case .duplicateLocalId: ValidationError("a user with uid \(uid ?? "") exists")
         case .emailExists: ValidationError(email.map { "another user has the email \($0)" } ?? "another user has that email")
         case .phoneNumberExists: ValidationError(phone.map { "another user has the phone number \($0)" } ?? "another user has that phone number")

@@ -40,18 +40,6 @@ import Testing
         (jwtPayload(token)?["firebase"] as? [String: Any])?["tenant"] as? String
     }
 
-    /// Expects a `wrongTenant` refusal.
-    static func expectWrongTenant(_ operation: () async throws -> VerifiedToken, sourceLocation: SourceLocation = #_sourceLocation) async {
-        do {
-            let verified = try await operation()
-            Issue.record("accepted a token of tenant \(verified.tenant ?? "(project)")", sourceLocation: sourceLocation)
-        } catch let error as TokenVerificationError {
-            #expect(error.reason == .wrongTenant, "\(error)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
-        }
-    }
-
     /// Issue 38, items 2 and 4 (HearthAuth end to end): `Auth.tenantID = t` signs up and signs in with a password in a
     /// tenant made through the server's admin API; `user.tenantID` and the ID token's `firebase.tenant` are `t`, and a
     /// refresh keeps both; the same email with no tenant is another user.
@@ -102,11 +90,11 @@ import Testing
             let verified = try await verifier.forTenant(tenant).verifyIDToken(token)
             #expect(verified.uid == user.uid && verified.tenant == tenant && verified.email == "ada@example.com")
             #expect(try await verifier.verifyIDToken(token, tenant: .tenant(tenant)).uid == user.uid)
-            await Self.expectWrongTenant { try await verifier.verifyIDToken(token, tenant: .projectOnly) }
-            await Self.expectWrongTenant { try await TokenVerifier(projectId: h.projectId, keySource: .hearth(h.baseURL), tenant: .projectOnly,
+            await TenantAdminTests.expectWrongTenant { try await verifier.verifyIDToken(token, tenant: .projectOnly) }
+            await TenantAdminTests.expectWrongTenant { try await TokenVerifier(projectId: h.projectId, keySource: .hearth(h.baseURL), tenant: .projectOnly,
                                                                    now: { h.clock.now }).verifyIDToken(token) }
-            await Self.expectWrongTenant { try await verifier.forTenant(other).verifyIDToken(token) }
-            await Self.expectWrongTenant { try await verifier.forTenant(tenant).verifyIDToken(projectToken) }
+            await TenantAdminTests.expectWrongTenant { try await verifier.forTenant(other).verifyIDToken(token) }
+            await TenantAdminTests.expectWrongTenant { try await verifier.forTenant(tenant).verifyIDToken(projectToken) }
             #expect(try await verifier.verifyIDToken(projectToken, tenant: .projectOnly).tenant == nil)
 
             let admin = AdminClient(baseURL: h.baseURL, projectId: h.projectId, credentials: .emulatorOwner)

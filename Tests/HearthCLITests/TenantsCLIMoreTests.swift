@@ -229,6 +229,10 @@ import Testing
         let same = try CLI.run(["users", "import", file, "--tenant", acme, "--data-dir", dataDir])
         #expect(same.stdout.contains("user 0 (shared-1): uid exists (use --allow-overwrite to replace it)"), "\(same.stdout)")
         #expect(TenantsCLITests.userLines(try CLI.run(["users", "list", "--tenant", beta, "--data-dir", dataDir])).isEmpty)
+        // `users create` with the uid in another tenant says why, not only that the uid exists.
+        let created = try CLI.run(["users", "create", "--tenant", beta, "--uid", "shared-1", "--no-password", "--data-dir", dataDir])
+        #expect(created.status != 0 && created.output.contains("uids are unique across a Hearth server's tenants")
+                && created.output.contains("choose another uid"), "\(created.output)")
         let kept = try CLI.run(["users", "get", "shared-1", "--tenant", acme, "--data-dir", dataDir])
         #expect(kept.stdout.contains("Acme person") && kept.stdout.contains("a@example.com"), "\(kept.stdout)")
     }

@@ -61,6 +61,18 @@ import Testing
             let intoProject = try await Self.batchCreate(h, tenant: nil, #"{"users":[{"localId":"shared-uid"}]}"#)
             #expect(Self.messages(intoProject).first?.hasPrefix("DUPLICATE_LOCAL_ID : uid shared-uid belongs to a user outside the project") == true,
                     "\(intoProject.text)")
+
+            // An administrator creating a user in B with A's uid is told the same, and A's user is untouched.
+            let created = try await TenantResourceTests.call(h, .post, "\(WirePaths.identityToolkitV1)/projects/demo-hearth/tenants/beta-bbbbb/accounts",
+                                                             #"{"localId":"shared-uid","email":"c@example.com"}"#)
+            #expect(created.status == 400 && created.errorCode == "DUPLICATE_LOCAL_ID", "\(created.text)")
+            #expect(created.text.contains("uid shared-uid belongs to a user outside tenant beta-bbbbb") && created.text.contains("choose another uid"),
+                    "\(created.text)")
+            #expect(try await h.store.bound(toTenant: "acme-aaaaa").user(localId: "shared-uid")?.email == "a@example.com")
+            // Its own uid in B: the ordinary answer.
+            let own = try await TenantResourceTests.call(h, .post, "\(WirePaths.identityToolkitV1)/projects/demo-hearth/tenants/beta-bbbbb/accounts",
+                                                         #"{"localId":"new-uid"}"#)
+            #expect(own.errorCode == "DUPLICATE_LOCAL_ID" && !own.text.contains("outside"), "\(own.text)")
         }
     }
 }

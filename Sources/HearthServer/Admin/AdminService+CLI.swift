@@ -77,16 +77,20 @@ extension AdminService {
                 // The uid is taken. Not in this scope (else a concurrent import in it): by a user of another tenant or
                 // of the project. Uids are unique in the whole store (Identity Platform's are per tenant), and an
                 // overwrite cannot reach another tenant's user.
-                guard try await scope.store.user(localId: record.localId) != nil else { throw Self.uidInAnotherTenant(record.localId, scope: scope) }
+                guard try await scope.store.user(localId: record.localId) != nil else {
+                    throw Self.uidInAnotherTenant(record.localId, scope: scope,
+                                                  then: "import these users into another Hearth server, or give them new uids (allowOverwrite cannot replace a user of another tenant)")
+                }
                 throw StoreError.duplicateLocalId
             }
         }
     }
 
-    /// `DUPLICATE_LOCAL_ID` for an imported uid that a user of another tenant (or of the project) holds.
-    static func uidInAnotherTenant(_ localId: String, scope: Scope) -> HearthAPIError {
+    /// `DUPLICATE_LOCAL_ID` for a uid (imported or chosen by an administrator) that a user of another tenant (or of
+    /// the project) holds; `then` says what to do instead.
+    static func uidInAnotherTenant(_ localId: String, scope: Scope, then: String) -> HearthAPIError {
         let here = scope.tenantId.map { "tenant \($0)" } ?? "the project"
-        return HearthAPIError(.duplicateLocalId, "uid \(String(localId.withoutControlCharacters.prefix(128))) belongs to a user outside \(here) (another tenant's or the project's): uids are unique across a Hearth server's tenants, unlike Identity Platform's; import these users into another Hearth server, or give them new uids (allowOverwrite cannot replace a user of another tenant)")
+        return HearthAPIError(.duplicateLocalId, "uid \(String(localId.withoutControlCharacters.prefix(128))) belongs to a user outside \(here) (another tenant's or the project's): uids are unique across a Hearth server's tenants, unlike Identity Platform's; \(then)")
     }
 
     // MARK: Providers

@@ -76,7 +76,15 @@ extension AdminService {
             user.passwordHash = try await accounts.hashPassword(password)
             user.passwordUpdatedAt = user.createdAt
         }
-        try await accounts.createAccount(user, origin: .administrator, in: scope)
+        do {
+            try await accounts.createAccount(user, origin: .administrator, in: scope)
+        } catch StoreError.duplicateLocalId {
+            // Taken, but not in this scope: by a user of another tenant or of the project.
+            guard try await scope.store.user(localId: localId) != nil else {
+                throw Self.uidInAnotherTenant(localId, scope: scope, then: "choose another uid")
+            }
+            throw StoreError.duplicateLocalId
+        }
         try await audit(principal, "accounts.create", target: localId, detail: Self.fieldNames(of: request), in: scope)
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: nil)
     }
