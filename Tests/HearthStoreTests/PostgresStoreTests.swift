@@ -58,6 +58,44 @@ struct PostgresStoreTests {
         }
     }
 
+    /// Issue 38, item 3 (isolation on PostgreSQL with replicas): a tenant made on one replica is another's at once;
+    /// one email raced into a tenant on two replicas is one account there, and the same email in another tenant and
+    /// in the project are other accounts; neither replica's tenant-bound store sees another tenant's user; a tenant
+    /// deleted on one replica is gone, with its users, for the other.
+    @Test func tenantsAreIsolatedAcrossReplicas() async throws {
+        try await withReplicas(2) { stores in
+            let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+            for id in ["acme-aaaaa", "beta-bbbbb"] {
+                try await stores[0].insertTenant(TenantRecord(id: id, displayName: "Tenant \(id.prefix(4))", settings: TenantSettings(), createdAt: t0))
+            }
+            #expect(try await stores[1].tenant(id: "acme-aaaaa")?.displayName == "Tenant acme")
+            let acme = stores.map { $0.bound(toTenant: "acme-aaaaa") }
+            let outcomes = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    let store = acme[index % 2]
+                    group.addTask { (try? await store.createUser(makeUser("acme-\(index)", email: "race@example.com"))) != nil }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 1)
+            try await stores[1].bound(toTenant: "beta-bbbbb").createUser(makeUser("beta-1", email: "race@example.com"))
+            try await stores[0].createUser(makeUser("project-1", email: "race@example.com"))
+            let acmeUser = try #require(try await acme[1].user(email: "race@example.com"))
+            #expect(acmeUser.tenantId == "acme-aaaaa")
+            #expect(try await stores[0].bound(toTenant: "beta-bbbbb").user(email: "race@example.com")?.localId == "beta-1")
+            #expect(try await stores[1].user(email: "race@example.com")?.localId == "project-1")
+            // Another tenant's user is not found by key through either replica's bound store.
+            #expect(try await stores[0].bound(toTenant: "beta-bbbbb").user(localId: acmeUser.localId) == nil)
+            #expect(try await stores[1].user(localId: acmeUser.localId) == nil)
+            // Deleted on one replica: gone for the other, with its users; the others stay.
+            #expect(try await stores[0].deleteTenant(id: "acme-aaaaa"))
+            #expect(try await stores[1].tenant(id: "acme-aaaaa") == nil)
+            #expect(try await acme[1].user(localId: acmeUser.localId) == nil)
+            #expect(try await stores[1].bound(toTenant: "beta-bbbbb").user(localId: "beta-1") != nil)
+            #expect(try await stores[1].user(localId: "project-1") != nil)
+        }
+    }
+
     @Test func oneFederatedIdentityRacedOnTwoReplicasYieldsOneUser() async throws {
         try await withReplicas(2) { stores in
             let identity = ProviderIdentity(providerId: "microsoft.com", federatedId: "oid-race")
