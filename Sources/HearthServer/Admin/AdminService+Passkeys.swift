@@ -72,10 +72,10 @@ extension AdminService {
 
     /// Removes passkeys of a user by credential id through the admin API's `accounts:update` `deletePasskey`
     /// (`PASSKEY_ENROLLMENT_NOT_FOUND` when one is not the user's, and then nothing is removed; audited as
-    /// `passkey.remove` and `accounts.update`). `scope`: the user's tenant (nil: the project's own users).
-    public func removePasskeys(localId: String, credentialIds: [String], by principal: AdminPrincipal, in scope: Scope? = nil) async throws {
+    /// `passkey.remove` and `accounts.update`) in `scope`, the user's tenant or the project.
+    public func removePasskeys(localId: String, credentialIds: [String], by principal: AdminPrincipal, in scope: Scope) async throws {
         var update = AdminUpdateRequest(localId: localId)
         update.deletePasskey = credentialIds
-        _ = try await self.update(update, by: principal, in: scope ?? accounts.scopes.project)
+        _ = try await self.update(update, by: principal, in: scope)
     }
 }

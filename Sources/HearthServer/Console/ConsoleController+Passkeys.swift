@@ -28,10 +28,7 @@ extension ConsoleController {
             guard let credentialId = form.text("credentialId") else {
                 throw HearthAPIError(.invalidArgument, "the form names no passkey (credentialId); reload the user's page and try again")
             }
-            // As AdminService.removePasskeys (the admin API's accounts:update deletePasskey), in the page's scope.
-            var update = AdminUpdateRequest(localId: uid)
-            update.deletePasskey = [credentialId]
-            _ = try await service.update(update, by: principal(session), in: target.scope)
+            try await service.removePasskeys(localId: uid, credentialIds: [credentialId], by: principal(session), in: target.scope)
             return redirect(userHref(uid, in: target) + "&ok=passkey-removed#passkeys")
         }
     }
