@@ -159,6 +159,10 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case passkeyEnrollmentNotFound = "PASSKEY_ENROLLMENT_NOT_FOUND"
     /// The authenticator's response does not verify (origin, rp id, flags, signature, counter, format).
     case invalidAuthenticatorResponse = "INVALID_AUTHENTICATOR_RESPONSE"
+    // Blocking functions (issue 39)
+    /// A blocking function refused the operation, answered something unusable, or could not be reached in time;
+    /// the detail says which (Firebase's string).
+    case blockingFunctionError = "BLOCKING_FUNCTION_ERROR_RESPONSE"
     // Request shape and access
     case invalidArgument = "INVALID_ARGUMENT"
     case invalidJSONPayload = "INVALID_JSON_PAYLOAD"
