@@ -79,6 +79,9 @@ public struct HearthServerConfiguration: Sendable {
     public var metricsToken: String?
     /// Email: the SMTP relay, the sender, the dev mailbox, the action codes' lifetimes.
     public var mail: MailConfiguration
+    /// Blocking functions: which addresses a function URL may have (`hooks.allow.private.networks`, `--dev`) and
+    /// the calls' deadline (issue 39).
+    public var blockingFunctions = BlockingFunctionSettings()
 
     public init(projectId: String = "demo-hearth", apiKeys: Set<String> = [], host: String = "127.0.0.1", port: Int = 9099,
                 idTokenLifetime: TimeInterval = 3600, refreshGraceWindow: TimeInterval = 30, recentLoginWindow: TimeInterval = 300,

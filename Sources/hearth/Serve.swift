@@ -51,6 +51,7 @@ struct Serve: AsyncParsableCommand {
     @Option(\.metricsToken) var metricsToken: String?
     @Flag(\.emulatorAdmin) var emulatorAdmin = false
     @Flag(\.emulatorAdminAllowRemote) var emulatorAdminAllowRemote = false
+    @Flag(\.hooksAllowPrivateNetworks) var hooksAllowPrivateNetworks = false
     @Option(\.consoleIdleTimeout) var consoleIdleTimeout: String?
     @Flag(\.consoleLink) var noConsoleLink = false
 
@@ -133,6 +134,7 @@ struct Serve: AsyncParsableCommand {
         draft.rateLimits = settings.rateLimits
         draft.trustedProxies = try TrustedProxies(settings[\.trustedProxies])
         draft.emulatorAdminAllowRemote = settings[\.emulatorAdminAllowRemote]
+        draft.blockingFunctions = BlockingFunctionSettings(allowPrivateNetworks: settings[\.hooksAllowPrivateNetworks], development: settings[\.dev])
         draft.storeTimeout = settings.storeTimeout
         draft.rsaSigner = settings[\.rsaSigner]
         draft.mail = MailConfiguration(transport: settings.smtp.map { SMTPMailTransport(configuration: $0) }, from: settings[\.mailFrom],

@@ -116,6 +116,9 @@ extension Settings {
         let trustedProxies = Setting<[String]>("trusted.proxies", .list("trusted-proxy"), default: "", documented: "none (the header is ignored)",
                                                help: "A reverse proxy's address or CIDR network whose X-Forwarded-For gives the client address; repeat for several (comma-separated in the environment).",
                                                .trustedProxies)
+        let hooksAllowPrivateNetworks = Setting<Bool>("hooks.allow.private.networks", .flag("hooks-allow-private-networks"), default: "false",
+                                                      documented: "off", help: "Blocking-function URLs may be or resolve to private, loopback and link-local addresses (by default only public addresses; with --dev, loopback too).",
+                                                      .flag)
     }
 }
 

@@ -50,6 +50,9 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     public var mfa: MultiFactorAuthConfig?
     /// Passkeys (Hearth's `passkeys` config object): nil until set, which is off.
     public var passkeys: PasskeyConfig?
+    /// Blocking functions (Identity Platform's `blockingFunctions`): project-wide, a tenant's users go through the
+    /// project's functions (``apply(_:)`` for a tenant leaves it alone). nil: none.
+    public var blockingFunctions: BlockingFunctionsConfig?
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
@@ -83,6 +86,7 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         sendEmail = try c.decodeIfPresent(AdminProjectConfig.SendEmailConfig.self, forKey: .sendEmail)
         mfa = try c.decodeIfPresent(MultiFactorAuthConfig.self, forKey: .mfa)
         passkeys = try c.decodeIfPresent(PasskeyConfig.self, forKey: .passkeys)
+        blockingFunctions = try c.decodeIfPresent(BlockingFunctionsConfig.self, forKey: .blockingFunctions)
     }
 
     /// Passkeys may be enrolled and used.

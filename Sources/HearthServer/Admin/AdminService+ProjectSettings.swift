@@ -32,7 +32,8 @@ extension AdminService {
             passkeys: PasskeyConfig(enabled: config.passkeysEnabled,
                                     rpId: AccountService.passkeyRPId(config, publicURL: configuration.publicURL.url),
                                     allowedOrigins: config.passkeys?.allowedOrigins ?? [],
-                                    userVerification: config.passkeys?.userVerification ?? "REQUIRED"))
+                                    userVerification: config.passkeys?.userVerification ?? "REQUIRED"),
+            blockingFunctions: config.blockingFunctions ?? BlockingFunctionsConfig())
     }
 
     /// `notification.sendEmail` with every template filled in (defaults included, `customized` set).
@@ -104,7 +105,34 @@ extension AdminService {
             config.mfa = try Self.updatedMFA(config.mfa, change)
         case .passkeysEnabled, .passkeyRpId, .passkeyAllowedOrigins, .passkeyUserVerification:
             config.passkeys = try updatedPasskeys(config.passkeys, change)
+        case .blockingFunctionTrigger, .blockingFunctionsForwardIdToken, .blockingFunctionsForwardAccessToken, .blockingFunctionsForwardRefreshToken:
+            let updated = try updatedBlockingFunctions(config.blockingFunctions, change)
+            config.blockingFunctions = updated.isEmpty ? nil : updated
         }
+    }
+
+    /// `blockingFunctions` with one change applied, checked: a function URL passes ``BlockingFunctionURLPolicy``
+    /// (https; http only for a loopback host under `--dev`; no private, loopback or link-local address unless
+    /// `hooks.allow.private.networks`; no user info, fragment, control characters; at most 2048 characters) and
+    /// gets `updateTime` now. A host name's addresses are checked before every call.
+    func updatedBlockingFunctions(_ current: BlockingFunctionsConfig?, _ change: ProjectSettingChange) throws -> BlockingFunctionsConfig {
+        var functions = current ?? BlockingFunctionsConfig()
+        var forward = functions.forwardInboundCredentials ?? .init()
+        switch change {
+        case .blockingFunctionTrigger(let event, let uri):
+            guard let uri, !uri.isEmpty else { functions.triggers[event.rawValue] = nil; break }
+            if case .failure(let refusal) = BlockingFunctionURLPolicy.check(uri, settings: configuration.blockingFunctions) {
+                throw HearthAPIError(.invalidConfig, "blockingFunctions.triggers.\(event.rawValue): \(refusal.message)")
+            }
+            let stamp = configuration.clock.now().formatted(.iso8601)
+            functions.triggers[event.rawValue] = .init(functionUri: uri, updateTime: stamp)
+        case .blockingFunctionsForwardIdToken(let on): forward.idToken = on == true ? true : nil
+        case .blockingFunctionsForwardAccessToken(let on): forward.accessToken = on == true ? true : nil
+        case .blockingFunctionsForwardRefreshToken(let on): forward.refreshToken = on == true ? true : nil
+        default: break
+        }
+        functions.forwardInboundCredentials = forward.isEmpty ? nil : forward
+        return functions
     }
 
     /// `mfa` with one change applied, checked: TOTP only, `adjacentIntervals` 0…10, no MANDATORY.

@@ -17,6 +17,8 @@ enum ProjectConfigWire {
         "mfa.state", "mfa.enabledProviders", "mfa.providerConfigs",
         "passkeys.enabled", "passkeys.rpId", "passkeys.allowedOrigins", "passkeys.userVerification",
     ] + EmailTemplates.Kind.allCases.map { "notification.sendEmail.\($0.configField)" }
+        + BlockingEventType.allCases.map { "blockingFunctions.triggers.\($0.rawValue)" }
+        + ["idToken", "accessToken", "refreshToken"].map { "blockingFunctions.forwardInboundCredentials.\($0)" }
 
     /// The changes a `PATCH …/config` asks for, in the mask's order: `INVALID_JSON_PAYLOAD` unless the body is an
     /// object, `INVALID_UPDATE_MASK` for a path Hearth cannot change, `INVALID_CONFIG` for a value of the wrong type.
@@ -110,6 +112,23 @@ enum ProjectConfigWire {
         case "passkeys.allowedOrigins":
             return .passkeyAllowedOrigins(try strings(notStrings: "passkeys.allowedOrigins must be an array of at most 50 origins",
                                                       notArray: "'passkeys.allowedOrigins' must be an array of origins"))
+        case "blockingFunctions.forwardInboundCredentials.idToken": return .blockingFunctionsForwardIdToken(try optionalBool())
+        case "blockingFunctions.forwardInboundCredentials.accessToken": return .blockingFunctionsForwardAccessToken(try optionalBool())
+        case "blockingFunctions.forwardInboundCredentials.refreshToken": return .blockingFunctionsForwardRefreshToken(try optionalBool())
+        case _ where leaf.hasPrefix("blockingFunctions.triggers."):
+            guard let event = BlockingEventType(rawValue: String(leaf.dropFirst("blockingFunctions.triggers.".count))) else {
+                throw HearthAPIError(.invalidUpdateMask, "Hearth cannot change '\(leaf)'; the events are \(BlockingEventType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            switch value {
+            case nil, .null?: return .blockingFunctionTrigger(event, nil)
+            case .object(let trigger)?:
+                switch trigger["functionUri"] {
+                case nil, .null?: return .blockingFunctionTrigger(event, nil)
+                case .string(let uri)?: return .blockingFunctionTrigger(event, uri)
+                default: throw HearthAPIError(.invalidConfig, "'\(leaf).functionUri' must be a string (the function's https URL)")
+                }
+            default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be an object {\"functionUri\": \"https://…\"}")
+            }
         case "passkeys.userVerification":
             switch value {
             case nil, .null?: return .passkeyUserVerification(nil)

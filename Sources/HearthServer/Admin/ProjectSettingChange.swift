@@ -46,6 +46,15 @@ public enum ProjectSettingChange: Sendable, Equatable {
     case passkeyAllowedOrigins([String]?)
     /// `passkeys.userVerification`: REQUIRED or PREFERRED, any case (nil: the default, REQUIRED).
     case passkeyUserVerification(String?)
+    /// `blockingFunctions.triggers.<event>`: the event's function URL (nil or empty: no function); checked by
+    /// ``BlockingFunctionURLPolicy`` (https, no private address unless allowed); its `updateTime` is stamped.
+    case blockingFunctionTrigger(BlockingEventType, String?)
+    /// `blockingFunctions.forwardInboundCredentials.idToken`: the provider's ID token goes to the functions (nil: off).
+    case blockingFunctionsForwardIdToken(Bool?)
+    /// `blockingFunctions.forwardInboundCredentials.accessToken`: the provider's access token (and its lifetime).
+    case blockingFunctionsForwardAccessToken(Bool?)
+    /// `blockingFunctions.forwardInboundCredentials.refreshToken`: the provider's refresh token.
+    case blockingFunctionsForwardRefreshToken(Bool?)
 
     /// The admin API's update-mask path of the leaf this change sets (the audit entry's detail lists them).
     public var path: String {
@@ -68,6 +77,10 @@ public enum ProjectSettingChange: Sendable, Equatable {
         case .passkeyRpId: "passkeys.rpId"
         case .passkeyAllowedOrigins: "passkeys.allowedOrigins"
         case .passkeyUserVerification: "passkeys.userVerification"
+        case .blockingFunctionTrigger(let event, _): "blockingFunctions.triggers.\(event.rawValue)"
+        case .blockingFunctionsForwardIdToken: "blockingFunctions.forwardInboundCredentials.idToken"
+        case .blockingFunctionsForwardAccessToken: "blockingFunctions.forwardInboundCredentials.accessToken"
+        case .blockingFunctionsForwardRefreshToken: "blockingFunctions.forwardInboundCredentials.refreshToken"
         }
     }
 

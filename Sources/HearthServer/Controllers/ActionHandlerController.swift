@@ -84,7 +84,8 @@ struct ActionHandlerController {
             return guardian.page(Pages.action(title: "This link does not work", message: error.message, tone: .error), status: .badRequest, token: nil)
         }
         return try await guarded(link, token) {
-            let scope = try await emailActions.accounts.scopes.resolve(tenantId: link.tenantId, in: "the link")
+            var scope = try await emailActions.accounts.scopes.resolve(tenantId: link.tenantId, in: "the link")
+            scope.client = ClientFacts(ipAddress: address, userAgent: request.headers[.userAgent] ?? "", locale: link.lang)
             if form["action"] == "resend" { return try await sendReset(to: form["email"], link, token, address: address, in: scope) }
             guard let type = link.type, type != .emailSignIn else { return try await openInApp(link, status: .badRequest, in: scope) }
             let record = try await check(link, type, in: scope)

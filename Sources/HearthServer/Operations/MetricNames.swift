@@ -43,6 +43,11 @@ public enum MetricName: String, Sendable, CaseIterable {
     /// kind `outbox`, result `sent` (the relay took it), `retry` (a temporary failure, tried again later), `failed`
     /// (refused for good, or out of attempts) or `expired` (its link expired before delivery).
     case mail = "hearth_mail_messages_total"
+    /// Blocking-function calls by event (`beforeCreate`, `beforeSignIn`, `beforeSendEmail`, `beforeSendSms`) and
+    /// outcome (`allowed`, `refused`, `invalid_answer`, `timeout`, `unreachable`).
+    case blockingFunctionCalls = "hearth_blocking_function_calls_total"
+    /// Time a blocking-function call took (histogram, seconds), by event.
+    case blockingFunctionDuration = "hearth_blocking_function_duration_seconds"
 
     /// The label names, in order; every recording passes values for exactly these.
     public var labelNames: [String] {
@@ -56,6 +61,8 @@ public enum MetricName: String, Sendable, CaseIterable {
         case .providerErrors: ["provider", "reason"]
         case .rateLimited: ["endpoint", "scope"]
         case .mail: ["kind", "result"]
+        case .blockingFunctionCalls: ["event", "outcome"]
+        case .blockingFunctionDuration: ["event"]
         }
     }
 
@@ -73,6 +80,8 @@ public enum MetricName: String, Sendable, CaseIterable {
         case .providerErrors: "Refused or failed federated sign-ins by provider and reason (the provider's OAuth error or Hearth's failure class)."
         case .rateLimited: "Requests refused by the rate limits, by endpoint and scope (address: one client's limit, project: everyone's together)."
         case .mail: "Email messages by kind and result: queued or dev when written; sent, retry, failed or expired when the outbox delivers."
+        case .blockingFunctionCalls: "Blocking-function calls by event and outcome (allowed, refused, invalid_answer, timeout, unreachable)."
+        case .blockingFunctionDuration: "Time a blocking-function call took in seconds, by event."
         }
     }
 

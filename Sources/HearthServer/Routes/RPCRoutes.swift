@@ -59,8 +59,9 @@ struct RPCRoutes {
             let decoded: R = request.method == .get || request.method == .delete
                 ? try HearthRequestDecoder.decodeForm(R.self, text: request.uri.query ?? "")
                 : try await request.decode(as: R.self, context: context)
-            let scope = try await services.scopes.resolve(tenantId: try Self.tenant(of: decoded, request: request, context: context,
+            var scope = try await services.scopes.resolve(tenantId: try Self.tenant(of: decoded, request: request, context: context,
                                                                                  byToken: R.method.group != .admin))
+            scope.client = ClientFacts(request: request, context: context)
             context.resolvedTenant.note(scope)
             return JSONResponse(try await R.serve(decoded, RPCCall(services: services, scope: scope, request: request, context: context)))
         }
@@ -89,5 +90,13 @@ struct RPCRoutes {
         guard byToken, let carrying = decoded as? any IDTokenScopedRequest else { return nil }
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         return (carrying.idToken ?? bearer).flatMap(UnverifiedTenantClaim.of)
+    }
+}
+
+extension ClientFacts {
+    /// The facts of an HTTP request: the client's address (after trusted proxies), `User-Agent`, `X-Firebase-Locale`.
+    init(request: Request, context: HearthRequestContext) {
+        let locale = HTTPField.Name("X-Firebase-Locale").flatMap { request.headers[$0] }
+        self.init(ipAddress: context.clientAddress, userAgent: request.headers[.userAgent] ?? "", locale: locale)
     }
 }

@@ -21,6 +21,9 @@ public struct Scope: Sendable {
     /// The store, bound to the tenant (``HearthStore/bound(toTenant:)``): its user, identity, provider, code and
     /// audit queries see this tenant's rows only.
     public let store: any HearthStore
+    /// Where the call came from (the client's address, user agent and locale), set where a request enters; empty for
+    /// the CLI, the console and background work. Blocking functions receive it (`ip_address`, `user_agent`, `locale`).
+    public var client = ClientFacts()
     private let settings: SettingsOnce
 
     init(projectId: String, tenant: TenantRecord?, store: any HearthStore, initial: ProjectConfig?) {
@@ -65,6 +68,25 @@ public struct Scope: Sendable {
     /// `TENANT_NOT_FOUND`, Identity Platform's answer for a tenant that does not exist, saying what to do.
     static func unknownTenant(_ tenant: String, in place: String, projectId: String) -> HearthAPIError {
         HearthAPIError(.tenantNotFound, "\(place) names tenant \"\(shown(tenant))\", which project \(projectId) does not have: check the tenant id (`hearth tenants list`, or the Admin SDKs' tenant manager), or send no tenantId for the project's own users")
+    }
+}
+
+/// What a request says about its client, for blocking functions (issue 39). Never a secret.
+public struct ClientFacts: Sendable, Equatable {
+    /// The client's address (after trusted proxies), "" when there is no request.
+    public var ipAddress: String
+    /// `User-Agent`, at most 512 characters, "" when absent.
+    public var userAgent: String
+    /// `X-Firebase-Locale` (the client SDKs' language code), nil when absent.
+    public var locale: String?
+
+    public init(ipAddress: String = "", userAgent: String = "", locale: String? = nil) {
+        self.ipAddress = ipAddress
+        self.userAgent = String(String.UnicodeScalarView(userAgent.withoutControlCharacters.unicodeScalars.prefix(512)))
+        self.locale = locale.flatMap { text in
+            let cut = String(String.UnicodeScalarView(text.withoutControlCharacters.unicodeScalars.prefix(35)))
+            return cut.isEmpty ? nil : cut
+        }
     }
 }
 

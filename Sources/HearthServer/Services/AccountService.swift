@@ -22,6 +22,8 @@ public struct AccountService: Sendable {
     let appleRevocation: AppleGrantRevocation?
     /// Resolves the scope of a call (the project; a tenant is refused there).
     public let scopes: Scopes
+    /// The project's blocking functions (issue 39): the exits and the mail path call them.
+    public let blockingFunctions: BlockingFunctions
 
     public init(configuration: HearthServerConfiguration, store: any HearthStore, keyRing: KeyRing, logger: Logger,
                 appleRevocation: AppleGrantRevocation? = nil) {
@@ -34,6 +36,7 @@ public struct AccountService: Sendable {
         self.logger = logger
         self.appleRevocation = appleRevocation
         self.scopes = Scopes(configuration: configuration, store: store)
+        self.blockingFunctions = BlockingFunctions(configuration: configuration, keyRing: keyRing, logger: logger)
     }
 
     var now: Date { configuration.clock.now() }

@@ -14,11 +14,14 @@ public struct AdminProjectConfig: Codable, Sendable, Equatable {
     public var mfa: MultiFactorAuthConfig?
     /// Hearth: `passkeys`, the WebAuthn relying party (Google's field for its preview is not public).
     public var passkeys: PasskeyConfig?
+    /// `blockingFunctions`: the project's blocking functions (Identity Platform's shape; issue 39).
+    public var blockingFunctions: BlockingFunctionsConfig?
 
     public init(name: String? = nil, signIn: SignInConfig? = nil, authorizedDomains: [String]? = nil,
                 emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil, notification: NotificationConfig? = nil,
-                mfa: MultiFactorAuthConfig? = nil, passkeys: PasskeyConfig? = nil) {
+                mfa: MultiFactorAuthConfig? = nil, passkeys: PasskeyConfig? = nil, blockingFunctions: BlockingFunctionsConfig? = nil) {
         self.name = name
+        self.blockingFunctions = blockingFunctions
         self.mfa = mfa
         self.passkeys = passkeys
         self.signIn = signIn
