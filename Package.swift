@@ -166,6 +166,8 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthWire", "HearthCore", "HearthStore", "HearthOIDC", "HearthPages", "HearthMail",
+                // Blocking functions: the calls to the project's function URLs (issue 39).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
