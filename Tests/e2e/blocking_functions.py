@@ -613,6 +613,19 @@ def _():
     configure(create.url("/run.app/hook/before-create"), sign_in.url("/run.app/hook/before-sign-in"))
 
 
+@check("hook URLs to private, link-local or non-https places are refused when configured (400 INVALID_CONFIG naming the trigger), the configuration unchanged")
+def _():
+    before = requests.get(CONFIG, headers=ADMIN, timeout=30).json()["blockingFunctions"]
+    for url in ("https://10.1.2.3/hook", "https://169.254.169.254/latest/meta-data", "https://[::ffff:192.168.0.1]/hook",
+                "http://hooks.example.com/hook", "https://user:pw@hooks.example.com/hook", "https://0x7f000001/hook"):
+        response = requests.patch(f"{CONFIG}?updateMask=blockingFunctions.triggers.beforeCreate", headers=ADMIN, timeout=30,
+                                  json={"blockingFunctions": {"triggers": {"beforeCreate": {"functionUri": url}}}})
+        assert response.status_code == 400, (url, response.status_code, response.text)
+        message = response.json()["error"]["message"]
+        assert message.startswith("INVALID_CONFIG") and "beforeCreate" in message, (url, message)
+    assert requests.get(CONFIG, headers=ADMIN, timeout=30).json()["blockingFunctions"] == before
+
+
 @check("/metrics counts and times the calls per event")
 def _():
     text = requests.get(f"{BASE}/metrics", timeout=30).text
