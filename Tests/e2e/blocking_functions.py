@@ -36,6 +36,7 @@ import time
 import uuid
 from urllib.parse import parse_qs, urlencode, urljoin, urlparse
 
+import pyotp
 import requests
 from google.auth import crypt as google_crypt
 from google.auth import jwt as google_jwt
@@ -307,6 +308,33 @@ def oob_code(email, request_type):
     return codes[-1]["oobCode"]
 
 
+def v2(method, body):
+    response = requests.post(f"{V2}/accounts/{method}?key={KEY}", json=body, headers=CLIENT, timeout=30)
+    return response.status_code, response.json()
+
+
+def enroll_totp(email, password):
+    """A verified user of `email` with a TOTP factor (pyotp computes the codes): its factor id and pyotp's TOTP, and
+    the step last used."""
+    status, body = v1("signInWithPassword", {"email": email, "password": password, "returnSecureToken": True})
+    assert status == 200, body
+    status, sent = v1("sendOobCode", {"requestType": "VERIFY_EMAIL", "idToken": body["idToken"]})
+    assert status == 200, sent
+    status, verified = v1("update", {"oobCode": oob_code(email, "VERIFY_EMAIL")})
+    assert status == 200 and verified["emailVerified"] is True, verified
+    status, started = v2("mfaEnrollment:start", {"idToken": body["idToken"], "totpEnrollmentInfo": {}})
+    assert status == 200, started
+    session = started["totpSessionInfo"]
+    totp = pyotp.TOTP(session["sharedSecretKey"], digits=int(session["verificationCodeLength"]), interval=int(session["periodSec"]))
+    step = int(time.time()) // int(session["periodSec"])
+    status, done = v2("mfaEnrollment:finalize", {"idToken": body["idToken"], "displayName": "phone", "totpVerificationInfo": {
+        "sessionInfo": session["sessionInfo"], "verificationCode": totp.at(step * int(session["periodSec"]))}})
+    assert status == 200, done
+    status, found = v1("lookup", {"idToken": done["idToken"]})
+    assert status == 200, found
+    return found["users"][0]["mfaInfo"][0]["mfaEnrollmentId"], totp, step
+
+
 def make_tenant(display_name):
     response = requests.post(f"{V2}/projects/{PROJECT}/tenants", json={"displayName": display_name}, headers=ADMIN, timeout=30)
     assert response.status_code == 200, response.text
@@ -525,6 +553,24 @@ def run_mode(mode):
         record = admin_user(email)
         assert sorted(p["providerId"] for p in record["providerUserInfo"]) == ["microsoft.com", "password"], record
 
+    @check(f"{label} a user with a TOTP factor: no function at the password, beforeSignIn once at mfaSignIn:finalize; the token has both the session claims and the second factor")
+    def _():
+        email = address("totp")
+        status, body = v1("signUp", {"email": email, "password": "totp pass 12", "returnSecureToken": True})
+        assert status == 200, body
+        enrollment, totp, step = enroll_totp(email, "totp pass 12")
+        events = Events(seen)
+        status, pending = v1("signInWithPassword", {"email": email, "password": "totp pass 12", "returnSecureToken": True})
+        assert status == 200 and pending.get("mfaPendingCredential") and "idToken" not in pending, pending
+        assert events.new() == [], events.new()
+        status, done = v2("mfaSignIn:finalize", {"mfaPendingCredential": pending["mfaPendingCredential"], "mfaEnrollmentId": enrollment,
+                                                 "totpVerificationInfo": {"verificationCode": totp.at((step + 1) * totp.interval)}})
+        assert status == 200, done
+        assert events.handlers() == ["before_sign_in"], events.new()
+        claims = verify(done["idToken"])
+        assert claims["firebase"]["sign_in_second_factor"] == "totp" and claims["signed_in_with"] == "password", claims
+        assert claims["role"] == "member", claims
+
     @check(f"{label} anonymous sign-up and custom-token sign-in call no function")
     def _():
         events = Events(seen)
@@ -558,6 +604,11 @@ def run_mode(mode):
         blocked(status, body, "may sign up")
         assert admin_user(outsider, tenant) is None
 
+
+# TOTP second factors on for the project (the MFA check of each mode).
+_totp = requests.patch(f"{CONFIG}?updateMask=mfa", headers=ADMIN, timeout=30, json={"mfa": {
+    "state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 5}}]}})
+assert _totp.status_code == 200, _totp.text
 
 run_mode("emulated")
 
