@@ -218,6 +218,9 @@ let package = Package(
             name: "HearthTesting",
             dependencies: [
                 "HearthServer", "HearthStoreSQLite", "HearthStorePostgres", "HearthCore", "HearthDevIdP", "HearthOIDC", "HearthAuth",
+                // HookEndpoint: a strict blocking-function endpoint built on HearthAdmin's verifier and responder.
+                "HearthAdmin", "HearthAdminHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -269,6 +269,40 @@ public final class TokenVerifier: Sendable {
     /// Parses, checks the RS256 signature with the cached key of its `kid` (swift-crypto, the keys parsed once),
     /// then decodes the claims the checks need.
     private func verify(_ token: String, issuer: String, keysURL: String) async throws(TokenVerificationError) -> VerifiedToken {
+        let payloadData = try await signedPayload(token, keysURL: keysURL)
+        let payload: FirebaseTokenPayload
+        do {
+            payload = try decoder.decode(FirebaseTokenPayload.self, from: payloadData)
+        } catch {
+            throw TokenVerificationError(.malformed, "the token could not be read (iss, aud, sub, iat and exp are required)")
+        }
+        guard payload.iss == issuer else { throw TokenVerificationError(.wrongIssuer, "the issuer is not \(issuer)") }
+        guard payload.aud == projectId else { throw TokenVerificationError(.wrongAudience, "the audience is not \(projectId)") }
+        guard !payload.sub.isEmpty, payload.sub.utf8.count <= 128 else {
+            throw TokenVerificationError(.malformed, "sub must be 1 to 128 characters")
+        }
+        let authTime = payload.auth_time ?? payload.iat
+        let moment = now().timeIntervalSince1970
+        guard payload.exp + leeway > moment else { throw TokenVerificationError(.expired, "the token has expired") }
+        guard payload.iat - leeway <= moment, authTime - leeway <= moment else {
+            throw TokenVerificationError(.notYetValid, "the token is issued in the future")
+        }
+        // An empty `firebase.tenant` is the project's, as the server reads an empty `tenantId`.
+        let tenant = payload.firebase?.tenant.flatMap { $0.isEmpty ? nil : $0 }
+        return VerifiedToken(uid: payload.sub, issuedAt: Date(timeIntervalSince1970: payload.iat), expiresAt: Date(timeIntervalSince1970: payload.exp),
+                             authTime: Date(timeIntervalSince1970: authTime), signInProvider: payload.firebase?.sign_in_provider,
+                             email: payload.email, tenant: tenant, payload: payloadData)
+    }
+
+    /// The current time of this verifier's clock (blocking-function verification shares it).
+    var currentDate: Date { now() }
+    /// The clock skew tolerated on `exp` and `iat`.
+    var clockLeeway: TimeInterval { leeway }
+
+    /// Parses `token`, checks its RS256 signature with the published key of its `kid` from `keysURL` (fetched and
+    /// cached as ``publicKey(_:kid:)`` does) and returns the payload's JSON bytes; no claim is checked. Any other
+    /// `alg`, or no `kid`, is `malformed`.
+    func signedPayload(_ token: String, keysURL: String) async throws(TokenVerificationError) -> Data {
         struct Header: Decodable {
             var alg: String?
             var kid: String?
@@ -301,28 +335,7 @@ public final class TokenVerifier: Sendable {
         guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest,
                                    padding: .insecurePKCS1v1_5)
         else { throw TokenVerificationError(.badSignature, "the signature does not verify") }
-        let payload: FirebaseTokenPayload
-        do {
-            payload = try decoder.decode(FirebaseTokenPayload.self, from: payloadData)
-        } catch {
-            throw TokenVerificationError(.malformed, "the token could not be read (iss, aud, sub, iat and exp are required)")
-        }
-        guard payload.iss == issuer else { throw TokenVerificationError(.wrongIssuer, "the issuer is not \(issuer)") }
-        guard payload.aud == projectId else { throw TokenVerificationError(.wrongAudience, "the audience is not \(projectId)") }
-        guard !payload.sub.isEmpty, payload.sub.utf8.count <= 128 else {
-            throw TokenVerificationError(.malformed, "sub must be 1 to 128 characters")
-        }
-        let authTime = payload.auth_time ?? payload.iat
-        let moment = now().timeIntervalSince1970
-        guard payload.exp + leeway > moment else { throw TokenVerificationError(.expired, "the token has expired") }
-        guard payload.iat - leeway <= moment, authTime - leeway <= moment else {
-            throw TokenVerificationError(.notYetValid, "the token is issued in the future")
-        }
-        // An empty `firebase.tenant` is the project's, as the server reads an empty `tenantId`.
-        let tenant = payload.firebase?.tenant.flatMap { $0.isEmpty ? nil : $0 }
-        return VerifiedToken(uid: payload.sub, issuedAt: Date(timeIntervalSince1970: payload.iat), expiresAt: Date(timeIntervalSince1970: payload.exp),
-                             authTime: Date(timeIntervalSince1970: authTime), signInProvider: payload.firebase?.sign_in_provider,
-                             email: payload.email, tenant: tenant, payload: payloadData)
+        return payloadData
     }
 
     /// The key `kid` from the set at `url`, fetched when missing, expired, or lacking the kid (rate-limited).
