@@ -73,8 +73,9 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         ["firebase": .object([secondFactorKey: .string(kind), secondFactorIdentifierKey: .string(enrollmentId)])]
     }
 
-    /// Claims for `user`'s session. `sessionClaims` (a custom token's claims) are added; the user's own custom
-    /// claims win over them on a name clash.
+    /// Claims for `user`'s session. `sessionClaims` (a custom token's claims, a blocking function's session claims)
+    /// are added over the user's own custom claims (a session claim wins a name clash, as Firebase documents for
+    /// blocking functions); neither ever replaces a standard claim or `firebase`.
     public init(projectId: String, user: UserRecord, signInProvider: String, authTime: Date, issuedAt: Date, lifetime: TimeInterval,
                 sessionClaims: [String: JSONValue] = [:]) {
         self.issuer = Self.issuer(for: projectId)
@@ -97,7 +98,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
             firebase.secondFactorIdentifier = session[Self.secondFactorIdentifierKey]?.stringValue
         }
         self.firebase = firebase
-        self.custom = sessionClaims.merging(user.customClaims) { _, user in user }.filter { !Self.standardNames.contains($0.key) }
+        self.custom = user.customClaims.merging(sessionClaims) { _, session in session }.filter { !Self.standardNames.contains($0.key) }
     }
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {

@@ -4,7 +4,7 @@ import HearthStore
 import HearthWire
 import Logging
 
-/// The two exits every sign-in and every new user go through: ``AccountService/createAccount(_:origin:in:)`` and
+/// The two exits every sign-in and every new user go through: ``AccountService/createAccount(_:origin:signIn:in:)`` and
 /// ``AccountService/finishSignIn(_:provider:_:in:)``. Whatever must happen at "every new user" or "every sign-in"
 /// (a tenant's rule, a blocking function, an audit entry) goes here, and only here.
 extension AccountService {
@@ -35,17 +35,51 @@ extension AccountService {
                           validSince: Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down)))
     }
 
-    /// The one way a user is created. Store refusals (`StoreError.emailExists`, `.federatedIdTaken`,
-    /// `.duplicateLocalId`) pass to the caller, whose flow decides what a race means.
+    /// A user just created by ``createAccount(_:origin:signIn:in:)``: the record as stored (a blocking function's answer
+    /// applied) and the session claims its first session carries (the beforeSignIn answer's `sessionClaims`).
+    struct CreatedAccount: Sendable {
+        var user: UserRecord
+        var sessionClaims: [String: JSONValue] = [:]
+
+        /// The step that signs the new user in (``SignInStep/newAccount(sessionClaims:)``), with `extra` session claims
+        /// (a custom token's) under the function's.
+        func signIn(with extra: [String: JSONValue] = [:]) -> SignInStep {
+            .newAccount(sessionClaims: extra.merging(sessionClaims) { _, function in function })
+        }
+    }
+
+    /// Whether a sign-in or sign-up with `provider` goes through the project's blocking functions: every way but
+    /// anonymous and custom-token sign-in (as at Firebase).
+    static func firesBlockingFunctions(_ provider: String) -> Bool {
+        provider != "anonymous" && provider != "custom"
+    }
+
+    /// The one way a user is created. A person signing up (``AccountOrigin/signUp(provider:)``, but anonymous and
+    /// custom-token) goes through the project's beforeCreate function and then — creating a user signs it in — its
+    /// beforeSignIn, both before anything is stored: a refusal (or a function that fails) stores nothing. `signIn`
+    /// says how (sign_in_method, the provider's profile and tokens; default: the provider's id). Store refusals
+    /// (`StoreError.emailExists`, `.federatedIdTaken`, `.duplicateLocalId`) pass to the caller, whose flow decides what a
+    /// race means. A user a function disabled is stored disabled; its sign-in (``finishSignIn(_:provider:_:in:)``
+    /// with ``CreatedAccount/signIn(with:)``) is then `USER_DISABLED`.
     @discardableResult
-    func createAccount(_ user: UserRecord, origin: AccountOrigin, in scope: Scope) async throws -> UserRecord {
+    func createAccount(_ user: UserRecord, origin: AccountOrigin, signIn: BlockingSignIn? = nil, in scope: Scope) async throws -> CreatedAccount {
         // The user is the scope's tenant's (the store writes it so; the tokens minted next carry it).
         var user = user
         user.tenantId = scope.tenantId
+        var sessionClaims: [String: JSONValue] = [:]
+        if case .signUp(let provider) = origin, Self.firesBlockingFunctions(provider) {
+            let event = signIn ?? BlockingSignIn(method: provider)
+            if let update = try await blockingFunctions.beforeCreate(user, signIn: event, in: scope) { update.apply(to: &user) }
+            // A user the beforeCreate function disabled does not sign in: no beforeSignIn for it.
+            if !user.disabled, let update = try await blockingFunctions.beforeSignIn(user, signIn: event, in: scope) {
+                update.apply(to: &user)
+                sessionClaims = update.sessionClaims ?? [:]
+            }
+        }
         try await metrics.timeStore("createUser") { [user] in try await scope.store.createUser(user) }
         if case .signUp(let provider) = origin { metrics.count(.signUps, [provider, scope.tenantId ?? ""]) }
         logger.info("user created", metadata: ["uid": "\(user.localId)", "provider": "\(origin)"])
-        return user
+        return CreatedAccount(user: user, sessionClaims: sessionClaims)
     }
 
     // MARK: Every sign-in
@@ -56,9 +90,11 @@ extension AccountService {
         /// reauthentication): a user with a second factor gets a pending sign-in instead of tokens, unless
         /// `bothFactors` (a passkey that verified the user; a custom token, which the app's backend vouches for).
         /// `identity`: the provider profile to record; `passwordRehash`: a stronger hash of the password just checked.
+        /// `signIn`: what the project's beforeSignIn function is told (default: the provider's id as sign_in_method).
         case firstFactor(identity: ProviderIdentity? = nil, passwordRehash: PasswordRehash? = nil, bothFactors: Bool = false,
-                         sessionClaims: [String: JSONValue] = [:])
-        /// The user was just created by ``createAccount(_:origin:in:)`` and signs in for the first time.
+                         sessionClaims: [String: JSONValue] = [:], signIn: BlockingSignIn? = nil)
+        /// The user was just created by ``createAccount(_:origin:signIn:in:)`` (which ran the blocking functions) and
+        /// signs in for the first time: take it from ``CreatedAccount/signIn(with:)``.
         case newAccount(sessionClaims: [String: JSONValue] = [:])
         /// A second factor (`kind`, the factor's id) completed a pending sign-in.
         case secondFactor(identity: ProviderIdentity?, kind: MultiFactorKind, factorId: String)
@@ -67,6 +103,13 @@ extension AccountService {
         case sameSession(authTime: Date, sessionClaims: [String: JSONValue])
         /// A credential change ended every earlier session (password, email): the caller gets a new session, signed in now.
         case afterRevocation
+        /// A provider identity linked to the session of `claims`: as at Firebase ("linking another identity provider
+        /// re-triggers beforeSignIn"; not the email providers) the project's beforeSignIn function decides first. The
+        /// user handed to ``finishSignIn(_:provider:_:in:)`` is the account as the link makes it (what the function
+        /// sees); `write` stores the link, with `change` (the function's answer) applied in the same write, and returns
+        /// the stored user — so a refusal links nothing. The session goes on as ``sameSession(authTime:sessionClaims:)``.
+        case linked(IDTokenClaims, signIn: BlockingSignIn,
+                    write: @Sendable (_ change: @escaping @Sendable (inout UserRecord) -> Void) async throws -> UserRecord)
 
         /// The session of `claims` goes on (``sameSession(authTime:sessionClaims:)``) with `sessionClaims` (nil: its
         /// second-factor claims).
@@ -94,30 +137,63 @@ extension AccountService {
         }
     }
 
-    /// The one place a sign-in ends: runs the second-factor challenge, records the sign-in (`lastLoginAt`, the
-    /// provider profile, a rehash, the refresh token, the sign-in figures) and mints the tokens.
+    /// The one place a sign-in ends: runs the second-factor challenge and the project's beforeSignIn function (after
+    /// the last factor; never for custom-token sign-ins), writes what the function changes (`USER_DISABLED` when it
+    /// disables the user), records the sign-in (`lastLoginAt`, the provider profile, a rehash, the refresh token with
+    /// the function's session claims, the sign-in figures) and mints the tokens. A function's refusal writes nothing.
     func finishSignIn(_ user: UserRecord, provider: String, _ step: SignInStep, in scope: Scope) async throws -> SignInEnd {
         switch step {
-        case .firstFactor(let identity, let rehash, let bothFactors, let claims):
+        case .firstFactor(let identity, let rehash, let bothFactors, let claims, let signIn):
             if user.disabled { throw HearthAPIError(.userDisabled) }
             if !bothFactors, let pending = try await secondFactorChallenge(for: user, signInProvider: provider, identity: identity, in: scope) {
                 return .secondFactorRequired(user, pending)
             }
+            let sessionClaims = try await beforeSignIn(user, provider: provider, signIn: signIn, sessionClaims: claims, in: scope)
             let (updated, tokens) = try await signInSession(localId: user.localId, signInProvider: provider, identity: identity,
-                                                            passwordRehash: rehash, sessionClaims: claims, in: scope)
+                                                            passwordRehash: rehash, sessionClaims: sessionClaims, in: scope)
             return .signedIn(updated, tokens)
         case .secondFactor(let identity, let kind, let factorId):
-            let (updated, tokens) = try await signInSession(
-                localId: user.localId, signInProvider: provider, identity: identity,
+            let sessionClaims = try await beforeSignIn(
+                user, provider: provider, signIn: BlockingSignIn(method: provider, secondFactor: kind.rawValue),
                 sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: kind.rawValue, enrollmentId: factorId), in: scope)
+            let (updated, tokens) = try await signInSession(
+                localId: user.localId, signInProvider: provider, identity: identity, sessionClaims: sessionClaims, in: scope)
             return .signedIn(updated, tokens)
         case .newAccount(let claims):
+            // createAccount ran the functions; one of them may have disabled the new user.
+            if user.disabled { throw HearthAPIError(.userDisabled) }
             return .signedIn(user, try await issueSession(for: user, signInProvider: provider, sessionClaims: claims, in: scope))
         case .sameSession(let authTime, let claims):
             return .signedIn(user, try await issueSession(for: user, signInProvider: provider, authTime: authTime, sessionClaims: claims, in: scope))
         case .afterRevocation:
             return .signedIn(user, try await issueSession(for: user, signInProvider: provider, in: scope))
+        case .linked(let claims, let signIn, let write):
+            let update = try await blockingFunctions.beforeSignIn(user, signIn: signIn, in: scope)
+            let stored = try await write { user in update?.apply(to: &user) }
+            if stored.disabled { throw HearthAPIError(.userDisabled) }
+            let sessionClaims = Self.carriedSecondFactor(claims).merging(update?.sessionClaims ?? [:]) { _, function in function }
+            return .signedIn(stored, try await issueSession(for: stored, signInProvider: provider,
+                                                            authTime: Date(timeIntervalSince1970: Double(claims.authTime)),
+                                                            sessionClaims: sessionClaims, in: scope))
         }
+    }
+
+    /// The project's beforeSignIn function for a returning user's sign-in with `provider` (none for custom tokens):
+    /// the fields it changes are written before the sign-in is recorded (`USER_DISABLED` when it disables the user,
+    /// then no session); answers `sessionClaims` with the function's session claims over them.
+    private func beforeSignIn(_ user: UserRecord, provider: String, signIn: BlockingSignIn?, sessionClaims: [String: JSONValue],
+                              in scope: Scope) async throws -> [String: JSONValue] {
+        guard Self.firesBlockingFunctions(provider),
+              let update = try await blockingFunctions.beforeSignIn(user, signIn: signIn ?? BlockingSignIn(method: provider), in: scope) else {
+            return sessionClaims
+        }
+        var changed = user
+        update.apply(to: &changed)
+        if changed != user {
+            let stored = try await modifyUser(localId: user.localId, in: scope) { update.apply(to: &$0) }
+            if stored.disabled { throw HearthAPIError(.userDisabled) }
+        }
+        return sessionClaims.merging(update.sessionClaims ?? [:]) { _, function in function }
     }
 
     /// The second-factor claims of a session, for the new tokens of the same session.

@@ -38,9 +38,10 @@ extension AccountService {
             guard config.anonymousSignInEnabled else { throw HearthAPIError(.operationNotAllowed, "anonymous sign-in is disabled") }
             provider = "anonymous"
         }
-        try await createAccount(user, origin: .signUp(provider: provider), in: scope)
-        let end = try await finishSignIn(user, provider: provider, .newAccount(), in: scope)
-        return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName, tokens: end.tokens)
+        // The project's blocking functions may change the new user (a name, claims) or disable it.
+        let created = try await createAccount(user, origin: .signUp(provider: provider), in: scope)
+        let end = try await finishSignIn(created.user, provider: provider, created.signIn(), in: scope)
+        return SignUpResponse(localId: created.user.localId, email: created.user.email, displayName: created.user.displayName, tokens: end.tokens)
     }
 
     /// `accounts:signUp` with an `idToken`: links an email and password to the signed-in user (see ``signUp(_:)``).

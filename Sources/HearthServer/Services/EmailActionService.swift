@@ -41,6 +41,8 @@ public struct EmailActionService: Sendable {
         var recipient: String
         var newEmail: String?
         var displayName: String?
+        /// The account the message is about, when there is one (the project's beforeSendEmail function sees it).
+        var subjectUser: UserRecord?
         /// The per-recipient limit, counted before anything depends on whether the address has an account (so the
         /// limit cannot tell known addresses from unknown ones).
         func limitRecipient(_ address: String) async throws {
@@ -65,6 +67,7 @@ public struct EmailActionService: Sendable {
                 throw HearthAPIError(.userDisabled)
             }
             localId = user.localId
+            subjectUser = user
             displayName = Self.greetingName(user, recipient: recipient)
         case .verifyEmail:
             let user = try await subject(of: request, admin: admin, in: scope)
@@ -73,6 +76,7 @@ public struct EmailActionService: Sendable {
             recipient = address
             try await limitRecipient(recipient)
             localId = user.localId
+            subjectUser = user
             displayName = Self.greetingName(user, recipient: recipient)
         case .emailSignIn:
             guard config.emailLinkSignInEnabled else {
@@ -83,6 +87,7 @@ public struct EmailActionService: Sendable {
             try await limitRecipient(recipient)
             let user = try await scope.store.user(email: email)
             localId = user?.localId
+            subjectUser = user
             displayName = user.flatMap { Self.greetingName($0, recipient: recipient) }
         case .verifyAndChangeEmail:
             let target = try AccountService.normalizedEmail(request.newEmail, missing: .missingNewEmail, invalid: .invalidEmail)
@@ -97,6 +102,7 @@ public struct EmailActionService: Sendable {
             recipient = target
             newEmail = target
             localId = user.localId
+            subjectUser = user
             // The new address is not proven to be the account's: no text of the account's in mail to it.
             displayName = nil
         case .recoverEmail:
@@ -106,9 +112,12 @@ public struct EmailActionService: Sendable {
         if !returnLink, !admin, config.emailEnumerationProtection, type == .passwordReset || type == .verifyAndChangeEmail {
             // Enumeration protection: the answer must not take longer for a known address (which gets a code and a
             // message, two writes) than for an unknown one (nothing): the mail is made and queued after answering.
-            let (email, recipient, localId, newEmail, displayName) = (email, recipient, localId, newEmail, displayName)
+            // The project's beforeSendEmail function is asked there too: its refusal sends nothing, and the answer
+            // stays the one any address gets.
+            let (email, recipient, localId, newEmail, displayName, subjectUser) = (email, recipient, localId, newEmail, displayName, subjectUser)
             background.run { [self] in
                 do {
+                    try await beforeSending(type, to: recipient, user: subjectUser, in: scope)
                     let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config, in: scope)
                     try await deliver(issued, to: recipient, displayName: displayName, config: config)
                     logger.info("email action sent", metadata: ["kind": "\(type.rawValue)", "uid": "\(localId ?? "-")"])
@@ -119,6 +128,8 @@ public struct EmailActionService: Sendable {
             }
             return SendOobCodeResponse(email: email)
         }
+        // A link handed to the administrator sends no message: no beforeSendEmail for it.
+        if !returnLink { try await beforeSending(type, to: recipient, user: subjectUser, in: scope) }
         let issued = try await issue(type, localId: localId, email: email, newEmail: newEmail, continueURL: continueURL, config: config, in: scope)
         if returnLink {
             return SendOobCodeResponse(email: email, oobCode: issued.code, oobLink: issued.link)
@@ -197,6 +208,19 @@ public struct EmailActionService: Sendable {
         return ActionLinks.checkContinueURL(url, authorizedDomains: config.authorizedDomains, appSchemes: try await appSchemes()) == nil ? url : nil
     }
 
+    /// The project's beforeSendEmail function, before the code of a message is made and the message sent: its
+    /// refusal (`BLOCKING_FUNCTION_ERROR_RESPONSE`) stops the action, with no code stored and no mail.
+    func beforeSending(_ type: OobRequestType, to recipient: String, user: UserRecord?, in scope: Scope) async throws {
+        let emailType: BlockingEmailType = switch type {
+        case .passwordReset: .passwordReset
+        case .verifyEmail: .verifyEmail
+        case .emailSignIn: .emailSignIn
+        case .verifyAndChangeEmail: .verifyAndChangeEmail
+        case .recoverEmail: .recoverEmail
+        }
+        try await accounts.blockingFunctions.beforeSendEmail(email: recipient, emailType: emailType, user: user, in: scope)
+    }
+
     /// A new code, stored hashed, and its link.
     struct IssuedCode: Sendable {
         var code: String
@@ -239,6 +263,7 @@ public struct EmailActionService: Sendable {
         }
         do {
             let config = try await scope.config()
+            try await beforeSending(.recoverEmail, to: oldEmail, user: try await scope.store.user(localId: localId), in: scope)
             let issued = try await issue(.recoverEmail, localId: localId, email: oldEmail, newEmail: newEmail, continueURL: nil, config: config, in: scope)
             // No display name: the account's holder (perhaps the one who took it) chose it.
             try await deliver(issued, to: oldEmail, displayName: nil, config: config)
@@ -465,7 +490,7 @@ public struct EmailActionService: Sendable {
                 }
                 if takeover { try await removeUnprovenPasskeys(of: updated, in: scope) }
                 // A link adds a credential to the signed-in session: its sign-in time and second factor stay.
-                let step: AccountService.SignInStep = session.map { .continuing($0.0) } ?? .firstFactor()
+                let step: AccountService.SignInStep = session.map { .continuing($0.0) } ?? .firstFactor(signIn: Self.emailLinkSignIn)
                 let provider = session?.0.firebase.signInProvider ?? "password"
                 var answer = SignInWithEmailLinkResponse(localId: updated.localId, email: email, isNewUser: false, tokens: nil)
                 answer.set(try await accounts.finishSignIn(updated, provider: provider, step, in: scope))
@@ -475,22 +500,27 @@ public struct EmailActionService: Sendable {
             user.email = email
             user.emailVerified = true
             user.emailLinkSignIn = true
+            let created: AccountService.CreatedAccount
             do {
-                try await accounts.createAccount(user, origin: .signUp(provider: "password"), in: scope)
+                created = try await accounts.createAccount(user, origin: .signUp(provider: "password"), signIn: Self.emailLinkSignIn, in: scope)
             } catch StoreError.emailExists {
                 // Created at the same moment by another request: that account signs in.
                 guard let raced = try await scope.store.user(email: email) else { throw HearthAPIError(.emailExists) }
                 var answer = SignInWithEmailLinkResponse(localId: raced.localId, email: email, isNewUser: false, tokens: nil)
-                answer.set(try await accounts.finishSignIn(raced, provider: "password", .firstFactor(), in: scope))
+                answer.set(try await accounts.finishSignIn(raced, provider: "password", .firstFactor(signIn: Self.emailLinkSignIn), in: scope))
                 return answer
             }
-            let end = try await accounts.finishSignIn(user, provider: "password", .newAccount(), in: scope)
-            return SignInWithEmailLinkResponse(localId: user.localId, email: email, isNewUser: true, tokens: end.tokens)
+            let end = try await accounts.finishSignIn(created.user, provider: "password", created.signIn(), in: scope)
+            return SignInWithEmailLinkResponse(localId: created.user.localId, email: email, isNewUser: true, tokens: end.tokens)
         }
     }
 }
 
 extension EmailActionService {
+    /// An email-link sign-in as the project's blocking functions see it (Firebase's sign_in_method `emailLink`; the
+    /// session's provider stays `password`, as Firebase's tokens say).
+    static var emailLinkSignIn: BlockingSignIn { BlockingSignIn(method: "emailLink") }
+
     static let linkedEmailChangeMessage = "the signed-in account has another email address: an email link does not replace it. Change the address with verifyBeforeUpdateEmail (sendOobCode VERIFY_AND_CHANGE_EMAIL), which tells the old address"
 }
 

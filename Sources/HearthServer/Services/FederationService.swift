@@ -226,7 +226,8 @@ public struct FederationService: Sendable {
 
     func signInExisting(_ holder: UserRecord, _ signIn: FederatedSignIn, in scope: Scope) async throws -> SignInWithIdpResponse {
         // One write: lastLoginAt, the identity's fresh profile, the new refresh token (or the second factor asked for).
-        let end = try await accounts.finishSignIn(holder, provider: signIn.identity.providerId, .firstFactor(identity: signIn.identity), in: scope)
+        let end = try await accounts.finishSignIn(holder, provider: signIn.identity.providerId,
+                                                  .firstFactor(identity: signIn.identity, signIn: Self.blockingSignIn(signIn)), in: scope)
         var answer = response(signIn, user: end.user, tokens: nil, isNewUser: false)
         answer.set(end)
         return answer
@@ -245,8 +246,10 @@ public struct FederationService: Sendable {
         user.displayName = signIn.identity.displayName
         user.photoUrl = signIn.identity.photoUrl
         user.identities = [signIn.identity]
+        let created: AccountService.CreatedAccount
         do {
-            try await accounts.createAccount(user, origin: .signUp(provider: signIn.identity.providerId), in: scope)
+            created = try await accounts.createAccount(user, origin: .signUp(provider: signIn.identity.providerId),
+                                                       signIn: Self.blockingSignIn(signIn), in: scope)
         } catch StoreError.federatedIdTaken, StoreError.emailExists {
             // A concurrent sign-in created the account or took the email: apply the rules again.
             if let holder = try await scope.store.user(providerId: signIn.identity.providerId, federatedId: signIn.identity.federatedId) {
@@ -257,8 +260,8 @@ public struct FederationService: Sendable {
             }
             throw HearthAPIError(.internalError, "the account is being created concurrently; try again", httpStatus: 409)
         }
-        let end = try await accounts.finishSignIn(user, provider: signIn.identity.providerId, .newAccount(), in: scope)
-        return response(signIn, user: user, tokens: end.tokens, isNewUser: true)
+        let end = try await accounts.finishSignIn(created.user, provider: signIn.identity.providerId, created.signIn(), in: scope)
+        return response(signIn, user: created.user, tokens: end.tokens, isNewUser: true)
     }
 
     /// Another account has the email: no session, but a pending credential the client links after signing in
@@ -302,22 +305,32 @@ public struct FederationService: Sendable {
         if let email = identity.email, !project.allowDuplicateEmails, let other = try await scope.store.user(email: email), other.localId != current.localId {
             return try linkError(.emailExists, signIn, returnCredential: returnCredential)
         }
-        let user: UserRecord
-        do {
-            user = try await accounts.modifyUser(localId: current.localId, in: scope) { user in
-                user.identities.removeAll { $0.providerId == identity.providerId }
-                user.identities.append(identity)
-                if user.email == nil, let email = identity.email, signIn.emailVerified {
-                    user.email = email
-                    user.emailVerified = true
-                }
+        // The project's beforeSignIn function sees the account as the link makes it, and decides before it is written.
+        let emailVerified = signIn.emailVerified
+        let applyLink: @Sendable (inout UserRecord) -> Void = { user in
+            user.identities.removeAll { $0.providerId == identity.providerId }
+            user.identities.append(identity)
+            if user.email == nil, let email = identity.email, emailVerified {
+                user.email = email
+                user.emailVerified = true
             }
+        }
+        var linked = current
+        applyLink(&linked)
+        let end: AccountService.SignInEnd
+        do {
+            end = try await accounts.finishSignIn(linked, provider: identity.providerId, .linked(claims, signIn: Self.blockingSignIn(signIn), write: {
+                [accounts] change in
+                try await accounts.modifyUser(localId: current.localId, in: scope) { user in
+                    applyLink(&user)
+                    change(&user)
+                }
+            }), in: scope)
         } catch StoreError.federatedIdTaken {
             return try linkError(.federatedUserIdAlreadyLinked, signIn, returnCredential: returnCredential)
         }
-        logger.info("provider linked", metadata: ["uid": "\(user.localId)", "provider": "\(identity.providerId)"])
-        let end = try await accounts.finishSignIn(user, provider: identity.providerId, .continuing(claims), in: scope)
-        return response(signIn, user: user, tokens: end.tokens, isNewUser: false)
+        logger.info("provider linked", metadata: ["uid": "\(end.user.localId)", "provider": "\(identity.providerId)"])
+        return response(signIn, user: end.user, tokens: end.tokens, isNewUser: false)
     }
 
     /// `FEDERATED_USER_ID_ALREADY_LINKED` / `EMAIL_EXISTS`: with `returnIdpCredential`, HTTP 200 with
@@ -347,6 +360,14 @@ public struct FederationService: Sendable {
         let signIn = FederatedSignIn(identity: pending.identity, emailVerified: pending.emailVerified, firstName: nil, lastName: nil,
                                      rawUserInfo: rawUserInfo, oauthAccessToken: "", oauthIdToken: nil, oauthExpiresIn: nil, oauthRefreshToken: nil)
         return try await link(signIn, to: (claims, user), returnCredential: returnCredential, in: scope)
+    }
+
+    /// A federated sign-in as the project's blocking functions see it: the provider as sign_in_method, its profile
+    /// (`raw_user_info`) and tokens (forwarded only when the project's configuration allows).
+    static func blockingSignIn(_ signIn: FederatedSignIn) -> BlockingSignIn {
+        BlockingSignIn(method: signIn.identity.providerId, rawUserInfo: JSONValue.object(signIn.rawUserInfo).compactJSONString,
+                       oauthIdToken: signIn.oauthIdToken, oauthAccessToken: signIn.oauthAccessToken.isEmpty ? nil : signIn.oauthAccessToken,
+                       oauthRefreshToken: signIn.oauthRefreshToken, oauthExpiresIn: signIn.oauthExpiresIn)
     }
 
     func response(_ signIn: FederatedSignIn, user: UserRecord?, tokens: SessionTokens?, isNewUser: Bool?) -> SignInWithIdpResponse {
