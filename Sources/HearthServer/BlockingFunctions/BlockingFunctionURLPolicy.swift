@@ -19,6 +19,9 @@ public struct BlockingFunctionSettings: Sendable {
     /// The whole call's deadline (resolution, connection, request, answer): ``BlockingFunctions/deadline``; tests
     /// inject a shorter one.
     public var deadline: Duration
+    /// Resolves a host name to addresses instead of the system's resolver (nil, the default: `getaddrinfo`). For
+    /// tests of the call-time check; the answers pass the same policy.
+    public var resolver: (@Sendable (String) async throws -> [String])?
 
     public init(allowPrivateNetworks: Bool = false, development: Bool = false, deadline: Duration = BlockingFunctions.deadline) {
         self.allowPrivateNetworks = allowPrivateNetworks
@@ -173,7 +176,8 @@ public enum BlockingFunctionURLPolicy {
             guard isHostName(host) else { return fail("the function URL's host \(host.prefix(60)) is not a valid host name") }
             literal = nil
         }
-        let loopbackName = host == "localhost" || host.hasSuffix(".localhost")
+        let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+        let loopbackName = name == "localhost" || name.hasSuffix(".localhost")
         let isLoopback = loopbackName || literal?.addressClass == .loopback
         if scheme == "http" {
             guard isLoopback, settings.development else {
@@ -203,7 +207,13 @@ public enum BlockingFunctionURLPolicy {
         if let literal = target.literal { return literal }
         let addresses: [IPAddress]
         do {
-            addresses = try await NIOThreadPool.singleton.runIfActive { try lookUp(target.host, port: target.port) }
+            if let resolver = settings.resolver {
+                addresses = try await resolver(target.host).compactMap { text in
+                    parseIPv6(text).map(IPAddress.v6) ?? parseIPv4(text).map(IPAddress.v4)
+                }
+            } else {
+                addresses = try await NIOThreadPool.singleton.runIfActive { try lookUp(target.host, port: target.port) }
+            }
         } catch {
             throw PolicyError(message: "the host \(target.host) of the function URL could not be resolved (\(error))")
         }

@@ -339,8 +339,10 @@ public final class BlockingFunctions: Sendable {
 
     /// `{"error":{"message":"…","status":"…"}}`, the message cut to 1000 characters.
     static func errorJSON(message: String, status: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
         func quoted(_ text: String) -> String {
-            (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+            (try? String(decoding: encoder.encode(text), as: UTF8.self)) ?? "\"\""
         }
         return #"{"error":{"message":\#(quoted(String(message.prefix(1000)))),"status":\#(quoted(String(status.prefix(64))))}}"#
     }
@@ -453,6 +455,10 @@ public final class BlockingFunctionHealth: Sendable {
         public var httpStatus: Int?
         public var message: String
         public var duration: Duration
+        /// Failed calls in a row to this URL up to this one (0 when it worked; ``isFailure``), for the console.
+        public var consecutiveFailures = 0
+        /// When this URL's function last worked (this call's time when it did); nil: not since the server started.
+        public var lastSuccess: Date?
     }
 
     private let outcomes = Mutex<[BlockingEventType: Outcome]>([:])
@@ -463,7 +469,15 @@ public final class BlockingFunctionHealth: Sendable {
     /// Every event's last outcome.
     public var all: [BlockingEventType: Outcome] { outcomes.withLock { $0 } }
 
-    func record(_ outcome: Outcome) { outcomes.withLock { $0[outcome.event] = outcome } }
+    func record(_ outcome: Outcome) {
+        outcomes.withLock { outcomes in
+            var next = outcome
+            let previous = outcomes[outcome.event].flatMap { $0.functionUri == outcome.functionUri ? $0 : nil }
+            next.consecutiveFailures = outcome.isFailure ? (previous?.consecutiveFailures ?? 0) + 1 : 0
+            next.lastSuccess = outcome.isFailure ? previous?.lastSuccess : outcome.at
+            outcomes[outcome.event] = next
+        }
+    }
 }
 
 /// The JWT a function receives, as jwt-kit signs it: exactly ``AuthBlockingEventClaims``' JSON.
@@ -506,6 +520,8 @@ final class BlockingHTTPClients: Sendable {
                 timeout: .init(connect: .seconds(7), read: .seconds(7)),
                 connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512),
                 decompression: .disabled)
+            // A refused connection fails at once (no retries until the connect timeout): the function is down.
+            configuration.connectionPool.retryConnectionEstablishment = false
             if let address { configuration.dnsOverride = [host: address] }
             let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             clients[key] = (made, use)
