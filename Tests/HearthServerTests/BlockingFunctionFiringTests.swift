@@ -34,10 +34,11 @@ import Testing
     }
 
     /// Points the project's `events` at the endpoint (the admin API's `blockingFunctions`).
-    static func install(_ h: HearthHarness, _ hooks: HookEndpoint, _ events: BlockingEventType...) async throws {
+    static func install(_ h: HearthHarness, _ hooks: HookEndpoint, _ events: BlockingEventType..., forwardTokens: Bool = false) async throws {
         let triggers = events.map { #""\#($0.rawValue)":{"functionUri":"\#(hooks.url(for: $0))"}"# }.joined(separator: ",")
+        let forward = forwardTokens ? #","forwardInboundCredentials":{"idToken":true,"accessToken":true,"refreshToken":true}"# : ""
         let reply = try await h.send(.patch, WirePaths.identityToolkitV2 + "/projects/\(h.projectId)/config?updateMask=blockingFunctions",
-                                     body: #"{"blockingFunctions":{"triggers":{\#(triggers)}}}"#, headers: owner)
+                                     body: #"{"blockingFunctions":{"triggers":{\#(triggers)}\#(forward)}}"#, headers: owner)
         #expect(reply.status == 200, "\(reply.text)")
     }
 
@@ -309,7 +310,7 @@ import Testing
     @Test(arguments: HearthHarness.StoreChoice.available)
     func federatedWebNativeReauthAndLink(_ store: HearthHarness.StoreChoice) async throws {
         try await Self.run(store: store, devIdPs: true) { h, hooks in
-            try await Self.install(h, hooks, .beforeCreate, .beforeSignIn)
+            try await Self.install(h, hooks, .beforeCreate, .beforeSignIn, forwardTokens: true)
             // The web path: the auth handler, the provider's form, signInWithIdp with the requestUri.
             let web = try await h.federatedSignIn(providerId: "microsoft.com", email: "web@contoso.com", name: "Web User")
             #expect(web.status == 200, "\(web.text)")
@@ -320,6 +321,9 @@ import Testing
             #expect(created.first?.additionalUserInfo.providerId == "microsoft.com")
             #expect(created.first?.claims.rawUserInfo?.contains("web@contoso.com") == true)
             #expect(created.first?.additionalUserInfo.isNewUser == true)
+            // The provider's tokens, forwarded as the configuration allows.
+            #expect(created.first?.credential?.idToken?.isEmpty == false)
+            #expect(created.first?.credential?.accessToken?.isEmpty == false)
             let again = try await h.federatedSignIn(providerId: "microsoft.com", email: "web@contoso.com")
             #expect(try again.decode(SignInWithIdpResponse.self).isNewUser == false)
             #expect(Self.take(hooks) == ["beforeSignIn:microsoft.com"])
@@ -333,6 +337,8 @@ import Testing
             }
             let nativeNew = try await native("app@yahoo.example")
             #expect(try nativeNew.decode(SignInWithIdpResponse.self).isNewUser == true, "\(nativeNew.text)")
+            #expect(hooks.events.first?.claims.rawUserInfo?.contains("app@yahoo.example") == true)
+            #expect(hooks.events.first?.credential?.idToken?.isEmpty == false)
             #expect(Self.take(hooks) == ["beforeCreate:yahoo.com", "beforeSignIn:yahoo.com"])
             #expect(try await native("app@yahoo.example").decode(SignInWithIdpResponse.self).isNewUser == false)
             #expect(Self.take(hooks) == ["beforeSignIn:yahoo.com"])
@@ -409,6 +415,7 @@ import Testing
             let token = Self.claims(try finished.decode(FinalizeMFASignInResponse.self).idToken)
             #expect(token["mfa"] as? String == "yes")
             #expect((token["firebase"] as? [String: Any])?["sign_in_second_factor"] as? String == "totp")
+            #expect(hooks.events.first?.claims.signInSecondFactor == "totp")
             #expect(Self.take(hooks) == ["beforeSignIn:password"])
 
             h.clock.advance(by: 31)
@@ -485,6 +492,27 @@ import Testing
             #expect(try await EmailActionTests.send(h, SendOobCodeRequest(requestType: .passwordReset, email: "ada@acme.example")).status == 200)
             await h.server.emailActions.settle()
             #expect(h.server.emailActions.mailer.devMailbox?.messages.count == 1)
+        }
+    }
+    /// Issue 39, item 4: an administrator's create and an import fire nothing (as the Auth emulator: privileged
+    /// sign-up and accounts:batchCreate), even with every function configured to refuse.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func administratorCreationAndImportFireNothing(_ store: HearthHarness.StoreChoice) async throws {
+        try await Self.run(store: store) { h, hooks in
+            try await Self.install(h, hooks, .beforeCreate, .beforeSignIn, .beforeSendEmail)
+            hooks.answerAll(with: .refuse("nobody"))
+            let users = WirePaths.adminAccounts(projectId: h.projectId)
+            let created = try await h.send(.post, users, body: #"{"localId":"made-by-admin","email":"admin-made@acme.example","password":"secret12"}"#,
+                                           headers: Self.owner)
+            #expect(created.status == 200, "\(created.text)")
+            let imported = try await h.send(.post, users + ":batchCreate", body: #"{"users":[{"localId":"imported-1","email":"imported@acme.example"}]}"#,
+                                            headers: Self.owner)
+            #expect(imported.status == 200, "\(imported.text)")
+            #expect(try await h.store.user(localId: "made-by-admin") != nil)
+            #expect(try await h.store.user(localId: "imported-1") != nil)
+            #expect(Self.take(hooks).isEmpty)
+            // The administrator's user signing in is an ordinary sign-in: the function decides.
+            Self.expectRefused(try await h.signIn(email: "admin-made@acme.example", password: "secret12"), "nobody")
         }
     }
 }
