@@ -129,6 +129,52 @@ import Testing
         }
     }
 
+    /// Issue 39, item 6: the JWTs the server itself mints and posts (its "send a test event", one per event,
+    /// configured through the v2 config API) verify with HearthAdmin against the published keys — at the strict
+    /// endpoint, nothing refused — and decode: the event type, the test user, an `exp` ten minutes after `iat`,
+    /// the email and SMS kinds; the helper's answer is what the server reports.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func serverMintedJWTsVerify(_ store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store, configure: { $0.blockingFunctions.development = true }) { h in
+            try await h.withHookEndpoint { hooks in
+                let triggers = BlockingEventType.allCases.map { #""\#($0.rawValue)":{"functionUri":"\#(hooks.url(for: $0))"}"# }
+                let configured = try await h.send(
+                    .patch, WirePaths.identityToolkitV2 + "/projects/\(h.projectId)/config?updateMask=blockingFunctions",
+                    body: #"{"blockingFunctions":{"triggers":{\#(triggers.joined(separator: ","))}}}"#,
+                    headers: [.authorization: "Bearer owner"])
+                #expect(configured.status == 200, "\(configured.text)")
+                hooks.answer(.beforeSignIn, with: .handler { event in
+                    BlockingFunctionResponse(sessionClaims: ["seen": .string(event.user?.uid ?? "")])
+                })
+                var answers: [BlockingEventType: String] = [:]
+                for type in BlockingEventType.allCases {
+                    let result = await h.server.accounts.blockingFunctions.sendTestEvent(type, in: h.scope)
+                    #expect(result.succeeded, "\(type): \(result.message)")
+                    answers[type] = result.answer
+                }
+                #expect(answers[.beforeCreate] == "{}")
+                #expect(answers[.beforeSignIn] == #"{"userRecord":{"sessionClaims":{"seen":"hearth-test-event"},"updateMask":"sessionClaims"}}"#)
+                #expect(hooks.rejections.isEmpty, "\(hooks.rejections)")
+                let events = hooks.events
+                #expect(events.map(\.eventType) == BlockingEventType.allCases)
+                for event in events {
+                    #expect(event.claims.iss == "https://securetoken.google.com/\(h.projectId)")
+                    #expect(event.claims.aud == hooks.url(for: event.eventType))
+                    #expect(event.claims.exp - event.claims.iat == 600)
+                    #expect(event.timestamp == Date(timeIntervalSince1970: h.clock.now.timeIntervalSince1970.rounded(.down)))
+                    #expect(!event.eventId.isEmpty)
+                }
+                #expect(events.first?.user?.uid == "hearth-test-event")
+                #expect(events.first?.additionalUserInfo.isNewUser == true)
+                #expect(events.dropFirst().first?.user?.email == "test-event@example.com")
+                #expect(events.dropFirst().first?.user?.lastSignInDate != nil)
+                #expect(events.dropFirst(2).first?.emailType == .passwordReset)
+                #expect(events.dropFirst(3).first?.smsType == .signInOrSignUp)
+                #expect(Set(events.map(\.eventId)).count == 4)
+            }
+        }
+    }
+
     /// Issue 39, item 6: the Hummingbird helper answers as firebase-functions does — `{}` for nil, the
     /// `userRecord` with its `updateMask` for claims and fields (a cleared display name as null), 403/400 with
     /// `{"error":{"status","message"}}` for a thrown error, 500 INTERNAL for any other error, 400 for a reserved
