@@ -14,9 +14,11 @@ Starts `hearth serve --dev --project-id demo-hooks` on PORT and, on ports the sy
     keys (checked below: the forged JWT, a Hearth ID token and a URL without "run.app" are refused);
 then docs/hooks.md's Python example, taken from the page between its recipe markers and served strictly as it is.
 The hooks are configured through the admin API (PATCH /v2/projects/{p}/config?updateMask=blockingFunctions), and the
-REST client drives sign-up, password sign-in, email link, the --dev Microsoft provider, refresh, anonymous and custom
-token sign-ins, and a tenant's users; every check asserts what Hearth did (the error, the admin API's view of the
-user, the ID token's claims, what the function saw and how many times).
+REST client drives sign-up, password sign-in (also from a blocked loopback address), email link, the --dev Microsoft
+provider (with a forwarded ID token, and a native link to a password account), a TOTP second factor (pyotp), refresh,
+anonymous and custom-token sign-ins, and a tenant's users; every check asserts what Hearth did (the error, the admin
+API's view of the user, the ID token's claims, what the function saw and how many times). Then a dead function,
+hook URLs refused at configuration (private, link-local, http, user info, hex IPv4) and /metrics.
 Prints one line per check and 'blocking-functions: N passed, M failed'; exits non-zero on any failure.
 """
 import atexit
@@ -583,7 +585,7 @@ def run_mode(mode):
 
     @check(f"{label} a tenant's users go through the project's functions with tenant_id; an outsider is refused in the tenant too")
     def _():
-        tenant = state.setdefault("tenant", make_tenant("hooks-tenant"))
+        tenant = state.get("tenant") or state.setdefault("tenant", make_tenant("hooks-tenant"))
         email = address("ten")
         events = Events(seen)
         status, body = v1("signUp", {"email": email, "password": "tenant pass 1", "returnSecureToken": True, "tenantId": tenant})
