@@ -28,6 +28,7 @@ public struct BlockingFunctionResponse: Sendable, Equatable {
         case block = "BLOCK"
     }
 
+    /// A response setting the fields given (nil: leave alone).
     public init(displayName: String?? = nil, photoURL: String?? = nil, disabled: Bool? = nil, emailVerified: Bool? = nil,
                 customClaims: [String: JSONValue]? = nil, sessionClaims: [String: JSONValue]? = nil,
                 recaptchaActionOverride: RecaptchaActionOverride? = nil) {
@@ -203,12 +204,14 @@ public struct BlockingFunctionError: Error, Sendable, Equatable, CustomStringCon
         public var status: String { rawValue.uppercased().replacingOccurrences(of: "-", with: "_") }
     }
 
+    /// Decides the HTTP status and the body's `status`.
     public var code: Code
     /// Shown to the end user (the server passes it on).
     public var message: String
     /// Extra JSON in the body's `error.details`.
     public var details: JSONValue?
 
+    /// A refusal with `code` (e.g. `.permissionDenied`: 403) and the message the end user sees.
     public init(_ code: Code, _ message: String, details: JSONValue? = nil) {
         self.code = code
         self.message = message
@@ -225,6 +228,7 @@ public struct BlockingFunctionError: Error, Sendable, Equatable, CustomStringCon
         return (try? encoder.encode(BlockingFunctionErrorBody(status: code.status, message: message, details: details))) ?? Data()
     }
 
+    /// `PERMISSION_DENIED: message`.
     public var description: String { "\(code.status): \(message)" }
 }
 
@@ -240,6 +244,7 @@ public struct BlockingFunctionHTTPAnswer: Sendable, Equatable {
     /// logs; the body only says `Bad Request` or names the failed check.
     public var rejection: String?
 
+    /// An answer to send (`body` is JSON).
     public init(status: Int, body: Data, event: AuthBlockingEvent? = nil, rejection: String? = nil) {
         self.status = status
         self.body = body

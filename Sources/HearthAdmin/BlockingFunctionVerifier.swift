@@ -194,14 +194,19 @@ public struct AuthBlockingEvent: Sendable, Equatable {
     public struct Credential: Sendable, Equatable {
         /// `sign_in_attributes`: the SAML attributes or OIDC claims of the sign-in.
         public var claims: JSONValue?
+        /// The provider's ID token (`oauth_id_token`), when the project forwards it.
         public var idToken: String?
+        /// The provider's access token (`oauth_access_token`), when the project forwards it.
         public var accessToken: String?
+        /// The provider's refresh token (`oauth_refresh_token`), when the project forwards it.
         public var refreshToken: String?
         /// When the access token expires (`iat + oauth_expires_in`).
         public var expirationTime: Date?
+        /// An OAuth 1 token secret (`oauth_token_secret`).
         public var secret: String?
         /// As ``AdditionalUserInfo/providerId``.
         public var providerId: String?
+        /// `sign_in_method` as sent (`emailLink` stays `emailLink`).
         public var signInMethod: String?
     }
 
