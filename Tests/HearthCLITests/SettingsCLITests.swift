@@ -90,7 +90,7 @@ import Testing
         // The value-less options and the API keys, on the command line: a non-demo project, two keys, the dev IdPs,
         // the emulator credentials from any client, no console link.
         let flags = settings.filter(\.isFlag).compactMap(\.option)
-        #expect(Set(flags) == ["--dev", "--emulator-admin", "--emulator-admin-allow-remote", "--no-console-link"], "\(flags)")
+        #expect(Set(flags) == ["--dev", "--emulator-admin", "--emulator-admin-allow-remote", "--no-console-link", "--hooks-allow-private-networks"], "\(flags)")
         let data = CLI.temporaryDirectory() + "/data"
         let server = try RunningServer.start(["--project-id", "acme-flags", "--api-key", "k1", "--api-key", "k2"] + flags, dataDir: data)
         Thread.sleep(forTimeInterval: 1)

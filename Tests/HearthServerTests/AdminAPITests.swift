@@ -219,7 +219,7 @@ import Testing
             (.post, WirePaths.identityToolkitV1 + "/projects/demo-hearth:createSessionCookie", #"{"idToken":"x","validDuration":10}"#, 400, "INVALID_DURATION"),
             (.post, WirePaths.identityToolkitV1 + "/projects/demo-hearth:createSessionCookie", #"{"validDuration":"600"}"#, 400, "MISSING_ID_TOKEN"),
             (.post, WirePaths.adminAccounts(projectId: "other-project"), "{}", 400, "INVALID_PROJECT_ID"),
-            (.patch, WirePaths.v2Project("demo-hearth", "config") + "?updateMask=blockingFunctions", "{}", 400, "INVALID_UPDATE_MASK"),
+            (.patch, WirePaths.v2Project("demo-hearth", "config") + "?updateMask=recaptchaConfig", "{}", 400, "INVALID_UPDATE_MASK"),
             (.patch, WirePaths.v2Project("demo-hearth", "config") + "?updateMask=signIn.anonymous.enabled", #"{"signIn":{"anonymous":{"enabled":"yes"}}}"#, 400, "INVALID_CONFIG"),
             (.post, WirePaths.v2Project("demo-hearth", "defaultSupportedIdpConfigs") + "?idpId=facebook.com", #"{"clientId":"a","clientSecret":"b"}"#, 400, "INVALID_IDP_ID"),
             (.get, WirePaths.v2Project("demo-hearth", "oauthIdpConfigs/oidc.nothing"), nil, 404, "CONFIGURATION_NOT_FOUND"),

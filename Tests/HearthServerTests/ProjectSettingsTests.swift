@@ -126,8 +126,8 @@ import Testing
                 try await h.send(.patch, path + query, body: body, headers: Self.ownerHeaders)
             }
             let cases: [(String, String, String, String)] = [
-                ("?updateMask=blockingFunctions", "{}", "INVALID_UPDATE_MASK",
-                 "Hearth cannot change 'blockingFunctions'; it supports signIn.email.enabled, signIn.email.passwordRequired,"),
+                ("?updateMask=recaptchaConfig", "{}", "INVALID_UPDATE_MASK",
+                 "Hearth cannot change 'recaptchaConfig'; it supports signIn.email.enabled, signIn.email.passwordRequired,"),
                 ("?updateMask=signIn.anonymous.enabled", #"{"signIn":{"anonymous":{"enabled":"yes"}}}"#, "INVALID_CONFIG",
                  "'signIn.anonymous.enabled' must be a boolean"),
                 ("?updateMask=mfa.state", #"{"mfa":{"state":"SOMETIMES"}}"#, "INVALID_CONFIG", "'mfa.state' must be ENABLED or DISABLED"),
