@@ -515,4 +515,25 @@ import Testing
             Self.expectRefused(try await h.signIn(email: "admin-made@acme.example", password: "secret12"), "nobody")
         }
     }
+    /// Issue 39, item 4: a tenant's users go through the project's functions (as at Identity Platform), the event
+    /// naming the tenant; the tenant's new user is refused or changed like the project's.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func aTenantsUsersGoThroughTheProjectsFunctions(_ store: HearthHarness.StoreChoice) async throws {
+        try await Self.run(store: store) { h, hooks in
+            try await TenantTests.addTenant(h, "acme-x1y2z")
+            try await Self.install(h, hooks, .beforeCreate, .beforeSignIn)
+            hooks.answer(.beforeCreate, with: .customClaims(["org": .string("acme")]))
+            let created = try await TenantTests.signUp(h, "ada@acme.example", tenant: "acme-x1y2z")
+            #expect(TenantTests.tenantClaim(created.idToken) == "acme-x1y2z")
+            #expect(Self.claims(created.idToken)["org"] as? String == "acme")
+            let events = hooks.events
+            #expect(Self.take(hooks) == ["beforeCreate:password", "beforeSignIn:password"])
+            #expect(events.allSatisfy { $0.tenantId == "acme-x1y2z" && $0.user?.tenantId == "acme-x1y2z" })
+            hooks.answer(.beforeCreate, with: .refuse("tenant full"))
+            var request = SignUpRequest(email: "bob@acme.example", password: "correct horse")
+            request.tenantId = "acme-x1y2z"
+            Self.expectRefused(try await h.post(Self.signUpPath, request), "tenant full")
+            #expect(try await h.server.accounts.scopes.resolve(tenantId: "acme-x1y2z").store.user(email: "bob@acme.example") == nil)
+        }
+    }
 }
