@@ -246,6 +246,11 @@ final class FixedHook: Sendable {
                     #expect(error?.detail?.contains(words) == true, "\(path): \(error?.detail ?? "")")
                     #expect(blocking.health.last(event)?.outcome == "invalid_answer", "\(path)")
                 }
+                // Counted once each, as invalid answers (not also as allowed calls).
+                let metrics = h.server.configuration.metrics
+                #expect(metrics.counterValue(.blockingFunctionCalls, ["beforeSignIn", "invalid_answer"]) == 2)
+                #expect(metrics.counterValue(.blockingFunctionCalls, ["beforeCreate", "invalid_answer"]) == 2)
+                #expect(metrics.counterValue(.blockingFunctionCalls, ["beforeSignIn", "allowed"]) == nil)
             }
         }
     }

@@ -99,7 +99,9 @@ public final class BlockingFunctions: Sendable {
             case .beforeSendSms: claims.phoneNumber = "+15555550100"; claims.smsType = BlockingSmsType.signInOrSignUp.rawValue
             default: break
             }
-            let answer = try await call(type, uri: uri, claims: claims) { exchange in seen.value.withLock { $0 = exchange } }
+            let answer = try await call(type, uri: uri, claims: claims, exchanged: { exchange in seen.value.withLock { $0 = exchange } }) { answer in
+                if let record = answer.userRecord { _ = try BlockingUpdate.checked(record, event: type) }
+            }
             let exchanged = seen.value.withLock { $0 }
             var message = "the function allowed the event"
             if let record = answer.userRecord {
@@ -136,14 +138,11 @@ public final class BlockingFunctions: Sendable {
     func userEvent(_ event: BlockingEventType, _ user: UserRecord, signIn: BlockingSignIn, in scope: Scope) async throws -> BlockingUpdate? {
         guard let uri = try await functionURI(event, in: scope) else { return nil }
         let claims = try await claims(event, uri: uri, user: user, signIn: signIn, in: scope)
-        let answer = try await call(event, uri: uri, claims: claims)
+        let answer = try await call(event, uri: uri, claims: claims, check: { answer in
+            if let userRecord = answer.userRecord { _ = try BlockingUpdate.checked(userRecord, event: event) }
+        })
         guard let userRecord = answer.userRecord else { return BlockingUpdate() }
-        do {
-            return try BlockingUpdate.checked(userRecord, event: event)
-        } catch {
-            record(event, uri: uri, outcome: .invalidAnswer, status: 200, duration: .zero, message: (error as? HearthAPIError)?.detail ?? "\(error)", countOnly: true)
-            throw error
-        }
+        return try BlockingUpdate.checked(userRecord, event: event)
     }
 
     /// The JWT's claims for `event` (tokens only as `forwardInboundCredentials` allows).
@@ -223,17 +222,22 @@ public final class BlockingFunctions: Sendable {
     /// Posts the event and reads the answer: the decoded answer, or `BLOCKING_FUNCTION_ERROR_RESPONSE`. Counted,
     /// timed, logged and kept as the event's last outcome.
     func call(_ event: BlockingEventType, uri: String, claims: AuthBlockingEventClaims,
-              exchanged: (@Sendable (Exchange) -> Void)? = nil) async throws -> BlockingFunctionAnswer {
+              exchanged: (@Sendable (Exchange) -> Void)? = nil,
+              check: ((BlockingFunctionAnswer) throws -> Void)? = nil) async throws -> BlockingFunctionAnswer {
         let started = ContinuousClock.now
         do {
             let exchange = try await Self.race(deadline: settings.deadline) { [self] in
                 try await self.exchange(event, uri: uri, claims: claims)
             } timedOut: { [settings] in
-                Failure(outcome: .timeout, error: HearthAPIError(
-                    .blockingFunctionError, "the \(event.rawValue) function at \(uri) did not answer within \(Self.words(settings.deadline))", httpStatus: 503))
+                Self.timeout(event, uri: uri, deadline: settings.deadline)
             }
             exchanged?(exchange)
             let answer = try interpret(exchange, event: event, uri: uri)
+            do {
+                try check?(answer)
+            } catch let error as HearthAPIError {
+                throw Failure(outcome: .invalidAnswer, error: error, status: exchange.status)
+            }
             record(event, uri: uri, outcome: .allowed, status: exchange.status, duration: ContinuousClock.now - started, message: "allowed")
             return answer
         } catch let failure as Failure {
@@ -241,6 +245,12 @@ public final class BlockingFunctions: Sendable {
                    message: failure.error.detail ?? failure.outcome.rawValue)
             throw failure.error
         }
+    }
+
+    /// The failure of a call that did not finish within `deadline`.
+    static func timeout(_ event: BlockingEventType, uri: String, deadline: Duration) -> Failure {
+        Failure(outcome: .timeout, error: HearthAPIError(
+            .blockingFunctionError, "the \(event.rawValue) function at \(uri) did not answer within \(words(deadline))", httpStatus: 503))
     }
 
     /// "7 seconds", "250 milliseconds".
@@ -276,9 +286,12 @@ public final class BlockingFunctions: Sendable {
         let client = BlockingHTTPClients.shared.client(host: target.host, pinnedTo: target.literal == nil ? address.description : nil)
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: .nanoseconds(Int64(Self.nanoseconds(settings.deadline))))
+            // AsyncHTTPClient's own timeout is a backstop a second after the call's deadline (``race``).
+            response = try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(settings.deadline + .seconds(1))))
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
+            throw Self.timeout(event, uri: uri, deadline: settings.deadline)
         } catch {
             throw unreachable("could not be reached (\(Self.transportWords(error)))")
         }
@@ -348,15 +361,10 @@ public final class BlockingFunctions: Sendable {
     }
 
     /// Counts, times, logs and keeps the call's outcome (never the JWT, tokens or claims).
-    func record(_ event: BlockingEventType, uri: String, outcome: Outcome, status: Int?, duration: Duration, message: String, countOnly: Bool = false) {
+    func record(_ event: BlockingEventType, uri: String, outcome: Outcome, status: Int?, duration: Duration, message: String) {
         let metrics = configuration.metrics
-        if countOnly {
-            // An answer refused after the call was counted as allowed: counted again as invalid, not timed again.
-            metrics.count(.blockingFunctionCalls, [event.rawValue, outcome.rawValue])
-        } else {
-            metrics.count(.blockingFunctionCalls, [event.rawValue, outcome.rawValue])
-            metrics.record(.blockingFunctionDuration, [event.rawValue], nanoseconds: Self.nanoseconds(duration))
-        }
+        metrics.count(.blockingFunctionCalls, [event.rawValue, outcome.rawValue])
+        metrics.record(.blockingFunctionDuration, [event.rawValue], nanoseconds: Self.nanoseconds(duration))
         let host = URLComponents(string: uri)?.host ?? "?"
         let milliseconds = Self.nanoseconds(duration) / 1_000_000
         var metadata: Logger.Metadata = ["event": "\(event.rawValue)", "host": "\(host)", "outcome": "\(outcome.rawValue)", "duration_ms": "\(milliseconds)"]
@@ -367,7 +375,7 @@ public final class BlockingFunctions: Sendable {
             metadata["reason"] = "\(message.prefix(300))"
             logger.warning("blocking function call failed", metadata: metadata)
         }
-        health.record(.init(event: event, functionUri: uri, at: configuration.clock.now(), succeeded: outcome == .allowed && !countOnly,
+        health.record(.init(event: event, functionUri: uri, at: configuration.clock.now(), succeeded: outcome == .allowed,
                             outcome: outcome.rawValue, httpStatus: status, message: String(message.prefix(500)), duration: duration))
     }
 
