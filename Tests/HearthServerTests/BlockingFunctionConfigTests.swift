@@ -92,6 +92,28 @@ import Testing
         }
     }
 
+    /// Issue 39, item 1: Firebase's Functions emulator registers its blocking functions with the Auth emulator as
+    /// firebase-tools does it (`PATCH …/config?updateMask=blockingFunctions`, `Bearer owner`, loopback http URLs,
+    /// every forwarding flag sent as a boolean): accepted by a `--dev` server, refused (INVALID_CONFIG) otherwise.
+    @Test func theFunctionsEmulatorsRegistrationIsAcceptedUnderDev() async throws {
+        let body = #"{"blockingFunctions":{"triggers":{"beforeCreate":{"functionUri":"http://127.0.0.1:5001/demo-hearth/us-central1/beforecreated"},"beforeSignIn":{"functionUri":"http://127.0.0.1:5001/demo-hearth/us-central1/beforesignedin"}},"forwardInboundCredentials":{"accessToken":false,"idToken":true,"refreshToken":false}}}"#
+        try await HearthHarness.run(configure: { $0.blockingFunctions.development = true }) { h in
+            let reply = try await h.send(.patch, WirePaths.identityToolkitV2 + "/projects/\(h.projectId)/config?updateMask=blockingFunctions",
+                                         body: body, headers: Self.owner)
+            #expect(reply.status == 200, "\(reply.text)")
+            let shown = try #require(try await Self.shown(h))
+            #expect(shown.trigger(for: .beforeCreate)?.functionUri == "http://127.0.0.1:5001/demo-hearth/us-central1/beforecreated")
+            #expect(shown.trigger(for: .beforeSignIn)?.functionUri == "http://127.0.0.1:5001/demo-hearth/us-central1/beforesignedin")
+            #expect(shown.forwardInboundCredentials == .init(idToken: true))
+        }
+        try await HearthHarness.run { h in
+            let reply = try await h.send(.patch, WirePaths.identityToolkitV2 + "/projects/\(h.projectId)/config?updateMask=blockingFunctions",
+                                         body: body, headers: Self.owner)
+            #expect(reply.status == 400 && reply.errorCode == "INVALID_CONFIG")
+            #expect(reply.envelope?.error.message.contains("--dev") == true)
+        }
+    }
+
     /// URLs every configuration refuses, with words the message must hold.
     static let refusedURLs: [(String, String)] = [
         ("http://hooks.example.com/hook", "must use https"),
