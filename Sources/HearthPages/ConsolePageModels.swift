@@ -134,10 +134,13 @@ public struct OverviewPage: ConsolePage {
 
     /// Whether mail is configured (nil: not shown).
     public let mail: MailStatus?
+    /// The blocking functions whose last call failed, in a sentence (nil: none; issue 39).
+    public let blockingOutage: String?
 
     public init(usersTotal: String, usersNew: String, signInsTotal: String, refusedTotal: String, chart: Chart, legend: [LegendEntry], refusals: [Refusal],
-                mail: MailStatus? = nil) {
+                mail: MailStatus? = nil, blockingOutage: String? = nil) {
         self.mail = mail
+        self.blockingOutage = blockingOutage
         self.usersTotal = usersTotal
         self.usersNew = usersNew
         self.signInsTotal = signInsTotal

@@ -23,6 +23,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
     case tenants = "console-tenants"
     case tenant = "console-tenant"
     case confirmDeleteTenant = "console-confirm-delete-tenant"
+    case blockingFunctions = "console-blocking-functions"
 
     var source: [UInt8] {
         switch self {
@@ -46,6 +47,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
         case .tenants: PackageResources.console_tenants_mustache
         case .tenant: PackageResources.console_tenant_mustache
         case .confirmDeleteTenant: PackageResources.console_confirm_delete_tenant_mustache
+        case .blockingFunctions: PackageResources.console_blocking_functions_mustache
         }
     }
 }

@@ -185,6 +185,25 @@ import Testing
         Sample(name: "audit1", page: AuditPage(entries: [.init(time: "2025-01-01 00:00", actor: evil, action: "user.update", target: "u1", detail: "")],
                                                next: "/console/audit?before=abc"), marker: #"<a class="button secondary" href="/console/audit?before=abc" rel="next">"#),
         Sample(name: "audit2", page: AuditPage(entries: [], next: nil), marker: #"<div class="actions"></div>"#),
+        // Issue 39, item 1: the Blocking functions page — a refused URL beside its field, a test event's answer, a failing
+        // function's last error (all escaped); in a tenant, read-only with the project's functions.
+        Sample(name: "blocking-functions1", page: BlockingFunctionsPage(
+            events: [
+                .init(name: "beforeCreate", title: "Before a user is created", when: "when " + evil, functionUri: "https://hooks.example.com/" + evil,
+                      configured: true, updated: "2026-11-28 10:02", error: "url " + evil,
+                      health: .init(ok: false, summary: "3 failures in a row", lastError: "error " + evil, lastSuccess: "never"),
+                      test: .init(ok: false, status: "HTTP 500", duration: "12 ms", summary: "summary " + evil, detail: "detail " + evil)),
+                .init(name: "beforeSignIn", title: "Before a user signs in", when: "w", functionUri: "", configured: false),
+            ],
+            forwardIdToken: true, forwardAccessToken: false, forwardRefreshToken: true, editable: true,
+            policy: "policy " + evil, formError: "Nothing was saved: correct the field marked below.", outage: "outage " + evil),
+               marker: #"<p class="field-error" id="hook-beforeCreate-error">url \#(escaped)</p>"#),
+        Sample(name: "blocking-functions2", page: BlockingFunctionsPage(
+            events: [.init(name: "beforeSignIn", title: "Before a user signs in", when: "w", functionUri: "https://hooks.example.com/in",
+                           configured: true, health: .init(ok: true, summary: "Answered HTTP 200 in 84 ms."))],
+            forwardIdToken: false, forwardAccessToken: false, forwardRefreshToken: false, editable: false,
+            tenantNote: "tenant " + evil, policy: "p"),
+               marker: #"<p>tenant \#(escaped) <a href="/console/blocking-functions">Change them on the project's page</a>.</p>"#),
         Sample(name: "templates", page: TemplatesPage(
             mail: MailStatus(summary: "the dev mailbox", tone: "warning", warning: evil, devMailbox: true), appName: evil,
             templates: [.init(kind: "resetPassword", title: "Password reset", customized: true, sender: "\"A\" <a@example.com>", senderDisplayName: evil,

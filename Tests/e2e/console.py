@@ -3,7 +3,8 @@ operator does the seeds' set-up: log in with the start-up link, enable Microsoft
 the redirect URI, add an oidc.* provider, add a user, find it, disable it (its password sign-in refused over REST),
 edit its claims (seen in a fresh ID token), delete it, change the authorized domains, turn two-step verification and
 passkeys on (a passkey registered over the RPCs listed on its user's page and removed), create a service-account key,
-read the audit log, log out; plus a form posted without its CSRF token and an idle session sent back to log in.
+read the audit log, log out; plus a form posted without its CSRF token and an idle session sent back to log in; on a
+--dev server, blocking functions set, tested against a loopback function and a dead one shown failing (issue 39).
 Controls are found by their visible label or accessible name, as a person finds them.
 
 Usage: console.py HEARTH_BINARY PORT [SCREENSHOT_DIR]   (starts its own servers on PORT and PORT+1)
@@ -23,6 +24,8 @@ import time
 
 import html
 import hmac
+import http.server
+import threading
 import shutil
 import struct
 
@@ -770,6 +773,95 @@ def tenants():
     go("Overview")
 
 
+class HookHandler(http.server.BaseHTTPRequestHandler):
+    """A blocking function on loopback for the console's page: beforeCreate adds a role, beforeSignIn is down (500)."""
+    seen = []
+
+    def do_POST(self):  # noqa: N802 - the http.server API
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+        claims = claims_of(body["data"]["jwt"])
+        HookHandler.seen.append(claims)
+        if self.path == "/before-create":
+            status, answer = 200, {"userRecord": {"customClaims": {"role": "tester"}, "updateMask": "customClaims"}}
+        else:
+            status, answer = 500, {"error": {"status": "INTERNAL", "message": "the CRM is down"}}
+        data = json.dumps(answer).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def blocking_functions():
+    """Issue 39, items 1 and 5: on a `--dev` server (loopback http allowed), set beforeCreate and beforeSignIn on the
+    Blocking functions page (an http URL to another host refused beside its field), send test events (the answer
+    shown, never the JWT): beforeCreate's function answers claims, beforeSignIn's is down (500) and is then shown as
+    failing on the page and the overview; the page seen from a tenant (read-only, the project's functions apply)."""
+    hooks = http.server.ThreadingHTTPServer(("127.0.0.1", 0), HookHandler)
+    threading.Thread(target=hooks.serve_forever, daemon=True).start()
+    hook = f"http://127.0.0.1:{hooks.server_address[1]}"
+    port = int(PORT) + 1
+    base = f"http://127.0.0.1:{port}"
+    dev_server, dev_link = serve(port, os.path.join(work, "hooks"), "--dev")
+    try:
+        driver.get(dev_link)
+        wait_text("Signed in as owner")
+        go("Blocking functions")
+        wait_text("Function URLs")
+        field("Before a user is created").send_keys("http://hooks.example.com/before-create")
+        press(button("Save blocking functions"), "Nothing was saved")
+        refusal = driver.find_element(By.ID, "hook-beforeCreate-error").text
+        assert "http" in refusal, refusal
+        url = field("Before a user is created")
+        url.clear()
+        url.send_keys(f"{hook}/before-create")
+        field("Before a user signs in").send_keys(f"{hook}/before-sign-in")
+        field("The provider's ID token").click()
+        press(button("Save blocking functions"), "Blocking functions saved.")
+        config = requests.get(f"{base}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/config", headers=OWNER, timeout=10).json()
+        functions = config["blockingFunctions"]
+        assert functions["triggers"]["beforeCreate"]["functionUri"] == f"{hook}/before-create", functions
+        assert functions["triggers"]["beforeSignIn"]["functionUri"] == f"{hook}/before-sign-in", functions
+        assert functions["forwardInboundCredentials"].get("idToken") is True, functions
+
+        press(button("Send a test event to beforeCreate"), "Test event sent to beforeCreate")
+        result = driver.find_element(By.ID, "test-result").text
+        assert "HTTP 200" in result and "role" in result, result
+        assert HookHandler.seen and HookHandler.seen[-1]["event_type"] == "beforeCreate", HookHandler.seen[-1:]
+        sent = len(HookHandler.seen)
+        assert not any(part in driver.page_source for part in ("eyJ",)), "a JWT on the page"
+        shoot("blocking-functions")
+        # beforeSignIn is down (500): its test event fails, and the page and the overview say so.
+        press(button("Send a test event to beforeSignIn"), "Test event sent to beforeSignIn")
+        result = driver.find_element(By.ID, "test-result").text
+        assert "HTTP 500" in result and "Failed" in result, result
+        assert [c["event_type"] for c in HookHandler.seen[sent:]] == ["beforeSignIn"], HookHandler.seen[sent:]
+        go("Blocking functions")
+        wait_text("A blocking function is failing")
+        row = driver.find_element(By.ID, "event-beforeSignIn").text
+        assert "Failing" in row, row
+        assert "OK" in driver.find_element(By.ID, "event-beforeCreate").text
+        shoot("blocking-functions-outage")
+        go("Overview")
+        wait_text("The last call to beforeSignIn failed")
+        # Seen from a tenant: the project's functions, read-only.
+        created = requests.post(f"{base}/identitytoolkit.googleapis.com/v2/projects/demo-hearth/tenants", headers=OWNER,
+                                json={"displayName": "Acme-Corp"}, timeout=10).json()
+        tenant = created["name"].split("/")[-1]
+        driver.get(f"{base}/console/t/{tenant}/blocking-functions")
+        wait_text("Change them on the project's page")
+        assert "Save blocking functions" not in driver.find_element(By.TAG_NAME, "body").text
+        assert f"{hook}/before-sign-in" in driver.find_element(By.TAG_NAME, "body").text
+    finally:
+        hooks.shutdown()
+        dev_server.terminate()
+        dev_server.wait(timeout=20)
+
+
 def rotate_keys():
     go("Signing keys")
     button("Rotate now").click()
@@ -841,6 +933,7 @@ try:
     check("Signing keys: rotate now publishes the next key (after a confirmation)", rotate_keys)
     check("a form posted without (or with a wrong) CSRF token is refused", csrf_refused)
     check("log out ends the session", log_out)
+    check("Blocking functions (--dev server): URLs saved (an http URL to another host refused beside its field), a test event's answer shown, a dead function shown failing on the page and the overview, read-only in a tenant", blocking_functions)
     check("an idle session is sent to log in", idle_session)
 finally:
     driver.quit()

@@ -14,13 +14,16 @@ extension AdminPrincipal {
 /// console administrators, project switches the API does not expose). Every write is checked by the same
 /// validators and audited like the admin API's and the console's.
 extension AdminService {
-    /// The admin service over `store` for one command: the project `projectId`, no signing (the key ring is never
-    /// loaded), log lines dropped (the command prints its own outcome). With `mail` (what the server recorded at
+    /// The admin service over `store` for one command: the project `projectId`, no signing (the key ring is loaded
+    /// only to send a blocking function's test event), log lines dropped (the command prints its own outcome). With `mail` (what the server recorded at
     /// start, ``ProjectConfig/servedMail``) the notices the admin API sends — second factors removed — are queued in
-    /// the outbox, which that server delivers through its relay or into its dev mailbox.
-    public static func commandLine(store: any HearthStore, projectId: String, publicURL: String? = nil, mail: ServedMail? = nil) -> AdminService {
+    /// the outbox, which that server delivers through its relay or into its dev mailbox. `blockingFunctions`: the URL
+    /// policy of the blocking functions a command sets or tests (`hooks.allow.private.networks`, `--dev`).
+    public static func commandLine(store: any HearthStore, projectId: String, publicURL: String? = nil, mail: ServedMail? = nil,
+                                   blockingFunctions: BlockingFunctionSettings = BlockingFunctionSettings()) -> AdminService {
         let logger = Logger(label: "hearth.cli") { _ in SwiftLogNoOpLogHandler() }
-        let configuration = HearthServerConfiguration(projectId: projectId, publicURL: publicURL.map { PublicBaseURL($0) })
+        var configuration = HearthServerConfiguration(projectId: projectId, publicURL: publicURL.map { PublicBaseURL($0) })
+        configuration.blockingFunctions = blockingFunctions
         let keyRing = KeyRing(store: store, policy: configuration.keyRotation, clock: configuration.clock, logger: logger)
         let mailer = mail.flatMap { mail in
             mail.delivers

@@ -39,7 +39,7 @@ extension ConsoleController {
                                          count: String(signIns.filter { $0.key == provider }.reduce(0) { $0 + $1.count }))
             },
             refusals: refusalTotals.sorted { $0.value > $1.value }.map { OverviewPage.Refusal(reason: $0.key, count: String($0.value)) },
-            mail: mailStatus)
+            mail: mailStatus, blockingOutage: try await blockingOutage())
     }
 
     /// Stacked bars, one per day, one colour per provider, and every seventh day's date counted back from today

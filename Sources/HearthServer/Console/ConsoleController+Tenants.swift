@@ -115,15 +115,27 @@ extension ConsoleController {
                 ConsoleScopeBar.Choice(id: record.id, label: "\(record.displayName) (\(record.id))" + (record.settings.disableAuth ? ", turned off" : ""),
                                        selected: record.id == tenant?.id)
             }
-        let note = if let tenant {
+        let note = if current == "/console/blocking-functions" {
+            tenant.map { "Blocking functions are the project's: tenant \($0.displayName)'s users go through the project's functions." }
+                ?? "The project's blocking functions: its own users and every tenant's go through them."
+        } else if let tenant {
             "Users and sign-in methods of tenant \(tenant.displayName) only. Settings, templates, apps and keys are the project's, shared by every tenant."
         } else if target != nil {
             "The project's own users and sign-in methods (outside every tenant)."
         } else {
             "This page is the project's, shared by every tenant; Users and Sign-in method follow the scope."
         }
-        return ConsoleScopeBar(base: target?.base ?? "/console", choices: choices, section: current == "/console/providers" ? "providers" : "users",
+        return ConsoleScopeBar(base: target?.base ?? "/console", choices: choices, section: Self.pickerSection(current),
                                note: note, tenantLabel: tenant.map { "\($0.displayName) · \($0.id)" }, more: listed.count > Self.pickerLimit)
+    }
+
+    /// The scoped section the picker goes to from the page at `current` (Users unless Sign-in method or Blocking functions).
+    static func pickerSection(_ current: String?) -> String {
+        switch current {
+        case "/console/providers": "providers"
+        case "/console/blocking-functions": "blocking-functions"
+        default: "users"
+        }
     }
 
     // MARK: Tenants
@@ -133,7 +145,7 @@ extension ConsoleController {
         router.get("/console/switch") { request, _ in
             guard let session = try await access.session(request) else { return toLogin(request) }
             let query = FormQuery(request.uri.query)
-            let section = query.get("to") == "providers" ? "providers" : "users"
+            let section = Self.pickerSection("/console/" + (query.get("to") ?? ""))
             let id = query.get("tenant") ?? ""
             if id.isEmpty { return redirect("/console/\(section)") }
             guard TenantRecord.isValidId(id) else {

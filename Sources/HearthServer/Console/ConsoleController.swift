@@ -40,6 +40,8 @@ struct ConsoleController {
         "passkey-removed": "Passkey removed: it no longer signs in to this account. The user's current sessions continue (Revoke sessions ends them).",
         "tenant-created": "Tenant created. Pick it in the scope picker (or use the buttons below) to add its users and sign-in providers.",
         "tenant-saved": "Tenant saved.", "tenant-deleted": "Tenant deleted, with its users and its providers.",
+        "hooks": "Blocking functions saved. They are called from the next sign-up, sign-in or email on.",
+        "hooks-unchanged": "Nothing changed: the blocking functions are as they were.",
     ]
 
     static let pageSize = 25
@@ -127,6 +129,7 @@ struct ConsoleController {
 
         page(router, "/console/settings", title: "Settings") { _, session in try await settings(session) }
         registerSecondFactors(on: router)
+        registerBlockingFunctions(on: router)
         registerPasskeys(on: router)
         router.post("/console/settings") { request, _ in
             try await action(request) { session, form in

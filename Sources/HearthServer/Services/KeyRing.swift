@@ -119,6 +119,12 @@ public final class KeyRing: Sendable {
         return keys
     }
 
+    /// Loads the stored keys without rotating them (no key is made or removed): for a command that signs with the
+    /// server's keys (`hearth project hooks test`), where ``maintain()`` would write.
+    public func loadKeys() async throws {
+        try await reload()
+    }
+
     /// Whether a key that signs now is loaded (`GET /readyz`).
     public var hasActiveKey: Bool {
         let current = snapshot.withLock { $0 }
