@@ -54,7 +54,9 @@ public struct URLSessionAuthBackend: AuthBackend {
                 let detail = envelope.error.message.split(separator: ":", maxSplits: 1).dropFirst().first.map { $0.trimmingCharacters(in: .whitespaces) }
                 var info: [String: any Sendable] = [AuthErrors.userInfoNameKey: name]
                 if let provider = envelope.providerErrorMetadata { info.merge(AuthErrorUtils.providerUserInfo(provider)) { first, _ in first } }
-                throw AuthErrorUtils.error(code, message: detail.map { $0.isEmpty ? code.message : $0 } ?? code.message, userInfo: info)
+                var message = detail.map { $0.isEmpty ? code.message : $0 } ?? code.message
+                if code == .blockingCloudFunctionError, let detail, !detail.isEmpty { message = AuthErrorUtils.blockingFunctionMessage(detail) }
+                throw AuthErrorUtils.error(code, message: message, userInfo: info)
             }
             throw AuthErrorUtils.error(.internalError, message: "HTTP \(status) from the server")
         }

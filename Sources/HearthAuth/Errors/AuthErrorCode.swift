@@ -80,6 +80,9 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     /// The account's email changes only by a verified change (`verifyBeforeUpdateEmail`).
     case emailChangeNeedsVerification = 17090
     case missingOrInvalidNonce = 17094
+    /// The project's blocking function refused the sign-up, sign-in or email, or could not be called
+    /// (`BLOCKING_FUNCTION_ERROR_RESPONSE`); the error's description is the function's own message.
+    case blockingCloudFunctionError = 17105
     case invalidReqType = 17207
     /// The authenticator's passkey response does not verify (origin, relying party, flags, signature, counter) or
     /// cannot be read (`INVALID_AUTHENTICATOR_RESPONSE`; Firebase's preview number).
@@ -171,6 +174,7 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .tenantNotFound: "There is no tenant with this ID: check Auth.tenantID."
         case .keychainError: "An error occurred when accessing the keychain."
         case .internalError: "An internal error has occurred, print and inspect the error details for more information."
+        case .blockingCloudFunctionError: "Blocking cloud function returned an error."
         case .malformedJWT: "Failed to parse JWT. Check the userInfo dictionary for the full token."
         case .missingOrInvalidNonce: "The request does not contain a valid nonce. This can occur if the SHA-256 hash of the provided raw nonce does not match the hashed nonce in the ID token payload."
         case .providerTokenUnavailable: "No provider access token is available for this user. Sign in with the provider again."
@@ -227,6 +231,19 @@ public let AuthErrorUserInfoUpdatedCredentialKey = AuthErrors.userInfoUpdatedCre
 public let AuthErrorUserInfoMultiFactorResolverKey = AuthErrors.userInfoMultiFactorResolverKey
 
 enum AuthErrorUtils {
+    /// The description of a `BLOCKING_FUNCTION_ERROR_RESPONSE` from the server's detail: the function's own
+    /// `error.message` when the detail carries its answer (`HTTP Cloud Function returned an error: {"error":{…}}`),
+    /// else the detail itself (a deadline, an unreachable function).
+    static func blockingFunctionMessage(_ detail: String) -> String {
+        struct Answer: Decodable { struct Body: Decodable { let message: String? }; let error: Body? }
+        if let start = detail.firstIndex(of: "{"),
+           let answer = try? JSONDecoder().decode(Answer.self, from: Data(detail[start...].utf8)),
+           let message = answer.error?.message, !message.isEmpty {
+            return message
+        }
+        return detail
+    }
+
     /// An `NSError` in `FIRAuthErrorDomain`.
     static func error(_ code: AuthErrorCode, message: String? = nil, userInfo: [String: any Sendable] = [:]) -> NSError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message ?? code.message]
@@ -309,6 +326,7 @@ enum AuthErrorUtils {
         case .passkeyEnrollmentNotFound: .missingPasskeyEnrollment
         case .invalidAuthenticatorResponse: .invalidAuthenticatorResponse
         case .tenantNotFound: .tenantNotFound
+        case .blockingFunctionError: .blockingCloudFunctionError
         default: .internalError
         }
     }
