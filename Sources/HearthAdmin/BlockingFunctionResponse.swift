@@ -88,42 +88,24 @@ public struct BlockingFunctionResponse: Sendable, Equatable {
     }
 
     func validate(for eventType: BlockingEventType) throws(BlockingFunctionError) {
-        let limit = BlockingFunctionLimits.maximumClaimsCharacters
-        switch eventType {
-        case .beforeSendEmail, .beforeSendSms:
+        if eventType == .beforeSendEmail || eventType == .beforeSendSms {
             guard displayName == nil, photoURL == nil, disabled == nil, emailVerified == nil, customClaims == nil, sessionClaims == nil else {
                 throw BlockingFunctionError(.invalidArgument, "A \(eventType.rawValue) answer can only carry recaptchaActionOverride, not user fields or claims.")
             }
             return
-        case .beforeCreate:
-            if let sessionClaims, !sessionClaims.isEmpty {
-                throw BlockingFunctionError(.invalidArgument, #"The sessionClaims claims "\#(sessionClaims.keys.sorted().joined(separator: ","))" cannot be specified for the beforeCreate event."#)
-            }
-        case .beforeSignIn:
-            break
         }
-        if let customClaims, !customClaims.isEmpty {
-            try Self.checkReserved(customClaims, field: "customClaims")
-            guard Self.pythonJSONLength(.object(customClaims)) <= limit else {
-                throw BlockingFunctionError(.invalidArgument, "The customClaims payload should not exceed \(limit) characters.")
-            }
-        }
-        if eventType == .beforeSignIn, let sessionClaims, !sessionClaims.isEmpty {
-            try Self.checkReserved(sessionClaims, field: "sessionClaims")
-            guard Self.pythonJSONLength(.object(sessionClaims)) <= limit else {
-                throw BlockingFunctionError(.invalidArgument, "The sessionClaims payload should not exceed \(limit) characters.")
-            }
-            let combined = (customClaims ?? [:]).merging(sessionClaims) { _, session in session }
-            guard Self.pythonJSONLength(.object(combined)) <= limit else {
-                throw BlockingFunctionError(.invalidArgument, "The customClaims and sessionClaims payloads should not exceed \(limit) characters combined.")
-            }
-        }
-    }
-
-    static func checkReserved(_ claims: [String: JSONValue], field: String) throws(BlockingFunctionError) {
-        let reserved = claims.keys.filter { BlockingFunctionLimits.reservedClaimNames.contains($0) }.sorted()
-        guard reserved.isEmpty else {
-            throw BlockingFunctionError(.invalidArgument, #"The \#(field) claims "\#(reserved.joined(separator: ","))" are reserved and cannot be specified."#)
+        let limit = BlockingFunctionLimits.maximumClaimsCharacters
+        switch BlockingFunctionLimits.problem(customClaims: customClaims, sessionClaims: sessionClaims, event: eventType,
+                                              length: { Self.pythonJSONLength(.object($0)) }) {
+        case nil: return
+        case .sessionClaimsOutsideBeforeSignIn(let names):
+            throw BlockingFunctionError(.invalidArgument, #"The sessionClaims claims "\#(names.joined(separator: ","))" cannot be specified for the \#(eventType.rawValue) event."#)
+        case .reserved(let field, let names):
+            throw BlockingFunctionError(.invalidArgument, #"The \#(field) claims "\#(names.joined(separator: ","))" are reserved and cannot be specified."#)
+        case .tooLong(let field):
+            throw BlockingFunctionError(.invalidArgument, "The \(field) payload should not exceed \(limit) characters.")
+        case .combinedTooLong:
+            throw BlockingFunctionError(.invalidArgument, "The customClaims and sessionClaims payloads should not exceed \(limit) characters combined.")
         }
     }
 

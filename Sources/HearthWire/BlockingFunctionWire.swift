@@ -489,4 +489,37 @@ public enum BlockingFunctionLimits {
     /// Claim names an answer may not set (firebase-functions' list, plus `sub` and `user_id` which Hearth's
     /// Admin API refuses as well).
     public static let reservedClaimNames: Set<String> = CustomTokenClaims.reservedClaimNames
+
+    /// What breaks Firebase's rules for an answer's claims.
+    public enum ClaimsProblem: Sendable, Equatable {
+        /// `sessionClaims` (these names) in an answer to an event other than beforeSignIn.
+        case sessionClaimsOutsideBeforeSignIn([String])
+        /// `field` (`customClaims` or `sessionClaims`) sets these reserved names.
+        case reserved(field: String, names: [String])
+        /// `field`'s JSON is over ``maximumClaimsCharacters``.
+        case tooLong(field: String)
+        /// Both merged (session claims over custom claims) are over ``maximumClaimsCharacters``.
+        case combinedTooLong
+    }
+
+    /// The first rule an answer's claims to `event` break, as firebase-functions checks them (session claims only in
+    /// beforeSignIn; no reserved name; each, and both merged, at most ``maximumClaimsCharacters`` by `length` — the
+    /// server measures compact JSON, the Swift helper Python's `json.dumps` like firebase-functions); nil: none.
+    public static func problem(customClaims: [String: JSONValue]?, sessionClaims: [String: JSONValue]?, event: BlockingEventType,
+                               length: ([String: JSONValue]) -> Int) -> ClaimsProblem? {
+        if let sessionClaims, !sessionClaims.isEmpty, event != .beforeSignIn {
+            return .sessionClaimsOutsideBeforeSignIn(sessionClaims.keys.sorted())
+        }
+        for (field, claims) in [("customClaims", customClaims), ("sessionClaims", sessionClaims)] {
+            guard let claims, !claims.isEmpty else { continue }
+            let reserved = claims.keys.filter(reservedClaimNames.contains).sorted()
+            if !reserved.isEmpty { return .reserved(field: field, names: reserved) }
+            if length(claims) > maximumClaimsCharacters { return .tooLong(field: field) }
+        }
+        if let sessionClaims, !sessionClaims.isEmpty,
+           length((customClaims ?? [:]).merging(sessionClaims) { _, session in session }) > maximumClaimsCharacters {
+            return .combinedTooLong
+        }
+        return nil
+    }
 }

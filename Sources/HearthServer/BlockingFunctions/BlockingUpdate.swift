@@ -94,32 +94,20 @@ public struct BlockingUpdate: Sendable, Equatable {
         }
         if named("disabled", present: record.disabled != nil) { update.disabled = record.disabled ?? false }
         if named("emailVerified", present: record.emailVerified != nil) { update.emailVerified = record.emailVerified ?? false }
-        if named("customClaims", present: record.customClaims != nil) {
-            let claims = record.customClaims ?? [:]
-            try check(claims, "customClaims")
-            update.customClaims = claims
-        }
-        if named("sessionClaims", present: record.sessionClaims != nil), let session = record.sessionClaims {
-            guard event == .beforeSignIn else {
-                throw refusal("the function's answer sets sessionClaims (\(session.keys.sorted().joined(separator: ",").prefix(100))) in \(event.rawValue); session claims may only be set by beforeSignIn")
-            }
-            try check(session, "sessionClaims")
-            let merged = (update.customClaims ?? [:]).merging(session) { _, new in new }
-            if JSONValue.object(merged).compactJSONString.count > BlockingFunctionLimits.maximumClaimsCharacters {
-                throw refusal("the function's answer has customClaims and sessionClaims over \(BlockingFunctionLimits.maximumClaimsCharacters) characters of JSON combined")
-            }
-            update.sessionClaims = session
-        }
-        return update
-    }
-
-    static func check(_ claims: [String: JSONValue], _ field: String) throws {
-        let reserved = claims.keys.filter(BlockingFunctionLimits.reservedClaimNames.contains).sorted()
-        if !reserved.isEmpty {
-            throw refusal("the function's answer sets the reserved \(field) claim\(reserved.count == 1 ? "" : "s") \"\(reserved.joined(separator: ","))\", which only Hearth may set")
-        }
-        if JSONValue.object(claims).compactJSONString.count > BlockingFunctionLimits.maximumClaimsCharacters {
-            throw refusal("the function's answer has \(field) over \(BlockingFunctionLimits.maximumClaimsCharacters) characters of JSON")
+        if named("customClaims", present: record.customClaims != nil) { update.customClaims = record.customClaims ?? [:] }
+        if named("sessionClaims", present: record.sessionClaims != nil) { update.sessionClaims = record.sessionClaims }
+        let limit = BlockingFunctionLimits.maximumClaimsCharacters
+        switch BlockingFunctionLimits.problem(customClaims: update.customClaims, sessionClaims: update.sessionClaims, event: event,
+                                              length: { JSONValue.object($0).compactJSONString.count }) {
+        case nil: return update
+        case .sessionClaimsOutsideBeforeSignIn(let names):
+            throw refusal("the function's answer sets sessionClaims (\(names.joined(separator: ",").prefix(100))) in \(event.rawValue); session claims may only be set by beforeSignIn")
+        case .reserved(let field, let names):
+            throw refusal("the function's answer sets the reserved \(field) claim\(names.count == 1 ? "" : "s") \"\(names.joined(separator: ","))\", which only Hearth may set")
+        case .tooLong(let field):
+            throw refusal("the function's answer has \(field) over \(limit) characters of JSON")
+        case .combinedTooLong:
+            throw refusal("the function's answer has customClaims and sessionClaims over \(limit) characters of JSON combined")
         }
     }
 
