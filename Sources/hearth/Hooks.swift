@@ -166,15 +166,17 @@ struct ProjectHooks: AsyncParsableCommand {
         }
 
         func validate() throws {
-            if urls.isEmpty, forwardIdToken == nil, forwardAccessToken == nil, forwardRefreshToken == nil {
-                throw ValidationError("nothing to set: pass --before-create, --before-sign-in, --before-send-email or --before-send-sms with a URL, or --forward-id-token/--forward-access-token/--forward-refresh-token on|off (hearth project hooks remove <event> removes a function)")
-            }
             for (event, url) in urls where url.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw ValidationError("\(ProjectHooks.option(for: event)) needs a URL (https://…); to call no function at \(event.rawValue): hearth project hooks remove \(event.rawValue)")
             }
         }
 
         func run() async throws {
+            // Here rather than in validate(): a misspelt option (`--before-sign-up`) is then reported as unknown, not
+            // as "nothing to set" (ArgumentParser validates before it reports leftover arguments).
+            if urls.isEmpty, forwardIdToken == nil, forwardAccessToken == nil, forwardRefreshToken == nil {
+                throw ValidationError("nothing to set: pass --before-create, --before-sign-in, --before-send-email or --before-send-sms with a URL, or --forward-id-token/--forward-access-token/--forward-refresh-token on|off (hearth project hooks remove <event> removes a function)")
+            }
             let urls = urls
             let forward = (forwardIdToken?.isOn, forwardAccessToken?.isOn, forwardRefreshToken?.isOn)
             let config = try await ProjectHooks.change(storeOptions, projectId: project.projectId, policy.policy) { _ in

@@ -88,6 +88,8 @@ import Testing
             // Wrong input: one line each, nothing changed.
             let nothing = try Self.hooks(place, ["set"])
             #expect(nothing.status == 64 && nothing.stderr.hasPrefix("Error: nothing to set: pass --before-create"), "\(nothing.output)")
+            let misspelt = try Self.hooks(place, ["set", "--before-sign-up", "https://hooks.example.com/x"])
+            #expect(misspelt.status == 64 && misspelt.stderr.hasPrefix("Error: Unknown option '--before-sign-up'"), "\(misspelt.output)")
             let blank = try Self.hooks(place, ["set", "--before-sign-in", " "])
             #expect(blank.status == 64 && blank.stderr.hasPrefix("Error: --before-sign-in needs a URL (https://…); to call no function at beforeSignIn: hearth project hooks remove beforeSignIn"),
                     "\(blank.output)")
