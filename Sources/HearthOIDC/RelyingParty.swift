@@ -32,6 +32,9 @@ public struct FederatedSignIn: Sendable {
     public var oauthRefreshToken: String?
     /// The scopes the provider granted (`scope` of its token response), when it said.
     public var grantedScope: String?
+    /// For an `oidc.*` provider, the claims of its verified ID token: what blocking functions get as
+    /// `sign_in_attributes` (Identity Platform sends them for OIDC providers only). nil for the others.
+    public var signInAttributes: [String: JSONValue]?
     /// A natively obtained ID token's identity for replay detection (nil for the code flow, whose code and state
     /// are single-use already).
     public var tokenUse: TokenUse?
@@ -272,8 +275,10 @@ public struct RelyingParty: Sendable {
             } ?? false
             let identity = ProviderIdentity(providerId: config.providerId, federatedId: sub, email: email,
                                             displayName: text("name"), photoUrl: text("picture"))
-            return FederatedSignIn(identity: identity, emailVerified: verified, firstName: text("given_name"),
-                                   lastName: text("family_name"), rawUserInfo: merged, oauthAccessToken: "")
+            var signIn = FederatedSignIn(identity: identity, emailVerified: verified, firstName: text("given_name"),
+                                         lastName: text("family_name"), rawUserInfo: merged, oauthAccessToken: "")
+            if config.kind == .oidc { signIn.signInAttributes = claims }
+            return signIn
         }
     }
 

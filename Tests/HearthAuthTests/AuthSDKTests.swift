@@ -324,6 +324,8 @@ import Testing
             .passkeyNotEnabled: .operationNotAllowed, .passkeyExists: .passkeyAlreadyEnrolled, .passkeyLimitExceeded: .passkeyLimitExceeded,
             .passkeyChallengeTimeout: .passkeyChallengeExpired, .passkeyEnrollmentNotFound: .missingPasskeyEnrollment,
             .invalidAuthenticatorResponse: .invalidAuthenticatorResponse,
+            // Blocking functions (the Apple SDK's 17105).
+            .blockingFunctionError: .blockingCloudFunctionError,
         ]
         // The tenant errors, by name (the Apple SDK's codes; Hearth's for an unknown tenant).
         let tenants: [String: AuthErrorCode] = ["TENANT_ID_MISMATCH": .tenantIDMismatch, "UNSUPPORTED_TENANT_OPERATION": .unsupportedTenantOperation,

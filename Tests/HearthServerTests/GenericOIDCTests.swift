@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import HearthCore
+import HearthServer
 import HearthTesting
 import HearthWire
 import NIOCore
@@ -67,6 +69,40 @@ struct GenericOIDCTests {
             spliced.link = h.baseURL + "/__/auth/handler?code=\(Browser.query(flow.link!, "code")!)&state=\(Browser.query(second.link!, "state")!)"
             let replay = try await h.signInWithIdp(spliced, providerId: "oidc.mock")
             #expect(replay.errorCode == "INVALID_IDP_RESPONSE")
+        }
+    }
+
+    /// Issue 39, item 2: a sign-in with an `oidc.*` provider tells the project's blocking functions the verified ID
+    /// token's claims as `sign_in_attributes` (Identity Platform sends them for OIDC providers), beside `raw_user_info`.
+    @Test func blockingFunctionsGetTheIDTokensClaimsAsSignInAttributes() async throws {
+        try await HearthHarness.run(configure: { $0.blockingFunctions.development = true }) { h in
+            try await h.withHookEndpoint { hooks in
+                let client = try await registerClient(redirectUri: h.baseURL + "/__/auth/handler")
+                let sub = "grace-\(RandomID.alphanumeric(count: 6).lowercased())"
+                try await setUser(sub, claims: ["email": "\(sub)@example.com", "email_verified": true, "name": "Grace Example"])
+                try await h.store.saveIdPConfig(IdPConfig(providerId: "oidc.mock", kind: .oidc, clientId: client.id, clientSecret: client.secret,
+                                                          issuer: issuer, trustEmailVerified: true))
+                var project = try await h.scope.config()
+                project.chooseAcceptAnyApp(true)
+                try await h.store.saveProjectConfig(project)
+                let body = #"{"blockingFunctions":{"triggers":{"beforeCreate":{"functionUri":"\#(hooks.url(for: .beforeCreate))"}}}}"#
+                let patched = try await h.send(.patch, WirePaths.identityToolkitV2 + "/projects/\(h.projectId)/config?updateMask=blockingFunctions",
+                                               body: body, headers: [.authorization: "Bearer owner"])
+                #expect(patched.status == 200, "\(patched.text)")
+
+                let reply = try await h.federatedSignIn(providerId: "oidc.mock", email: sub)
+                #expect(reply.status == 200, "\(reply.text)")
+                let event = try #require(hooks.events(.beforeCreate).first)
+                #expect(event.signInMethod == "oidc.mock")
+                guard case .object(let attributes)? = event.claims.signInAttributes else {
+                    Issue.record("no sign_in_attributes object: \(String(describing: event.claims.signInAttributes))")
+                    return
+                }
+                #expect(attributes["sub"] == .string(sub))
+                #expect(attributes["iss"]?.stringValue.map { $0.hasPrefix(issuer) || issuer.hasPrefix($0) } == true)
+                #expect(event.claims.rawUserInfo?.contains("Grace Example") == true)
+                #expect(hooks.rejections.isEmpty, "\(hooks.rejections)")
+            }
         }
     }
 }

@@ -367,7 +367,8 @@ public struct FederationService: Sendable {
     static func blockingSignIn(_ signIn: FederatedSignIn) -> BlockingSignIn {
         BlockingSignIn(method: signIn.identity.providerId, rawUserInfo: JSONValue.object(signIn.rawUserInfo).compactJSONString,
                        oauthIdToken: signIn.oauthIdToken, oauthAccessToken: signIn.oauthAccessToken.isEmpty ? nil : signIn.oauthAccessToken,
-                       oauthRefreshToken: signIn.oauthRefreshToken, oauthExpiresIn: signIn.oauthExpiresIn)
+                       oauthRefreshToken: signIn.oauthRefreshToken, oauthExpiresIn: signIn.oauthExpiresIn,
+                       signInAttributes: signIn.signInAttributes.map(JSONValue.object))
     }
 
     func response(_ signIn: FederatedSignIn, user: UserRecord?, tokens: SessionTokens?, isNewUser: Bool?) -> SignInWithIdpResponse {
