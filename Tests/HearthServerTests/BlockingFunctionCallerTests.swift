@@ -101,7 +101,7 @@ final class FixedHook: Sendable {
                           identities: [ProviderIdentity(providerId: "google.com", federatedId: "g-123", email: "ada@example.com", displayName: "Ada G")])
     }
 
-    static let googleSignIn = BlockingSignIn(method: "google.com", rawUserInfo: #"{"sub":"g-123","email":"ada@example.com"}"#,
+    static let googleSignIn = BlockingSignIn(method: "google.com", rawUserInfo: ["sub": .string("g-123"), "email": .string("ada@example.com")],
                                              oauthIdToken: "provider-id-token", oauthAccessToken: "provider-access-token",
                                              oauthRefreshToken: "provider-refresh-token", oauthExpiresIn: 3599,
                                              signInAttributes: .object(["hd": .string("example.com")]))
@@ -158,7 +158,7 @@ final class FixedHook: Sendable {
                 #expect(claims.ipAddress == "203.0.113.9" && claims.userAgent == "Mozilla/5.0 (Test)" && claims.locale == "fr")
                 #expect(claims.signInMethod == "google.com")
                 #expect(claims.tenantId == nil)
-                #expect(claims.rawUserInfo == #"{"sub":"g-123","email":"ada@example.com"}"#)
+                #expect(claims.rawUserInfo == #"{"email":"ada@example.com","sub":"g-123"}"#)
                 #expect(claims.signInAttributes == .object(["hd": .string("example.com")]))
                 #expect(claims.oauthIdToken == nil && claims.oauthAccessToken == nil && claims.oauthRefreshToken == nil && claims.oauthExpiresIn == nil)
                 let record = try #require(claims.userRecord)

@@ -156,7 +156,7 @@ public final class BlockingFunctions: Sendable {
             signInMethod: signIn?.method, signInSecondFactor: signIn?.secondFactor, tenantId: scope.tenantId,
             userRecord: user.map { Self.userRecord($0, tenantId: scope.tenantId) })
         if let signIn {
-            claims.rawUserInfo = signIn.rawUserInfo
+            claims.rawUserInfo = signIn.rawUserInfo.map { JSONValue.object($0).compactJSONString }
             claims.signInAttributes = signIn.signInAttributes
             if forward?.idToken == true { claims.oauthIdToken = signIn.oauthIdToken }
             if forward?.accessToken == true {

@@ -10,8 +10,9 @@ public struct BlockingSignIn: Sendable, Equatable {
     public var method: String
     /// `sign_in_second_factor`: `totp`, `passkey` … when the sign-in finished with a second factor.
     public var secondFactor: String?
-    /// The provider's profile as a JSON string (`raw_user_info`).
-    public var rawUserInfo: String?
+    /// The provider's profile, sent as the JSON string `raw_user_info` — encoded only when a function is called, so a
+    /// project without functions pays nothing for it.
+    public var rawUserInfo: [String: JSONValue]?
     public var oauthIdToken: String?
     public var oauthAccessToken: String?
     public var oauthRefreshToken: String?
@@ -20,7 +21,7 @@ public struct BlockingSignIn: Sendable, Equatable {
     /// `sign_in_attributes`: SAML attributes / the OIDC ID token's claims.
     public var signInAttributes: JSONValue?
 
-    public init(method: String, secondFactor: String? = nil, rawUserInfo: String? = nil, oauthIdToken: String? = nil,
+    public init(method: String, secondFactor: String? = nil, rawUserInfo: [String: JSONValue]? = nil, oauthIdToken: String? = nil,
                 oauthAccessToken: String? = nil, oauthRefreshToken: String? = nil, oauthExpiresIn: Int? = nil,
                 signInAttributes: JSONValue? = nil) {
         self.method = method

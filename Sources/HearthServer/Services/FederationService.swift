@@ -365,7 +365,7 @@ public struct FederationService: Sendable {
     /// A federated sign-in as the project's blocking functions see it: the provider as sign_in_method, its profile
     /// (`raw_user_info`) and tokens (forwarded only when the project's configuration allows).
     static func blockingSignIn(_ signIn: FederatedSignIn) -> BlockingSignIn {
-        BlockingSignIn(method: signIn.identity.providerId, rawUserInfo: JSONValue.object(signIn.rawUserInfo).compactJSONString,
+        BlockingSignIn(method: signIn.identity.providerId, rawUserInfo: signIn.rawUserInfo,
                        oauthIdToken: signIn.oauthIdToken, oauthAccessToken: signIn.oauthAccessToken.isEmpty ? nil : signIn.oauthAccessToken,
                        oauthRefreshToken: signIn.oauthRefreshToken, oauthExpiresIn: signIn.oauthExpiresIn,
                        signInAttributes: signIn.signInAttributes.map(JSONValue.object))
