@@ -70,7 +70,7 @@ extension ConsoleController {
     /// Each event in words: its title and when it fires.
     static let blockingEventTexts: [BlockingEventType: (title: String, when: String)] = [
         .beforeCreate: ("Before a user is created",
-                        "Every sign-up (password, email link, a provider's first sign-in, a passkey), before the user is stored. The function may refuse it or set the display name, photo, disabled flag, email verified and custom claims. Anonymous users and custom tokens do not fire it."),
+                        "Every sign-up (password, the first email-link sign-in, a provider's first sign-in), before the user is stored. The function may refuse it or set the display name, photo, disabled flag, email verified and custom claims. Anonymous users and custom tokens do not fire it."),
         .beforeSignIn: ("Before a user signs in",
                         "Every sign-in (and right after beforeCreate: creating a user signs it in), after the second factor, before the session starts. The function may refuse it, disable the user, change the profile, or add session claims to this session's tokens."),
         .beforeSendEmail: ("Before an email is sent",
