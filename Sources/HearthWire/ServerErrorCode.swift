@@ -146,6 +146,23 @@ public enum ServerErrorCode: String, Sendable, CaseIterable, Codable {
     case missingSessionInfo = "MISSING_SESSION_INFO"
     /// The enrollment session's `finalizeEnrollmentTime` has passed.
     case sessionExpired = "SESSION_EXPIRED"
+    // Phone sign-in and SMS codes (issue 40), as Firebase's backend spells them
+    /// `signInWithPhoneNumber` with `temporaryProof` but no `phoneNumber`.
+    case missingPhoneNumber = "MISSING_PHONE_NUMBER"
+    /// The temporary proof is unknown, expired, used already, or for another number.
+    case invalidTemporaryProof = "INVALID_TEMPORARY_PROOF"
+    /// Android's verification proof is not accepted (Hearth issues none).
+    case invalidVerificationProof = "INVALID_VERIFICATION_PROOF"
+    /// The reCAPTCHA token was refused by the verification endpoint (or scored too low).
+    case captchaCheckFailed = "CAPTCHA_CHECK_FAILED"
+    /// The project verifies apps with reCAPTCHA and the request carried no token.
+    case missingRecaptchaToken = "MISSING_RECAPTCHA_TOKEN"
+    /// The reCAPTCHA token is malformed.
+    case invalidRecaptchaToken = "INVALID_RECAPTCHA_TOKEN"
+    /// An app credential (Apple receipt, Play Integrity token) is invalid.
+    case invalidAppCredential = "INVALID_APP_CREDENTIAL"
+    /// The request carried no app credential where one is needed.
+    case missingAppCredential = "MISSING_APP_CREDENTIAL"
     // Passkeys (Firebase's preview strings; iOS maps the last two to 17212 and 17211)
     /// Passkeys are off for the project.
     case passkeyNotEnabled = "PASSKEY_NOT_ENABLED"

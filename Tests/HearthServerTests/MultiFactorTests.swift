@@ -42,7 +42,7 @@ import Testing
     static func enroll(_ h: HearthHarness, idToken: String, name: String = "Phone", recoveryCodes: Bool = false) async throws -> Enrolled {
         let started = try await h.post(WirePaths.mfaEnrollmentStart, StartMFAEnrollmentRequest(idToken: idToken))
         #expect(started.status == 200, "\(started.text)")
-        let info = try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo
+        let info = try #require(try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo)
         #expect(info.verificationCodeLength == 6 && info.periodSec == 30 && info.hashingAlgorithm == "SHA1")
         let secret = try #require(Base32.decode(info.sharedSecretKey))
         let totp = try #require(TOTP(secret: secret))
@@ -105,7 +105,7 @@ import Testing
 
             // A wrong first code keeps the enrollment open; the right one enrolls and answers codes once.
             let started = try await h.post(WirePaths.mfaEnrollmentStart, StartMFAEnrollmentRequest(idToken: ada.idToken))
-            let info = try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo
+            let info = try #require(try started.decode(StartMFAEnrollmentResponse.self).totpSessionInfo)
             #expect(info.sharedSecretKey.count == 32)
             let secretBytes = try #require(Base32.decode(info.sharedSecretKey))
             let generator = try #require(TOTP(secret: secretBytes))

@@ -59,7 +59,9 @@ public enum TOTPMultiFactorGenerator {
                                        message: "This session completes a sign-in; a secret needs an enrollment session from user.multiFactor.session().")
         }
         let answer = try await user.callMultiFactor(StartMFAEnrollmentRequest(idToken: idToken))
-        let info = answer.totpSessionInfo
+        guard let info = answer.totpSessionInfo else {
+            throw AuthErrorUtils.error(.internalError, message: "The server answered no totpSessionInfo to a TOTP enrollment.")
+        }
         return TOTPSecret(secretKey: info.sharedSecretKey, hashingAlgorithm: info.hashingAlgorithm, codeLength: info.verificationCodeLength,
                           codeIntervalSeconds: info.periodSec,
                           enrollmentCompletionDeadline: MultiFactorInfo.enrollmentDate(from: info.finalizeEnrollmentTime),

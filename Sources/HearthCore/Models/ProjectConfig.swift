@@ -53,6 +53,17 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     /// Blocking functions (Identity Platform's `blockingFunctions`): project-wide, a tenant's users go through the
     /// project's functions (``apply(_:)`` for a tenant leaves it alone). nil: none.
     public var blockingFunctions: BlockingFunctionsConfig?
+    /// Phone sign-in allowed (Firebase's `signIn.phoneNumber.enabled`). Off by default, except for `demo-*`
+    /// projects (as in the emulator).
+    public var phoneSignInEnabled: Bool = false
+    /// Test numbers (`signIn.phoneNumber.testPhoneNumbers`): E.164 → a fixed 6-digit code; never sent, never
+    /// counted against a limit or the budget. At most 10 (Firebase's rule).
+    public var testPhoneNumbers: [String: String] = [:]
+    /// The regions SMS may go to (Firebase's `smsRegionConfig`); nil: every region.
+    public var smsRegionConfig: SmsRegionConfig?
+    /// Hearth's `sms` settings (budget, limits, app verification); nil: the defaults. `recaptcha.secretKey` is
+    /// stored sealed (``ClientSecretSealing`` in HearthStore, as identity providers' secrets).
+    public var sms: SmsSettings?
 
     public init(projectId: String, authorizedDomains: [String] = ["localhost", "127.0.0.1"],
                 emailEnumerationProtection: Bool? = nil, passwordSignInEnabled: Bool = true,
@@ -65,6 +76,7 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         self.allowDuplicateEmails = allowDuplicateEmails
         self.acceptAnyApp = acceptAnyApp
         self.emailLinkSignInEnabled = projectId.hasPrefix("demo-")
+        self.phoneSignInEnabled = projectId.hasPrefix("demo-")
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,6 +99,10 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
         mfa = try c.decodeIfPresent(MultiFactorAuthConfig.self, forKey: .mfa)
         passkeys = try c.decodeIfPresent(PasskeyConfig.self, forKey: .passkeys)
         blockingFunctions = try c.decodeIfPresent(BlockingFunctionsConfig.self, forKey: .blockingFunctions)
+        phoneSignInEnabled = try c.decodeIfPresent(Bool.self, forKey: .phoneSignInEnabled) ?? projectId.hasPrefix("demo-")
+        testPhoneNumbers = try c.decodeIfPresent([String: String].self, forKey: .testPhoneNumbers) ?? [:]
+        smsRegionConfig = try c.decodeIfPresent(SmsRegionConfig.self, forKey: .smsRegionConfig)
+        sms = try c.decodeIfPresent(SmsSettings.self, forKey: .sms)
     }
 
     /// Passkeys may be enrolled and used.
@@ -95,6 +111,16 @@ public struct ProjectConfig: Sendable, Equatable, Codable {
     /// TOTP second factors may be enrolled (and are asked for at sign-in whatever this says: an enrolled factor
     /// is always required).
     public var totpEnabled: Bool { mfa?.isTOTPEnabled ?? false }
+
+    /// SMS second factors may be enrolled and used: `mfa.state` `ENABLED` (or `MANDATORY`) and
+    /// `mfa.enabledProviders` holds `PHONE_SMS` (Firebase's rule).
+    public var isPhoneMFAEnabled: Bool { mfa?.isPhoneEnabled ?? false }
+
+    /// The settings of ``sms`` with their defaults.
+    public var smsSettings: SmsSettings { sms ?? SmsSettings() }
+
+    /// The fixed code of a test number (E.164), nil for a real one.
+    public func testPhoneCode(for e164: String) -> String? { testPhoneNumbers[e164] }
 
     /// The adjacent intervals a TOTP code is accepted in (Google's default 5 when not set).
     public var totpAdjacentIntervals: Int {

@@ -16,6 +16,8 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var expiresAt: Int64
     public var email: String?
     public var emailVerified: Bool?
+    /// `phone_number`: the user's number (E.164), when they have one.
+    public var phoneNumber: String?
     public var name: String?
     public var picture: String?
     /// `anonymous` for anonymous users, as Firebase sends it.
@@ -57,8 +59,8 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public static var reservedClaimNames: Set<String> { CustomTokenClaims.reservedClaimNames }
 
     static let standardNames: Set<String> = [
-        "iss", "aud", "sub", "user_id", "auth_time", "iat", "exp", "email", "email_verified", "name", "picture",
-        "provider_id", "firebase",
+        "iss", "aud", "sub", "user_id", "auth_time", "iat", "exp", "email", "email_verified", "phone_number", "name",
+        "picture", "provider_id", "firebase",
     ]
 
     /// The issuer Firebase verifiers expect for `projectId`.
@@ -86,6 +88,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         self.expiresAt = self.issuedAt + Int64(lifetime)
         self.email = user.email
         self.emailVerified = user.email == nil ? nil : user.emailVerified
+        self.phoneNumber = user.phoneNumber
         self.name = user.displayName
         self.picture = user.photoUrl
         self.providerId = user.isAnonymous ? "anonymous" : nil
@@ -125,6 +128,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         expiresAt = try c.decode(Int64.self, forKey: AnyCodingKey("exp"))
         email = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("email"))
         emailVerified = try c.decodeIfPresent(Bool.self, forKey: AnyCodingKey("email_verified"))
+        phoneNumber = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("phone_number"))
         name = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("name"))
         picture = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("picture"))
         providerId = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("provider_id"))
@@ -153,6 +157,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         try c.encode(expiresAt, forKey: AnyCodingKey("exp"))
         try c.encodeIfPresent(email, forKey: AnyCodingKey("email"))
         try c.encodeIfPresent(emailVerified, forKey: AnyCodingKey("email_verified"))
+        try c.encodeIfPresent(phoneNumber, forKey: AnyCodingKey("phone_number"))
         try c.encode(firebase, forKey: AnyCodingKey("firebase"))
     }
 }

@@ -39,12 +39,10 @@ extension AdminService {
     }
 
     /// An E.164 phone number: `+`, then 2 to 15 digits, the first not 0.
+    /// The number in E.164 (``PhoneNumber/parse(_:)``: the one rule of the client RPCs, the console and the CLI),
+    /// or `INVALID_PHONE_NUMBER : <what is wrong>; expected an E.164 number such as +15555550100`.
     public static func checkPhoneNumber(_ phone: String) throws -> String {
-        let digits = phone.dropFirst()
-        guard phone.hasPrefix("+"), (2...15).contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-              digits.first != "0"
-        else { throw HearthAPIError(.invalidPhoneNumber, "expected an E.164 number such as +15555550100") }
-        return phone
+        do { return try PhoneNumber.parse(phone) } catch { throw HearthAPIError(.invalidPhoneNumber, error.detail) }
     }
 
     public static func checkLocalId(_ localId: String?) throws -> String {

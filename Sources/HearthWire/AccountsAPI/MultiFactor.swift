@@ -30,7 +30,7 @@ public enum MultiFactorKind: String, Codable, Sendable, CaseIterable {
     case totp
     /// A passkey (Hearth: a WebAuthn assertion in place of a code).
     case passkey
-    /// An SMS code (Firebase's; Hearth does not offer it).
+    /// An SMS code sent to an enrolled number (issue 40).
     case phone
 }
 
@@ -51,7 +51,8 @@ public struct MFAEnrollmentInfo: Codable, Sendable, Equatable {
     public var enrolledAt: String?
     /// `{}` for a TOTP factor (the union member that marks its kind).
     public var totpInfo: EmptyWireObject?
-    /// A phone factor's obfuscated number (read for imports; Hearth enrolls no phone factors).
+    /// An SMS factor's number: in full in lookups and admin records, masked (`+*******0100`) in first-factor
+    /// sign-in answers (Firebase's obfuscation).
     public var phoneInfo: String?
 
     /// A TOTP factor.
@@ -60,6 +61,14 @@ public struct MFAEnrollmentInfo: Codable, Sendable, Equatable {
         self.displayName = displayName
         self.enrolledAt = enrolledAt
         self.totpInfo = EmptyWireObject()
+    }
+
+    /// An SMS factor (`phoneInfo`, full or masked).
+    public init(mfaEnrollmentId: String, displayName: String?, enrolledAt: String?, phoneInfo: String) {
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
+        self.phoneInfo = phoneInfo
     }
 
     /// The factor's kind from its union member, `nil` for one this server does not know.
@@ -89,15 +98,15 @@ public struct MFAPendingSignIn: Codable, Sendable, Equatable {
 
 // MARK: - Enrollment
 
-/// `accounts/mfaEnrollment:start`: asks for a TOTP secret (`totpEnrollmentInfo: {}`); a phone factor
-/// (`phoneEnrollmentInfo`) is refused.
+/// `accounts/mfaEnrollment:start`: asks for a TOTP secret (`totpEnrollmentInfo: {}`) or sends a code to the number
+/// of an SMS factor (`phoneEnrollmentInfo`).
 public struct StartMFAEnrollmentRequest: Codable, Sendable, Equatable {
     /// The signed-in user's ID token (a recent sign-in).
     public var idToken: String?
     /// `{}`: a TOTP enrollment.
     public var totpEnrollmentInfo: EmptyWireObject?
-    /// A phone enrollment (read only to refuse it with a clear error).
-    public var phoneEnrollmentInfo: JSONValue?
+    /// An SMS enrollment: the number and the app verification fields.
+    public var phoneEnrollmentInfo: PhoneEnrollmentInfo?
     /// The user's tenant.
     public var tenantId: String?
 
@@ -105,6 +114,13 @@ public struct StartMFAEnrollmentRequest: Codable, Sendable, Equatable {
     public init(idToken: String?, tenantId: String? = nil) {
         self.idToken = idToken
         self.totpEnrollmentInfo = EmptyWireObject()
+        self.tenantId = tenantId
+    }
+
+    /// An SMS enrollment request.
+    public init(idToken: String?, phoneEnrollmentInfo: PhoneEnrollmentInfo, tenantId: String? = nil) {
+        self.idToken = idToken
+        self.phoneEnrollmentInfo = phoneEnrollmentInfo
         self.tenantId = tenantId
     }
 }
@@ -136,13 +152,18 @@ public struct TOTPSessionInfo: Codable, Sendable, Equatable {
     }
 }
 
-/// The answer to `accounts/mfaEnrollment:start` for TOTP.
+/// The answer to `accounts/mfaEnrollment:start`: `totpSessionInfo` (TOTP) or `phoneSessionInfo` (SMS).
 public struct StartMFAEnrollmentResponse: Codable, Sendable, Equatable {
-    /// The secret and the session to finalize.
-    public var totpSessionInfo: TOTPSessionInfo
+    /// TOTP: the secret and the session to finalize.
+    public var totpSessionInfo: TOTPSessionInfo?
+    /// SMS: the session to finalize with the code.
+    public var phoneSessionInfo: PhoneSessionInfo?
 
-    /// An answer carrying this session.
+    /// A TOTP answer carrying this session.
     public init(totpSessionInfo: TOTPSessionInfo) { self.totpSessionInfo = totpSessionInfo }
+
+    /// An SMS answer: the code was sent.
+    public init(phoneSessionInfo: PhoneSessionInfo) { self.phoneSessionInfo = phoneSessionInfo }
 }
 
 /// `totpVerificationInfo` of `mfaEnrollment:finalize`: the session from `start` and the app's current code.
@@ -167,8 +188,8 @@ public struct FinalizeMFAEnrollmentRequest: Codable, Sendable, Equatable {
     public var displayName: String?
     /// The TOTP session and code.
     public var totpVerificationInfo: TOTPEnrollmentVerificationInfo?
-    /// A phone verification (read only to refuse it).
-    public var phoneVerificationInfo: JSONValue?
+    /// The SMS session and code.
+    public var phoneVerificationInfo: PhoneVerificationInfo?
     /// The user's tenant.
     public var tenantId: String?
     /// Hearth extension: `true` also makes ten one-time recovery codes (replacing any earlier set), answered once
@@ -184,9 +205,20 @@ public struct FinalizeMFAEnrollmentRequest: Codable, Sendable, Equatable {
         self.tenantId = tenantId
         self.generateRecoveryCodes = generateRecoveryCodes
     }
+
+    /// An SMS finalization.
+    public init(idToken: String?, displayName: String?, phoneVerificationInfo: PhoneVerificationInfo?,
+                tenantId: String? = nil, generateRecoveryCodes: Bool? = nil) {
+        self.idToken = idToken
+        self.displayName = displayName
+        self.phoneVerificationInfo = phoneVerificationInfo
+        self.tenantId = tenantId
+        self.generateRecoveryCodes = generateRecoveryCodes
+    }
 }
 
-/// The answer to `accounts/mfaEnrollment:finalize`: new tokens (the enrollment is in them), and `totpAuthInfo: {}`.
+/// The answer to `accounts/mfaEnrollment:finalize`: new tokens (the enrollment is in them), and `totpAuthInfo: {}`
+/// (TOTP) or `phoneAuthInfo: {phoneNumber}` (SMS).
 public struct FinalizeMFAEnrollmentResponse: Codable, Sendable, Equatable {
     /// The new ID token.
     public var idToken: String?
@@ -194,6 +226,8 @@ public struct FinalizeMFAEnrollmentResponse: Codable, Sendable, Equatable {
     public var refreshToken: String?
     /// `{}` for a TOTP enrollment.
     public var totpAuthInfo: EmptyWireObject?
+    /// An SMS enrollment: the enrolled number.
+    public var phoneAuthInfo: PhoneAuthInfo?
     /// Hearth extension: the recovery codes asked for with `generateRecoveryCodes` — shown to the user once, stored
     /// only hashed.
     public var recoveryCodes: [String]?
@@ -203,6 +237,14 @@ public struct FinalizeMFAEnrollmentResponse: Codable, Sendable, Equatable {
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.totpAuthInfo = EmptyWireObject()
+        self.recoveryCodes = recoveryCodes
+    }
+
+    /// An SMS enrollment's answer.
+    public init(idToken: String?, refreshToken: String?, phoneAuthInfo: PhoneAuthInfo, recoveryCodes: [String]? = nil) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.phoneAuthInfo = phoneAuthInfo
         self.recoveryCodes = recoveryCodes
     }
 }
@@ -261,15 +303,15 @@ public struct WithdrawMFAResponse: Codable, Sendable, Equatable {
 
 // MARK: - Second-factor sign-in
 
-/// `accounts/mfaSignIn:start`: only phone factors use it (`phoneSignInInfo`); for a TOTP factor the client sends
-/// `mfaSignIn:finalize` directly.
+/// `accounts/mfaSignIn:start`: SMS factors (`phoneSignInInfo` + `mfaEnrollmentId`: a code is sent) and Hearth's
+/// passkeys use it; for a TOTP factor the client sends `mfaSignIn:finalize` directly.
 public struct StartMFASignInRequest: Codable, Sendable, Equatable {
     /// The pending credential of the first factor.
     public var mfaPendingCredential: String?
     /// The factor to challenge.
     public var mfaEnrollmentId: String?
-    /// A phone challenge's parameters (read only to refuse it).
-    public var phoneSignInInfo: JSONValue?
+    /// An SMS challenge: the app verification fields (the number is the factor's).
+    public var phoneSignInInfo: PhoneSignInInfo?
     /// Hearth: `{}` to ask for a passkey challenge (a passkey as the second factor; no `mfaEnrollmentId`).
     public var passkeySignInInfo: EmptyWireObject?
     /// The tenant.
@@ -281,15 +323,29 @@ public struct StartMFASignInRequest: Codable, Sendable, Equatable {
         self.mfaEnrollmentId = mfaEnrollmentId
         self.tenantId = tenantId
     }
+
+    /// An SMS challenge for the factor `mfaEnrollmentId`.
+    public init(mfaPendingCredential: String?, mfaEnrollmentId: String?, phoneSignInInfo: PhoneSignInInfo, tenantId: String? = nil) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.phoneSignInInfo = phoneSignInInfo
+        self.tenantId = tenantId
+    }
 }
 
-/// The answer to `accounts/mfaSignIn:start`: Hearth's passkey challenge (the only factor that has a start step).
+/// The answer to `accounts/mfaSignIn:start`: `phoneResponseInfo` (SMS: the code was sent) or Hearth's passkey
+/// challenge.
 public struct StartMFASignInResponse: Codable, Sendable, Equatable {
     /// The passkey challenge for the pending user's passkeys.
     public var passkeyResponseInfo: PasskeyMFAChallenge?
+    /// SMS: the session to finalize with the code.
+    public var phoneResponseInfo: PhoneSessionInfo?
 
     /// An answer with this challenge.
     public init(passkeyResponseInfo: PasskeyMFAChallenge?) { self.passkeyResponseInfo = passkeyResponseInfo }
+
+    /// An SMS answer.
+    public init(phoneResponseInfo: PhoneSessionInfo) { self.phoneResponseInfo = phoneResponseInfo }
 }
 
 /// Hearth: the passkey challenge a second-factor sign-in answers (`credentialRequestOptions` lists the user's passkeys).
@@ -344,10 +400,18 @@ public struct FinalizeMFASignInRequest: Codable, Sendable, Equatable {
     public var recoveryCodeVerificationInfo: RecoveryCodeVerificationInfo?
     /// Hearth: a passkey assertion answering `mfaSignIn:start`'s `passkeyResponseInfo`.
     public var passkeyVerificationInfo: PasskeyMFAVerificationInfo?
-    /// A phone code (read only to refuse it).
-    public var phoneVerificationInfo: JSONValue?
+    /// An SMS code: `sessionInfo` from `mfaSignIn:start` and the code.
+    public var phoneVerificationInfo: PhoneVerificationInfo?
     /// The tenant.
     public var tenantId: String?
+
+    /// An SMS finalization (Firebase's SDKs send no `mfaEnrollmentId` with it).
+    public init(mfaPendingCredential: String?, phoneVerificationInfo: PhoneVerificationInfo?, mfaEnrollmentId: String? = nil, tenantId: String? = nil) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.phoneVerificationInfo = phoneVerificationInfo
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.tenantId = tenantId
+    }
 
     /// A passkey finalization (Hearth).
     public init(mfaPendingCredential: String?, passkeyAssertion: PasskeyAuthenticationResponse?, tenantId: String? = nil) {
@@ -372,17 +436,20 @@ public struct FinalizeMFASignInRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// The answer to `accounts/mfaSignIn:finalize`: the session's tokens.
+/// The answer to `accounts/mfaSignIn:finalize`: the session's tokens (and `phoneAuthInfo` for an SMS factor).
 public struct FinalizeMFASignInResponse: Codable, Sendable, Equatable {
     /// The ID token (carries `firebase.sign_in_second_factor` and `firebase.second_factor_identifier`).
     public var idToken: String?
     /// The refresh token.
     public var refreshToken: String?
+    /// SMS: the factor's number.
+    public var phoneAuthInfo: PhoneAuthInfo?
 
-    /// An answer with these tokens.
-    public init(idToken: String?, refreshToken: String?) {
+    /// An answer with these tokens (and, for an SMS factor, its number).
+    public init(idToken: String?, refreshToken: String?, phoneAuthInfo: PhoneAuthInfo? = nil) {
         self.idToken = idToken
         self.refreshToken = refreshToken
+        self.phoneAuthInfo = phoneAuthInfo
     }
 }
 
@@ -393,7 +460,7 @@ public struct FinalizeMFASignInResponse: Codable, Sendable, Equatable {
 public struct MultiFactorAuthConfig: Codable, Sendable, Equatable {
     /// `ENABLED`, `DISABLED` or `MANDATORY` (Google's `State`).
     public var state: MultiFactorState?
-    /// Phone MFA's providers (`PHONE_SMS`); kept as sent, Hearth offers no SMS.
+    /// SMS second factors' provider: `PHONE_SMS` turns them on (with `state`).
     public var enabledProviders: [String]?
     /// The non-SMS providers: TOTP.
     public var providerConfigs: [ProviderConfig]?
@@ -426,6 +493,16 @@ public struct MultiFactorAuthConfig: Codable, Sendable, Equatable {
 
         /// TOTP's settings.
         public init(adjacentIntervals: Int?) { self.adjacentIntervals = adjacentIntervals }
+    }
+
+    /// Firebase's name of the SMS provider in ``enabledProviders``.
+    public static let phoneSMSProvider = "PHONE_SMS"
+
+    /// Whether SMS second factors may be enrolled and used: the state `ENABLED` (or `MANDATORY`) and
+    /// `enabledProviders` holding `PHONE_SMS`.
+    public var isPhoneEnabled: Bool {
+        guard state == .enabled || state == .mandatory else { return false }
+        return enabledProviders?.contains(Self.phoneSMSProvider) ?? false
     }
 
     /// The TOTP provider's configuration, if any.

@@ -16,11 +16,18 @@ public struct AdminProjectConfig: Codable, Sendable, Equatable {
     public var passkeys: PasskeyConfig?
     /// `blockingFunctions`: the project's blocking functions (Identity Platform's shape; issue 39).
     public var blockingFunctions: BlockingFunctionsConfig?
+    /// `smsRegionConfig`: the regions SMS may be sent to (Firebase's shape; issue 40).
+    public var smsRegionConfig: SmsRegionConfig?
+    /// Hearth: `sms`, the SMS defences' settings (budget, limits, app verification).
+    public var sms: SmsSettings?
 
     public init(name: String? = nil, signIn: SignInConfig? = nil, authorizedDomains: [String]? = nil,
                 emailPrivacyConfig: EmailPrivacyConfig? = nil, client: ClientConfig? = nil, notification: NotificationConfig? = nil,
-                mfa: MultiFactorAuthConfig? = nil, passkeys: PasskeyConfig? = nil, blockingFunctions: BlockingFunctionsConfig? = nil) {
+                mfa: MultiFactorAuthConfig? = nil, passkeys: PasskeyConfig? = nil, blockingFunctions: BlockingFunctionsConfig? = nil,
+                smsRegionConfig: SmsRegionConfig? = nil, sms: SmsSettings? = nil) {
         self.name = name
+        self.smsRegionConfig = smsRegionConfig
+        self.sms = sms
         self.blockingFunctions = blockingFunctions
         self.mfa = mfa
         self.passkeys = passkeys
@@ -101,13 +108,14 @@ public struct AdminProjectConfig: Codable, Sendable, Equatable {
     public struct SignInConfig: Codable, Sendable, Equatable {
         public var email: Email?
         public var anonymous: Enabled?
-        public var phoneNumber: Enabled?
+        /// `signIn.phoneNumber`: phone sign-in and the test numbers.
+        public var phoneNumber: PhoneNumberConfig?
         /// false: one account per email (linking); true: multiple accounts.
         public var allowDuplicateEmails: Bool?
         /// Output only: how passwords are hashed (Hearth: standard scrypt).
         public var hashConfig: HashConfig?
 
-        public init(email: Email? = nil, anonymous: Enabled? = nil, phoneNumber: Enabled? = nil, allowDuplicateEmails: Bool? = nil,
+        public init(email: Email? = nil, anonymous: Enabled? = nil, phoneNumber: PhoneNumberConfig? = nil, allowDuplicateEmails: Bool? = nil,
                     hashConfig: HashConfig? = nil) {
             self.email = email
             self.anonymous = anonymous
@@ -126,6 +134,22 @@ public struct AdminProjectConfig: Codable, Sendable, Equatable {
             self.enabled = enabled
             self.passwordRequired = passwordRequired
         }
+    }
+
+    /// `signIn.phoneNumber`: `{enabled, testPhoneNumbers}` (Firebase's shape).
+    public struct PhoneNumberConfig: Codable, Sendable, Equatable {
+        public var enabled: Bool?
+        /// Fictional numbers (E.164) → their fixed 6-digit codes: no SMS is sent to them, no limit or budget counts
+        /// them. At most ``maximumTestPhoneNumbers``.
+        public var testPhoneNumbers: [String: String]?
+
+        public init(enabled: Bool?, testPhoneNumbers: [String: String]? = nil) {
+            self.enabled = enabled
+            self.testPhoneNumbers = testPhoneNumbers
+        }
+
+        /// Firebase's limit on test numbers.
+        public static let maximumTestPhoneNumbers = 10
     }
 
     /// `{enabled}`.
@@ -356,4 +380,109 @@ public struct PasskeyConfig: Codable, Sendable, Equatable {
         self.allowedOrigins = allowedOrigins
         self.userVerification = userVerification
     }
+}
+
+/// Firebase's `smsRegionConfig`: the regions (ISO 3166-1 alpha-2, matched by a number's calling code) SMS may be
+/// sent to. One of the two members is set; neither: every region.
+public struct SmsRegionConfig: Codable, Sendable, Equatable {
+    /// Every region except `disallowedRegions`.
+    public var allowByDefault: AllowByDefault?
+    /// Only `allowedRegions`.
+    public var allowlistOnly: AllowlistOnly?
+
+    public init(allowByDefault: AllowByDefault? = nil, allowlistOnly: AllowlistOnly? = nil) {
+        self.allowByDefault = allowByDefault
+        self.allowlistOnly = allowlistOnly
+    }
+
+    /// `allowByDefault`.
+    public struct AllowByDefault: Codable, Sendable, Equatable {
+        public var disallowedRegions: [String]?
+        public init(disallowedRegions: [String]?) { self.disallowedRegions = disallowedRegions }
+    }
+
+    /// `allowlistOnly`.
+    public struct AllowlistOnly: Codable, Sendable, Equatable {
+        public var allowedRegions: [String]?
+        public init(allowedRegions: [String]?) { self.allowedRegions = allowedRegions }
+    }
+
+    /// Whether a number of these regions (`PhoneNumber.regions(of:)`) may get an SMS: with `allowlistOnly`, when
+    /// one of them is allowed (a number of no known region never is); with `allowByDefault`, unless one of them is
+    /// disallowed; with neither, always.
+    public func allows(regions: [String]) -> Bool {
+        if let allowlistOnly {
+            let allowed = Set(allowlistOnly.allowedRegions ?? [])
+            return regions.contains { allowed.contains($0) }
+        }
+        if let allowByDefault {
+            let disallowed = Set(allowByDefault.disallowedRegions ?? [])
+            return !regions.contains { disallowed.contains($0) }
+        }
+        return true
+    }
+}
+
+/// Hearth's `sms` project setting: the brakes on SMS (toll fraud, code guessing) and app verification. Every
+/// field is optional: nil takes the default (`SmsSettings.default…`).
+public struct SmsSettings: Codable, Sendable, Equatable {
+    /// SMS a project may send per UTC day (test numbers never count); 0 stops sending. Default 1000.
+    public var dailyBudget: Int?
+    /// Codes sent to one number per hour. Default 5.
+    public var perNumberPerHour: Int?
+    /// Codes sent for one client address per hour. Default 10.
+    public var perAddressPerHour: Int?
+    /// A production project without a reCAPTCHA secret sends SMS only when this is true (a person's explicit
+    /// choice to rely on the other defences); shown in the console's banner and `hearth project sms show`.
+    public var appVerificationDisabled: Bool?
+    /// reCAPTCHA verification of sends.
+    public var recaptcha: Recaptcha?
+
+    public init(dailyBudget: Int? = nil, perNumberPerHour: Int? = nil, perAddressPerHour: Int? = nil,
+                appVerificationDisabled: Bool? = nil, recaptcha: Recaptcha? = nil) {
+        self.dailyBudget = dailyBudget
+        self.perNumberPerHour = perNumberPerHour
+        self.perAddressPerHour = perAddressPerHour
+        self.appVerificationDisabled = appVerificationDisabled
+        self.recaptcha = recaptcha
+    }
+
+    /// `sms.recaptcha`: every send needs `recaptchaToken` (or `captchaResponse`) when `secretKey` is set.
+    public struct Recaptcha: Codable, Sendable, Equatable {
+        /// The reCAPTCHA secret. Write-only on the wire (answered as `secretKeySet: true`); stored sealed like
+        /// identity providers' client secrets.
+        public var secretKey: String?
+        /// Output only: a secret is set.
+        public var secretKeySet: Bool?
+        /// The siteverify endpoint (form POST `secret`, `response`, `remoteip`). Default Google's.
+        public var verifyUrl: String?
+        /// The lowest `score` accepted when the answer has one (reCAPTCHA v3 / Enterprise), 0…1. Default 0.5.
+        public var minScore: Double?
+
+        public init(secretKey: String? = nil, secretKeySet: Bool? = nil, verifyUrl: String? = nil, minScore: Double? = nil) {
+            self.secretKey = secretKey
+            self.secretKeySet = secretKeySet
+            self.verifyUrl = verifyUrl
+            self.minScore = minScore
+        }
+    }
+
+    public static let defaultDailyBudget = 1000
+    public static let defaultPerNumberPerHour = 5
+    public static let defaultPerAddressPerHour = 10
+    public static let defaultVerifyUrl = "https://www.google.com/recaptcha/api/siteverify"
+    public static let defaultMinScore = 0.5
+
+    /// ``dailyBudget`` or its default.
+    public var effectiveDailyBudget: Int { dailyBudget ?? Self.defaultDailyBudget }
+    /// ``perNumberPerHour`` or its default.
+    public var effectivePerNumberPerHour: Int { perNumberPerHour ?? Self.defaultPerNumberPerHour }
+    /// ``perAddressPerHour`` or its default.
+    public var effectivePerAddressPerHour: Int { perAddressPerHour ?? Self.defaultPerAddressPerHour }
+    /// ``Recaptcha/verifyUrl`` or Google's.
+    public var effectiveVerifyUrl: String { recaptcha?.verifyUrl ?? Self.defaultVerifyUrl }
+    /// ``Recaptcha/minScore`` or 0.5.
+    public var effectiveMinScore: Double { recaptcha?.minScore ?? Self.defaultMinScore }
+    /// A reCAPTCHA secret is set (sealed or not).
+    public var hasRecaptchaSecret: Bool { !(recaptcha?.secretKey ?? "").isEmpty }
 }

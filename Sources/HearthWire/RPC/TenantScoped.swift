@@ -8,6 +8,7 @@ public protocol TenantScopedRequest {
 }
 
 extension SignUpRequest: TenantScopedRequest {}
+extension SendVerificationCodeRequest: TenantScopedRequest {}
 extension SignInWithPasswordRequest: TenantScopedRequest {}
 extension LookupRequest: TenantScopedRequest {}
 extension UpdateRequest: TenantScopedRequest {}
@@ -55,6 +56,7 @@ extension LookupRequest: IDTokenScopedRequest {}
 extension UpdateRequest: IDTokenScopedRequest {}
 extension DeleteAccountRequest: IDTokenScopedRequest {}
 extension SignInWithIdpRequest: IDTokenScopedRequest {}
+extension SignInWithPhoneNumberRequest: IDTokenScopedRequest {}
 extension SendOobCodeRequest: IDTokenScopedRequest {}
 extension StartMFAEnrollmentRequest: IDTokenScopedRequest {}
 extension FinalizeMFAEnrollmentRequest: IDTokenScopedRequest {}
