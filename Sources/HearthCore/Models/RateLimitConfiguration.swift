@@ -15,6 +15,9 @@ public enum RateLimitedEndpoint: String, CaseIterable, Sendable {
     case sendOobCode
     /// `v2/accounts/passkeySignIn:start`: a stored challenge (and its finalize: a signature check).
     case passkeySignIn
+    /// `accounts:sendVerificationCode` (v3 too): an SMS sent (issue 40). Besides this request limit, each send counts
+    /// against the project's SMS limits per number and per address and its daily budget (the project's `sms` settings).
+    case sendVerificationCode
 }
 
 /// How many requests one client address, and the whole project, may make to each limited endpoint.
@@ -74,6 +77,7 @@ public struct RateLimitConfiguration: Sendable, Equatable {
             .authHandler: Rule(perAddress: address, perProject: project),
             .sendOobCode: Rule(perAddress: Limit(emailsPerAddressPerHour, per: 3600), perProject: project),
             .passkeySignIn: Rule(perAddress: address, perProject: project),
+            .sendVerificationCode: Rule(perAddress: address, perProject: project),
         ]
     }
 

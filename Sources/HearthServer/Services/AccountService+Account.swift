@@ -69,6 +69,9 @@ extension AccountService {
             user.identities.removeAll { deleteProviders.contains($0.providerId) }
             if revokes { user.validSince = revocationMoment }
         }
+        if deleteProviders.contains(ProviderIdentity.phoneProviderId), let number = current.phoneNumber, updated.phoneNumber == nil {
+            try await auditUser(updated.localId, "phone.unlink", detail: "phone \(Self.loggable(number))", in: scope)
+        }
         var tokens: SessionTokens?
         if revokes {
             logger.info("credentials changed; other sessions revoked", metadata: ["uid": "\(updated.localId)"])

@@ -64,6 +64,26 @@ public struct RateLimiter: Sendable {
         return refusal.wait
     }
 
+    /// Counts an SMS about to be sent (issue 40) against the project's SMS limits: first per client address, then per
+    /// number (a send the address limit refuses is not counted against the number, so one client's flood does not lock
+    /// the number out). Nil when it may go; else the limit that refused it (`address` or `number`) and the seconds to
+    /// wait. Off with the other limits (``RateLimitConfiguration/enabled``: `demo-*` projects, as the emulator).
+    /// Only a hash of the number is kept in the counter's key, never the number. Refusals are counted by the caller
+    /// (`hearth_sms_total`, outcome `refused_address` / `refused_number`).
+    public func admitSms(to phoneNumber: String, from address: String, perNumber: RateLimitConfiguration.Limit,
+                         perAddress: RateLimitConfiguration.Limit) async -> (scope: String, wait: Int)? {
+        guard configuration.enabled else { return nil }
+        if let refusal = await hit(key: "sms|address|\(ClientAddress.limitKey(address))", perAddress) {
+            if refusal.first { logger.notice("SMS limit per address reached", metadata: ["client": "\(address)"]) }
+            return ("address", refusal.wait)
+        }
+        if let refusal = await hit(key: "sms|number|\(phoneNumber.sha256Hex)", perNumber) {
+            if refusal.first { logger.notice("SMS limit per number reached", metadata: ["number": "…\(String(phoneNumber.suffix(2)))"]) }
+            return ("number", refusal.wait)
+        }
+        return nil
+    }
+
     /// Counts a request for `key`; nil when within `limit`, else the seconds to wait and whether this is the first
     /// refusal (the estimate has just passed the limit).
     private func hit(key: String, _ limit: RateLimitConfiguration.Limit) async -> (wait: Int, first: Bool)? {

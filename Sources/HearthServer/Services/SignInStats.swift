@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The kind of a sign-in RPC, as the console's overview and the `hearth_sign_ins_total` metric count it.
 enum SignInKind: String, Sendable {
-    case password, idp, custom, signUp, secondFactor, passkey
+    case password, idp, custom, signUp, secondFactor, passkey, phone
 }
 
 /// The console overview's daily sign-in figures and the sign-in metrics: started sessions by provider, refused

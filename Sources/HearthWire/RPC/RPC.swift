@@ -89,7 +89,7 @@ public enum RPCCatalog {
         StartMFAEnrollmentRequest.self, FinalizeMFAEnrollmentRequest.self, WithdrawMFARequest.self, StartMFASignInRequest.self,
         FinalizeMFASignInRequest.self, GenerateRecoveryCodesRequest.self,
         StartPasskeyEnrollmentRequest.self, FinalizePasskeyEnrollmentRequest.self, StartPasskeySignInRequest.self,
-        FinalizePasskeySignInRequest.self,
+        FinalizePasskeySignInRequest.self, SendVerificationCodeRequest.self, SignInWithPhoneNumberRequest.self,
     ]
 
     /// The admin API's methods on users, sessions and the audit log.
