@@ -41,13 +41,23 @@ public struct UpstreamHTTP: Sendable {
         return try await send(request)
     }
 
-    func postForm(_ url: String, _ fields: [(String, String)], basicAuthorization: String? = nil) async throws -> Reply {
+    /// A form POST (`application/x-www-form-urlencoded`), with HTTP Basic credentials (already base64) when given.
+    public func postForm(_ url: String, _ fields: [(String, String)], basicAuthorization: String? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Accept", value: "application/json")
         if let basicAuthorization { request.headers.add(name: "Authorization", value: "Basic \(basicAuthorization)") }
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
+        return try await send(request)
+    }
+
+    /// A POST of `body` with `headers` (an SMS webhook's JSON).
+    public func post(_ url: String, headers: [(String, String)], body: Data) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: body))
         return try await send(request)
     }
 

@@ -113,19 +113,26 @@ extension Pages {
         }
     }
 
-    /// What `dev-mail.mustache` reads.
-    struct DevMailModel {
+    /// What the dev sinks' pages read (`dev-mail.mustache`, `dev-sms.mustache`): the messages and the "Clear" form
+    /// (none when there is nothing to clear).
+    struct DevSinkModel<Message> {
         let stylesheet = Pages.stylesheet
-        let title = "Dev mailbox"
-        let badge = "dev mailbox"
+        let title: String
         let summary: String
         let clear: Form?
-        let messages: [DevMail]
+        let messages: [Message]
+        let badge: String
+
+        /// Renders `template` with `messages`.
+        static func render(_ template: PageTemplate, title: String, messages: [Message], summary: String, clear: Form) -> String {
+            Templates.render(DevSinkModel(title: title, summary: summary, clear: messages.isEmpty ? nil : clear, messages: messages,
+                                          badge: title.lowercased()), template.rawValue)
+        }
     }
 
     /// `/__dev/mail`: the messages, newest first, and a form (`clear`) that empties the mailbox.
     public static func devMailbox(_ messages: [DevMail], summary: String, clear: Form) -> String {
-        Templates.render(DevMailModel(summary: summary, clear: messages.isEmpty ? nil : clear, messages: messages), PageTemplate.devMail.rawValue)
+        DevSinkModel.render(.devMail, title: "Dev mailbox", messages: messages, summary: summary, clear: clear)
     }
 
     /// The action pages' `Content-Security-Policy`: the pages' own, and forms post to this server only.

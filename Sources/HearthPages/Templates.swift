@@ -66,6 +66,8 @@ enum PageTemplate: String, CaseIterable {
     case action
     /// The dev mailbox, ``Pages/devMailbox(_:summary:clear:)``.
     case devMail = "dev-mail"
+    /// The dev SMS sink, ``Pages/devSms(_:summary:clear:)``.
+    case devSms = "dev-sms"
     /// The console's frame: navigation, flash and error, and the page body.
     case consoleLayout = "console-layout"
     /// The passkey page, ``Pages/passkey(enroll:options:returnURL:state:appName:site:script:)``.
@@ -85,6 +87,7 @@ enum PageTemplate: String, CaseIterable {
         case .formPost: PackageResources.form_post_mustache
         case .action: PackageResources.action_mustache
         case .devMail: PackageResources.dev_mail_mustache
+        case .devSms: PackageResources.dev_sms_mustache
         case .consoleLayout: PackageResources.console_layout_mustache
         case .passkey: PackageResources.passkey_mustache
         case .consoleChart: PackageResources.console_chart_mustache

@@ -79,6 +79,8 @@ public struct HearthServerConfiguration: Sendable {
     public var metricsToken: String?
     /// Email: the SMTP relay, the sender, the dev mailbox, the action codes' lifetimes.
     public var mail: MailConfiguration
+    /// Text messages (issue 40): the gateway (`sms.url`), the dev sink, delivery attempts.
+    public var sms: SmsConfiguration
     /// Blocking functions: which addresses a function URL may have (`hooks.allow.private.networks`, `--dev`) and
     /// the calls' deadline (issue 39).
     public var blockingFunctions = BlockingFunctionSettings()
@@ -109,6 +111,7 @@ public struct HearthServerConfiguration: Sendable {
         self.pendingCredentialLifetime = pendingCredentialLifetime
         self.relyingParty = relyingParty
         self.mail = MailConfiguration(devMailbox: projectId.hasPrefix("demo-"))
+        self.sms = SmsConfiguration(devSink: projectId.hasPrefix("demo-"))
     }
 
     /// Whether the emulator credentials are accepted at all: `demo-*` projects, or `--emulator-admin`.

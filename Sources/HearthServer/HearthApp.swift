@@ -113,18 +113,23 @@ public final class HearthApp: Sendable {
         return try await federation.providerSources(in: accounts.scopes.project)
     }
 
-    /// The background services: key and store upkeep; the outbox's delivery when the server has an SMTP relay.
+    /// The background services: key and store upkeep; the outboxes' delivery when the server has an SMTP relay, an
+    /// SMS gateway.
     public func backgroundServices() -> [any Service] {
         var services: [any Service] = [MaintenanceService(keyRing: keyRing, store: store, clock: configuration.clock, logger: logger)]
         if let outbox = outboxService { services.append(outbox) }
+        if let outbox = smsOutboxService { services.append(outbox) }
         return services
     }
+
+    /// The SMS outbox's delivery service, when the server has a gateway (`sms.url`).
+    public var smsOutboxService: SmsOutboxService? { accounts.sms.outboxService(maxAttempts: configuration.sms.maxAttempts) }
 
     /// The outbox's delivery service, when the server has an SMTP relay; without one, a dev mailbox receives what
     /// commands run on the same data queued (the server's own mail goes there directly).
     public var outboxService: MailOutboxService? {
         (configuration.mail.transport ?? emailActions.mailer.devMailbox.map { DevMailboxTransport(mailbox: $0, clock: configuration.clock) as any MailTransport }).map {
-            MailOutboxService(transport: $0, store: store, clock: configuration.clock, metrics: configuration.metrics,
+            MailOutboxService(channel: MailOutbox(transport: $0, store: store), clock: configuration.clock, metrics: configuration.metrics,
                               logger: Logger(label: "hearth.mail"), maxAttempts: configuration.mail.maxAttempts, signals: mailSignals, tick: mailWake)
         }
     }
@@ -164,9 +169,10 @@ public final class HearthApp: Sendable {
             : nil
         let devMode = devProviders != nil
         let devMail = emailActions.mailer.devMailbox != nil
+        let devSms = accounts.sms.devSink != nil
         let configuration = configuration
         router.get("/") { request, context -> Response in
-            if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode, devMail: devMail) }
+            if Self.wantsHTML(request) { return HTMLPage.index(configuration: configuration, dev: devMode, devMail: devMail, devSms: devSms) }
             return try JSONResponse(["service": "hearth", "projectId": configuration.projectId]).response(from: request, context: context)
         }
         OperationsController(store: store, keyRing: keyRing, configuration: configuration, multiFactorKeys: multiFactorKeys).register(on: router)
@@ -182,6 +188,9 @@ public final class HearthApp: Sendable {
         if let mailbox = emailActions.mailer.devMailbox {
             DevMailController(mailbox: mailbox, publicURL: configuration.publicURL, summary: emailActions.deliverySummary,
                               settle: { [emailActions] in await emailActions.settle() }).register(on: router)
+        }
+        if let sink = accounts.sms.devSink {
+            DevSmsController(sink: sink, publicURL: configuration.publicURL, summary: accounts.sms.deliverySummary).register(on: router)
         }
         ConsoleController(service: admin, access: ConsoleAccess(store: store, configuration: configuration),
                           configuration: configuration, store: store, federation: federation, emailActions: emailActions).register(on: router)

@@ -23,6 +23,10 @@ public enum WirePaths {
     public static let actionHandler = "/__/auth/action"
     /// The dev mailbox's page (`--dev` and demo projects).
     public static let devMail = "/__dev/mail"
+    /// The Auth emulator's dev SMS sink: `GET` lists the codes sent, `DELETE` empties it.
+    public static let emulatorVerificationCodes = "/emulator/v1/projects/{project}/verificationCodes"
+    /// The dev SMS sink's page (`--dev` and demo projects).
+    public static let devSms = "/__dev/sms"
 
     /// The v1 path of an `accounts:*` method, e.g. `accounts(“signUp”)`.
     public static func accounts(_ method: String) -> String { "\(identityToolkitV1)/accounts:\(method)" }

@@ -39,6 +39,7 @@ struct Serve: AsyncParsableCommand {
     @Option(\.smtpURL) var smtpURL: String?
     @Option(\.smtpCAFile) var smtpCAFile: String?
     @Option(\.mailFrom) var mailFrom: String?
+    @Option(\.smsURL) var smsURL: String?
     @Option(\.oobCodeTTLReset) var oobCodeTTLReset: String?
     @Option(\.oobCodeTTLVerify) var oobCodeTTLVerify: String?
     @Option(\.oobCodeTTLSignIn) var oobCodeTTLSignIn: String?
@@ -139,6 +140,7 @@ struct Serve: AsyncParsableCommand {
         draft.rsaSigner = settings[\.rsaSigner]
         draft.mail = MailConfiguration(transport: settings.smtp.map { SMTPMailTransport(configuration: $0) }, from: settings[\.mailFrom],
                                        devMailbox: settings[\.dev] || settings.projectId.hasPrefix("demo-"), lifetimes: settings.oobLifetimes)
+        draft.sms = SmsConfiguration(sender: settings.smsSender, devSink: settings[\.dev] || settings.projectId.hasPrefix("demo-"))
         draft.consoleIdleTimeout = TimeInterval(settings[\.consoleIdleTimeout])
         let configuration = draft
         let linkDelivery = ConsoleLinkDelivery.choose(disabled: !settings[\.consoleLink], projectId: settings.projectId,
@@ -254,6 +256,14 @@ struct Serve: AsyncParsableCommand {
         return "NOT CONFIGURED: password reset and verification emails are refused until --smtp-url (env HEARTH_SMTP_URL) is set (docs/email.md)"
     }
 
+    /// Where the project's text messages go, for the banner.
+    static func describeSms(_ configuration: HearthServerConfiguration) -> String {
+        let dev = configuration.sms.devSink ? "the dev SMS sink (\(configuration.publicURL.url)\(WirePaths.devSms))" : nil
+        if let sender = configuration.sms.sender { return sender.summary + (dev.map { "; copies in \($0)" } ?? "") }
+        if let dev { return "\(dev) only (no --sms-url: nothing leaves this machine)" }
+        return "NOT CONFIGURED: phone sign-in and SMS second factors are refused until --sms-url (env HEARTH_SMS_URL) is set (docs/phone.md)"
+    }
+
     /// `--dev`: how to point a web app's Firebase JS SDK at this server (docs/web.md), below the try-it line.
     static func webAppLines(publicURL: String, authorizedDomains: [String]) -> [String] {
         let components = URLComponents(string: publicURL)
@@ -306,6 +316,7 @@ struct Serve: AsyncParsableCommand {
             "  operations:    \(base)/healthz, /readyz, /metrics (\(Self.describe(configuration.metricsAccess))), /openapi.json",
             "  rate limits:   \(Self.describe(configuration.rateLimits))",
             "  email:         " + Self.describeMail(configuration),
+            "  SMS:           " + Self.describeSms(configuration),
             "  client address: " + (settings[\.trustedProxies].isEmpty
                 ? "the connection's peer (X-Forwarded-For ignored; behind a reverse proxy give --trusted-proxy)"
                 : "X-Forwarded-For from trusted proxies \(settings[\.trustedProxies].joined(separator: ", ")), else the peer"),

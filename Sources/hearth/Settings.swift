@@ -30,6 +30,8 @@ struct Settings {
     private(set) var providerTokenKeys: ProviderTokenKeys?
     /// `smtp.url` (with `smtp.ca.file`): the relay email goes through; nil: none.
     private(set) var smtp: SMTPConfiguration?
+    /// `sms.url` (with `sms.webhook.secret`): the gateway phone codes go through; nil: none.
+    private(set) var smsSender: (any SmsSender)?
     /// `metrics.access`, or `token` when only `metrics.token` is given.
     private(set) var metricsAccess: MetricsAccess = .local
 
@@ -152,6 +154,14 @@ struct Settings {
                 smtp = try SMTPConfiguration(url: url.trimmingCharacters(in: .whitespaces), trustedCAFile: caFile)
             } catch let error as MailError {
                 throw SettingsError(description: "\(place(\.smtpURL)): \(error.description)")
+            }
+        }
+        // The URL holds the token and the secret is one: messages name the settings, never the values.
+        if let url = self[\.smsURL] {
+            do {
+                smsSender = try SmsConfiguration.sender(url: url.trimmingCharacters(in: .whitespaces), webhookSecret: self[\.smsWebhookSecret])
+            } catch {
+                throw SettingsError(description: "\(place(\.smsURL)): \(error.description)")
             }
         }
     }

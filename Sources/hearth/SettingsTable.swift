@@ -113,6 +113,14 @@ extension Settings {
                                                      help: "How long email verification, email change and email recovery links work.", .duration)
         let oobCodeTTLSignIn = Setting<TimeInterval>("oob.code.ttl.signin", .option("oob-code-ttl-signin"), default: "1h",
                                                      help: "How long an email sign-in link works.", .duration)
+        let smsURL = Setting<String?>("sms.url", .option("sms-url"), documented: "none (dev SMS sink for --dev and demo-* projects; otherwise sending is refused)",
+                                     secret: true,
+                                     help: "The SMS gateway phone codes go through: twilio://<AccountSID>:<AuthToken>@api.twilio.com?from=%2B15555550100 (or ?messagingServiceSid=MG…), or the https:// URL of your webhook (docs/phone.md).",
+                                     valueName: "url", .secret("must be a twilio:// or https:// URL"))
+        // A command line is visible to other users of the machine: environment or file only.
+        let smsWebhookSecret = Setting<String?>("sms.webhook.secret", documented: "none (the webhook's calls are unsigned)", secret: true, requires: .sms,
+                                               help: "The key the SMS webhook's calls are signed with (X-Hearth-Signature, HMAC-SHA256; at least 16 characters).",
+                                               .secret("must be a string of at least 16 characters"))
         let trustedProxies = Setting<[String]>("trusted.proxies", .list("trusted-proxy"), default: "", documented: "none (the header is ignored)",
                                                help: "A reverse proxy's address or CIDR network whose X-Forwarded-For gives the client address; repeat for several (comma-separated in the environment).",
                                                .trustedProxies)
@@ -125,6 +133,7 @@ extension Settings {
 extension Settings.Key.Requirement {
     static let database = Self(key: "database.url", purpose: "a PostgreSQL database")
     static let smtp = Self(key: "smtp.url", purpose: "an SMTP relay")
+    static let sms = Self(key: "sms.url", purpose: "an SMS gateway")
 }
 
 // The checks of the declarations above.

@@ -23,7 +23,7 @@ enum HTMLPage {
     }
 
     /// `/` for a browser: what this server is and where its endpoints are.
-    static func index(configuration: HearthServerConfiguration, dev: Bool, devMail: Bool = false) -> Response {
+    static func index(configuration: HearthServerConfiguration, dev: Bool, devMail: Bool = false, devSms: Bool = false) -> Response {
         let base = configuration.publicURL.url
         var links: [Pages.Link] = [Pages.Link("Open the console", href: "/console")]
         if dev {
@@ -34,6 +34,7 @@ enum HTMLPage {
             links.append(Pages.Link("Try web sign-in (the JS SDK's popup flow)", href: DevTryController.webPath))
         }
         if devMail { links.append(Pages.Link("Dev mailbox", href: WirePaths.devMail)) }
+        if devSms { links.append(Pages.Link("Dev SMS", href: WirePaths.devSms)) }
         return message(
             "Hearth is running", "A Firebase Authentication–compatible identity server for project \(configuration.projectId).",
             tone: .success,

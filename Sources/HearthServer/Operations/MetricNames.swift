@@ -43,6 +43,10 @@ public enum MetricName: String, Sendable, CaseIterable {
     /// kind `outbox`, result `sent` (the relay took it), `retry` (a temporary failure, tried again later), `failed`
     /// (refused for good, or out of attempts) or `expired` (its link expired before delivery).
     case mail = "hearth_mail_messages_total"
+    /// Text messages (issue 40). Written: kind the code's purpose (`sign_in`, `mfa_enrollment`, `mfa_sign_in`), outcome
+    /// `queued` (into the SMS outbox), `dev` (the dev sink), `test` (a test number: nothing sent) or `refused_…` (a
+    /// defence stopped it). Delivered by the outbox: kind `outbox`, outcome `sent`, `retry`, `failed` or `expired`.
+    case sms = "hearth_sms_total"
     /// Blocking-function calls by event (`beforeCreate`, `beforeSignIn`, `beforeSendEmail`, `beforeSendSms`) and
     /// outcome (`allowed`, `refused`, `invalid_answer`, `timeout`, `unreachable`).
     case blockingFunctionCalls = "hearth_blocking_function_calls_total"
@@ -61,6 +65,7 @@ public enum MetricName: String, Sendable, CaseIterable {
         case .providerErrors: ["provider", "reason"]
         case .rateLimited: ["endpoint", "scope"]
         case .mail: ["kind", "result"]
+        case .sms: ["kind", "outcome"]
         case .blockingFunctionCalls: ["event", "outcome"]
         case .blockingFunctionDuration: ["event"]
         }
@@ -80,6 +85,7 @@ public enum MetricName: String, Sendable, CaseIterable {
         case .providerErrors: "Refused or failed federated sign-ins by provider and reason (the provider's OAuth error or Hearth's failure class)."
         case .rateLimited: "Requests refused by the rate limits, by endpoint and scope (address: one client's limit, project: everyone's together)."
         case .mail: "Email messages by kind and result: queued or dev when written; sent, retry, failed or expired when the outbox delivers."
+        case .sms: "Text messages by kind (the code's purpose, or outbox) and outcome: queued, dev, test or refused_* when asked for; sent, retry, failed or expired when the outbox delivers."
         case .blockingFunctionCalls: "Blocking-function calls by event and outcome (allowed, refused, invalid_answer, timeout, unreachable)."
         case .blockingFunctionDuration: "Time a blocking-function call took in seconds, by event."
         }

@@ -24,6 +24,8 @@ public struct AccountService: Sendable {
     public let scopes: Scopes
     /// The project's blocking functions (issue 39): the exits and the mail path call them.
     public let blockingFunctions: BlockingFunctions
+    /// Text messages (issue 40): the dev sink and the SMS outbox.
+    public let sms: SmsMessenger
 
     public init(configuration: HearthServerConfiguration, store: any HearthStore, keyRing: KeyRing, logger: Logger,
                 appleRevocation: AppleGrantRevocation? = nil) {
@@ -37,6 +39,7 @@ public struct AccountService: Sendable {
         self.appleRevocation = appleRevocation
         self.scopes = Scopes(configuration: configuration, store: store)
         self.blockingFunctions = BlockingFunctions(configuration: configuration, keyRing: keyRing, logger: logger)
+        self.sms = SmsMessenger(configuration: configuration, store: store, logger: logger)
     }
 
     var now: Date { configuration.clock.now() }

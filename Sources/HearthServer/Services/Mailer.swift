@@ -36,16 +36,8 @@ public protocol MailTransport: Sendable {
     var summary: String { get }
 }
 
-/// A failed delivery: whether trying later may succeed, and what happened (no secrets).
-public struct MailTransportError: Error, Sendable, CustomStringConvertible {
-    public var transient: Bool
-    public var description: String
-
-    public init(transient: Bool, _ description: String) {
-        self.transient = transient
-        self.description = description
-    }
-}
+/// A failed delivery to the relay (``DeliveryError``: transient or not, a description without secrets).
+public typealias MailTransportError = DeliveryError
 
 /// The dev mailbox: the last 200 messages of a `--dev` or `demo-*` server, in memory only.
 public final class DevMailbox: Sendable {
@@ -58,24 +50,39 @@ public final class DevMailbox: Sendable {
         public var code: EmulatorOobCode?
     }
 
-    private let entries = Mutex<(next: Int, list: [Entry])>((1, []))
-    static let capacity = 200
+    private let entries = RecentEntries<Entry>()
 
     public init() {}
 
     func add(kind: String, mail: OutgoingMail, code: EmulatorOobCode?, at: Date) {
-        entries.withLock { state in
-            state.list.append(Entry(id: state.next, at: at, kind: kind, mail: mail, code: code))
+        entries.append { Entry(id: $0, at: at, kind: kind, mail: mail, code: code) }
+    }
+
+    /// The messages, newest first.
+    public var messages: [Entry] { entries.list.reversed() }
+
+    /// Empties the mailbox.
+    public func clear() { entries.clear() }
+}
+
+/// The last ``capacity`` entries of a dev sink (the dev mailbox, the dev SMS sink), numbered from 1, in memory only.
+final class RecentEntries<Entry: Sendable>: Sendable {
+    private let state = Mutex<(next: Int, list: [Entry])>((1, []))
+    static var capacity: Int { 200 }
+
+    /// Appends the entry `make` builds with its number; the oldest beyond the capacity go.
+    func append(_ make: (Int) -> Entry) {
+        state.withLock { state in
+            state.list.append(make(state.next))
             state.next += 1
             if state.list.count > Self.capacity { state.list.removeFirst(state.list.count - Self.capacity) }
         }
     }
 
-    /// The messages, newest first.
-    public var messages: [Entry] { entries.withLock { $0.list.reversed() } }
+    /// The entries, oldest first.
+    var list: [Entry] { state.withLock { $0.list } }
 
-    /// Empties the mailbox.
-    public func clear() { entries.withLock { $0.list.removeAll() } }
+    func clear() { state.withLock { $0.list.removeAll() } }
 }
 
 /// Sends the project's email: into the dev mailbox, and through the store's outbox to the relay (delivered off the
@@ -133,95 +140,30 @@ public struct Mailer: Sendable {
     static let notConfiguredMessage = "this server has no SMTP relay to send email with: set smtp.url (--smtp-url or HEARTH_SMTP_URL) and mail.from (docs/email.md)"
 }
 
-/// Delivers the outbox: leases due messages (one replica each), sends them through the relay, deletes what was
-/// delivered, retries temporary failures with backoff (30 s doubling, at most an hour apart) and gives up after
-/// ``MailConfiguration/maxAttempts`` or on a permanent refusal. A message whose link expired is dropped unsent.
-public struct MailOutboxService: Service {
+/// Delivers the mail outbox to the relay (``OutboxService``): retried with backoff, given up after
+/// ``MailConfiguration/maxAttempts`` or on a permanent refusal; a message whose link expired is dropped unsent.
+public typealias MailOutboxService = OutboxService<MailOutbox>
+
+/// The store's mail outbox and the relay it drains to.
+public struct MailOutbox: OutboxChannel {
     let transport: any MailTransport
     let store: any HearthStore
-    let clock: WallClock
-    let metrics: HearthMetrics
-    let logger: Logger
-    let maxAttempts: Int
-    let signals: AsyncStream<Void>
-    /// Feeds ``signals`` (the retry round's timer).
-    let tick: AsyncStream<Void>.Continuation
-    /// How long a leased message is reserved for this process.
-    static let lease: TimeInterval = 120
 
-    public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                // A round when a message is queued, and every 5 seconds for retries (signals coalesce).
-                group.addTask { [tick] in
-                    tick.yield()
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(5))
-                        tick.yield()
-                    }
-                }
-                group.addTask {
-                    for await _ in signals {
-                        if Task.isCancelled { break }
-                        await deliverDue()
-                    }
-                }
-                await group.next()
-                group.cancelAll()
-            }
-        }
+    public var noun: String { "email" }
+    public var metric: MetricName { .mail }
+    public var expiredReason: String { "its link expired before the relay took it" }
+
+    public func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMail] {
+        try await store.claimDueMail(now: now, leaseUntil: leaseUntil, limit: limit)
     }
 
-    /// One round: every message due now. Returns how many were delivered.
-    @discardableResult
-    public func deliverDue() async -> Int {
-        var delivered = 0
-        while !Task.isCancelled {
-            let now = clock.now()
-            let batch: [OutboxMail]
-            do {
-                batch = try await store.claimDueMail(now: now, leaseUntil: now.addingTimeInterval(Self.lease), limit: 10)
-            } catch {
-                logger.error("mail outbox unavailable", metadata: ["error.type": "\(type(of: error))"])
-                return delivered
-            }
-            if batch.isEmpty { return delivered }
-            for mail in batch where await deliver(mail) { delivered += 1 }
-        }
-        return delivered
+    public func deliver(_ message: OutboxMail) async throws { try await transport.deliver(message.message) }
+
+    public func reschedule(_ message: OutboxMail, attempts: Int, nextAttemptAt: Date, lastError: String) async throws {
+        try await store.rescheduleMail(id: message.id, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: lastError)
     }
 
-    func deliver(_ mail: OutboxMail) async -> Bool {
-        let kind = "outbox"
-        if mail.expiresAt <= clock.now() {
-            logger.warning("email dropped: its link expired before the relay took it", metadata: ["mail.id": "\(mail.id)", "attempts": "\(mail.attempts)"])
-            metrics.count(.mail, [kind, "expired"])
-            try? await store.deleteMail(id: mail.id)
-            return false
-        }
-        do {
-            try await transport.deliver(mail.message)
-            try? await store.deleteMail(id: mail.id)
-            metrics.count(.mail, [kind, "sent"])
-            logger.info("email delivered", metadata: ["mail.id": "\(mail.id)", "attempts": "\(mail.attempts + 1)"])
-            return true
-        } catch {
-            let failure = error as? MailTransportError ?? MailTransportError(transient: true, "\(type(of: error))")
-            let attempts = mail.attempts + 1
-            if failure.transient, attempts < maxAttempts {
-                let delay = min(3600, 30 * pow(2, Double(attempts - 1)))
-                try? await store.rescheduleMail(id: mail.id, attempts: attempts, nextAttemptAt: clock.now().addingTimeInterval(delay),
-                                                lastError: failure.description)
-                metrics.count(.mail, [kind, "retry"])
-                logger.warning("email delivery failed; will retry", metadata: [
-                    "mail.id": "\(mail.id)", "attempts": "\(attempts)", "retry.in.seconds": "\(Int(delay))", "error": "\(failure.description)"])
-            } else {
-                try? await store.deleteMail(id: mail.id)
-                metrics.count(.mail, [kind, "failed"])
-                logger.error("email not delivered; given up", metadata: [
-                    "mail.id": "\(mail.id)", "attempts": "\(attempts)", "error": "\(failure.description)"])
-            }
-            return false
-        }
-    }
+    public func delete(_ message: OutboxMail) async throws { try await store.deleteMail(id: message.id) }
 }
+
+extension OutboxMail: OutboxMessage {}

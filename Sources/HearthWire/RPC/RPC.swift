@@ -99,8 +99,9 @@ public enum RPCCatalog {
         BatchGetRequest.self, AuditLogRequest.self, AdminSendOobCodeRequest.self,
     ]
 
-    /// The Auth emulator's own endpoints (the dev mailbox).
-    public static let emulator: [any WireRPC.Type] = [EmulatorOobCodesRequest.self, EmulatorClearOobCodesRequest.self]
+    /// The Auth emulator's own endpoints (the dev mailbox, the dev SMS sink).
+    public static let emulator: [any WireRPC.Type] = [EmulatorOobCodesRequest.self, EmulatorClearOobCodesRequest.self,
+                                                      EmulatorVerificationCodesRequest.self, EmulatorClearVerificationCodesRequest.self]
 
     /// Every RPC.
     public static var all: [any WireRPC.Type] { client + admin + emulator }
