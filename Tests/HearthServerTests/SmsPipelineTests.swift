@@ -1,11 +1,13 @@
 import Foundation
 import HearthCore
+import HearthOIDC
 import HTTPTypes
 import HearthServer
 import HearthStore
 import HearthTesting
 import HearthWire
 import Logging
+import NIOCore
 import Synchronization
 import Testing
 
@@ -74,7 +76,8 @@ import Testing
             #expect(failures[2].description.contains("…42") && !failures[2].description.contains("5555550142"), "\(failures[2])")
         }
         // Nothing listens on the port any more: temporary.
-        let closed = try TwilioSmsSender(url: "twilio+http://\(SmsGatewayStandIn.accountSid):\(SmsGatewayStandIn.authToken)@127.0.0.1:9?from=%2B15555550000")
+        let closed = try TwilioSmsSender(url: "twilio+http://\(SmsGatewayStandIn.accountSid):\(SmsGatewayStandIn.authToken)@127.0.0.1:9?from=%2B15555550000",
+                                         http: UpstreamHTTP(timeout: .seconds(3)))
         await #expect(throws: SmsSendError.self) { try await closed.deliver(Self.sms()) }
         do {
             try await closed.deliver(Self.sms())
