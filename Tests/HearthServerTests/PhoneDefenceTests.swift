@@ -61,6 +61,37 @@ import Testing
         }
     }
 
+    /// Issue 40, item 1: a code completes once — of 20 parallel sign-ins with the right code, exactly one gets
+    /// tokens, the others INVALID_SESSION_INFO (or TOO_MANY_ATTEMPTS_TRY_LATER past the session's 5 checks) — and two sessions of one new number finishing at once make one user.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func theRightCodeSignsInOnceUnderABurst(_ store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
+            let (sessionInfo, code) = try await P.codeFor(h, Self.ada)
+            let answers = try await withThrowingTaskGroup(of: HearthHarness.Reply.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await P.verify(h, SignInWithPhoneNumberRequest(sessionInfo: sessionInfo, code: code)) }
+                }
+                var answers: [HearthHarness.Reply] = []
+                for try await answer in group { answers.append(answer) }
+                return answers
+            }
+            // One signs in; the others find the code used (or, counted after its 5 checks, are told so).
+            #expect(answers.filter { $0.status == 200 }.count == 1, "\(answers.map(\.text))")
+            #expect(answers.filter { ["INVALID_SESSION_INFO", "TOO_MANY_ATTEMPTS_TRY_LATER"].contains($0.errorCode ?? "") }.count == 19,
+                    "\(answers.map(\.text))")
+
+            let first = try await P.codeFor(h, PhoneSignInTests.bob)
+            let second = try await P.codeFor(h, PhoneSignInTests.bob)
+            async let one = P.verify(h, SignInWithPhoneNumberRequest(sessionInfo: first.sessionInfo, code: first.code))
+            async let two = P.verify(h, SignInWithPhoneNumberRequest(sessionInfo: second.sessionInfo, code: second.code))
+            let replies = try await [one, two]
+            #expect(replies.allSatisfy { $0.status == 200 }, "\(replies.map(\.text))")
+            let ids = Set(try replies.map { try $0.decode(SignInWithPhoneNumberResponse.self).localId })
+            #expect(ids.count == 1)
+            #expect(try await h.store.userCount() == 2)
+        }
+    }
+
     /// Issue 40, item 4: the 5th wrong code ends the session (TOO_MANY_ATTEMPTS_TRY_LATER, then the right code is
     /// INVALID_SESSION_INFO); 10 wrong codes for one number across its sessions stop every check of that number —
     /// even a new session's right code — for an hour; then it signs in.
@@ -200,6 +231,47 @@ import Testing
             h.clock.advance(by: 86_400)
             _ = try await P.codeFor(h, "+15555550122")
             #expect(try await Self.budgetCount(h) == 1)
+        }
+    }
+
+    /// Issue 40, item 4: the budget holds under a parallel burst: with a budget of 3, 12 sends at once to different
+    /// numbers get exactly 3 codes out, the others QUOTA_EXCEEDED.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func theBudgetHoldsUnderABurst(_ store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store) { h in
+            try await P.configure(h) { $0.sms = SmsSettings(dailyBudget: 3) }
+            let codes = try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<12 {
+                    group.addTask { try await P.send(h, "+1555555030\(index % 10)\(index / 10)").errorCode }
+                }
+                var codes: [String?] = []
+                for try await code in group { codes.append(code) }
+                return codes
+            }
+            #expect(codes.filter { $0 == nil }.count == 3, "\(codes)")
+            #expect(codes.filter { $0 == "QUOTA_EXCEEDED" }.count == 9, "\(codes)")
+            #expect(try P.sink(h).messages.count == 3)
+        }
+    }
+
+    /// Issue 40, item 3: a production server with no gateway (no `sms.url`) and no dev sink refuses sends, saying
+    /// what to set — after the cheap checks, before app verification, the limits and the budget are spent; a test
+    /// number still works.
+    @Test(arguments: HearthHarness.StoreChoice.available)
+    func noGatewayRefusesSendsButTestNumbersWork(_ store: HearthHarness.StoreChoice) async throws {
+        try await HearthHarness.run(store: store, configure: { configuration in
+            configuration.projectId = "prod-phone"
+            configuration.apiKeys = ["test-key"]
+            configuration.sms.devSink = false
+        }) { h in
+            try await P.configure(h) { config in
+                config.phoneSignInEnabled = true
+                config.testPhoneNumbers = ["+15555550199": "123456"]
+            }
+            P.refused(try await P.send(h, Self.ada), "OPERATION_NOT_ALLOWED", "no SMS gateway: set sms.url")
+            #expect(try await Self.budgetCount(h) == 0)
+            let test = try await P.send(h, "+15555550199")
+            #expect(test.status == 200, "\(test.text)")
         }
     }
 

@@ -73,7 +73,7 @@ extension AccountService {
         }
         guard sms.canSend else {
             countSms(purpose, "refused_no_gateway")
-            throw HearthAPIError(.operationNotAllowed, "this server has no SMS gateway: set sms.url (docs/phone.md)")
+            throw SmsMessenger.notConfigured
         }
         try await verifyApp(appVerification, config: config, clientAddress: clientAddress, purpose: purpose, in: scope)
         if let refusal = await smsLimiter.admitSms(to: phoneNumber, from: clientAddress,
@@ -264,7 +264,8 @@ extension AccountService {
                 _ = try? await scope.store.deletePhoneVerification(idHash: idHash)
                 throw HearthAPIError(.sessionExpired, "the code expired; send a new one")
             }
-            _ = try? await scope.store.deletePhoneVerification(idHash: idHash)
+            // Out of guesses: the guess that used the last one deletes the session (or, right, completes it); this
+            // one, counted too late, leaves it alone — deleting it here could undo a right code in flight.
             throw Self.tooManyPhoneCodes
         }
         // … then the number's (across its sessions) and the address's.
@@ -280,9 +281,10 @@ extension AccountService {
             }
             throw HearthAPIError(.invalidCode, "the code is wrong; check the SMS and type its \(PhoneVerificationRecord.codeLength) digits")
         }
+        // The right code: not a wrong guess for the number, even if a parallel check of it completes first.
+        try await phoneCodeThrottle.succeeded(reservation)
         // Single use: of two checks of the right code, one deletes the record.
         guard try await scope.store.deletePhoneVerification(idHash: idHash) else { throw unknown }
-        try await phoneCodeThrottle.succeeded(reservation)
         return counted
     }
 
