@@ -19,6 +19,9 @@ public protocol RateLimitStore: Sendable {
     /// Counts one request for `key` in window `window`, atomically, and returns the key's count in that window
     /// (this request included) and in window `window - 1`. The row may be dropped after `expiresAt`.
     func countRateLimitedRequest(key: String, window: Int64, expiresAt: Date) async throws -> RateLimitWindowCounts
+    /// The key's counts in window `window` and `window - 1`, without counting anything (zero for a key never
+    /// counted): what a page shows, e.g. the SMS sent today.
+    func rateLimitCount(key: String, window: Int64) async throws -> RateLimitWindowCounts
     /// Drops counters whose `expiresAt` is before `now`; returns how many.
     @discardableResult
     func pruneRateLimits(now: Date) async throws -> Int

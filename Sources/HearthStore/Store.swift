@@ -200,7 +200,7 @@ extension UserStore {
 
 public protocol HearthStore: UserStore, RefreshTokenStore, SigningKeyStore, ProjectStore, FederationConfigStore, FlowStore,
     AdminUserStore, AuditLogStore, ConsoleStore, DailyCountStore, ProviderTokenStore, RateLimitStore, SignInThrottleStore,
-    ClientSecretStore, EmailActionStore, PasskeyStore, TenantStore {
+    ClientSecretStore, EmailActionStore, PasskeyStore, TenantStore, PhoneVerificationStore {
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
     /// The Identity Platform tenant this store is bound to; nil: the project's own users. Every user, identity,

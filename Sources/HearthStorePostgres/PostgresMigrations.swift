@@ -31,6 +31,7 @@ enum PostgresMigrations {
             (8, schema.multiFactor),
             (9, schema.passkeys),
             (10, schema.tenants),
+            (11, schema.phone),
         ]
     }()
 }

@@ -36,7 +36,7 @@ extension PostgresStore {
         try await single { db in try await db.execute(StoreSQL.pruneOobCodes(before: cutoff)) }
     }
 
-    // MARK: The mail outbox
+    // MARK: The outbox (mail here, text messages in PostgresStore+Phone.swift)
 
     public func enqueueMail(_ mail: OutboxMail) async throws {
         let statement = try StoreSQL.enqueueMail(mail)
@@ -44,29 +44,36 @@ extension PostgresStore {
     }
 
     public func claimDueMail(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMail] {
+        try await claimDueOutbox(.mail, now: now, leaseUntil: leaseUntil, limit: limit) { try OutboxMail(row: $0) }
+    }
+
+    /// Leases the channel's due messages: rows another replica is leasing are skipped (`SKIP LOCKED`), and each
+    /// lease is a conditional update.
+    func claimDueOutbox<Message: Sendable>(_ channel: StoreSQL.OutboxChannel, now: Date, leaseUntil: Date, limit: Int,
+                                           _ make: @escaping @Sendable (PostgresStoreRow) throws -> Message) async throws -> [Message] {
         try await transaction { db in
-            var claimed: [OutboxMail] = []
-            for row in try await db.rows(StoreSQL.dueMail(now: now, limit: limit, dialect: .postgres)) {
-                guard let id = try row.string("id"), try await db.execute(StoreSQL.leaseMail(id: id, now: now, until: leaseUntil)) == 1,
-                      let mail = try await db.row(StoreSQL.mail(id: id)).map(OutboxMail.init(row:))
+            var claimed: [Message] = []
+            for row in try await db.rows(StoreSQL.dueOutbox(channel, now: now, limit: limit, dialect: .postgres)) {
+                guard let id = try row.string("id"), try await db.execute(StoreSQL.leaseOutbox(id: id, now: now, until: leaseUntil)) == 1,
+                      let message = try await db.row(StoreSQL.outboxRow(channel, id: id)).map(make)
                 else { continue }
-                claimed.append(mail)
+                claimed.append(message)
             }
             return claimed
         }
     }
 
     public func deleteMail(id: String) async throws {
-        try await single { db in try await db.execute(StoreSQL.deleteMail(id: id)) }
+        try await single { db in try await db.execute(StoreSQL.deleteOutbox(.mail, id: id)) }
     }
 
     public func rescheduleMail(id: String, attempts: Int, nextAttemptAt: Date, lastError: String) async throws {
         try await single { db in
-            try await db.execute(StoreSQL.rescheduleMail(id: id, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: lastError))
+            try await db.execute(StoreSQL.rescheduleOutbox(.mail, id: id, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: lastError))
         }
     }
 
     public func outboxCount() async throws -> Int {
-        try await single { db in try await db.row(StoreSQL.outboxCount)?.int("n") ?? 0 }
+        try await single { db in try await db.row(StoreSQL.outboxCount(.mail))?.int("n") ?? 0 }
     }
 }

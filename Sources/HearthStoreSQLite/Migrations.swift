@@ -23,6 +23,7 @@ enum Migrations {
             (9, schema.multiFactor),
             (10, schema.passkeys),
             (11, schema.tenants),
+            (12, schema.phone),
         ]
     }()
 }

@@ -37,7 +37,7 @@ extension SQLiteStore {
         try await transaction { db in try db.execute(StoreSQL.pruneOobCodes(before: cutoff)) }
     }
 
-    // MARK: The mail outbox
+    // MARK: The outbox (mail here, text messages in SQLiteStore+Phone.swift)
 
     public func enqueueMail(_ mail: OutboxMail) async throws {
         let statement = try StoreSQL.enqueueMail(mail)
@@ -45,26 +45,33 @@ extension SQLiteStore {
     }
 
     public func claimDueMail(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxMail] {
+        try await claimDueOutbox(.mail, now: now, leaseUntil: leaseUntil, limit: limit) { try OutboxMail(row: $0) }
+    }
+
+    /// Leases the channel's due messages, one conditional update each (the writer connection serializes replicas'
+    /// processes on one file).
+    func claimDueOutbox<Message: Sendable>(_ channel: StoreSQL.OutboxChannel, now: Date, leaseUntil: Date, limit: Int,
+                                           _ make: @escaping @Sendable (SQLiteRow) throws -> Message) async throws -> [Message] {
         try await transaction { db in
-            let ids = try db.rows(StoreSQL.dueMail(now: now, limit: limit, dialect: .sqlite)).compactMap { $0.string("id") }
+            let ids = try db.rows(StoreSQL.dueOutbox(channel, now: now, limit: limit, dialect: .sqlite)).compactMap { $0.string("id") }
             return try ids.compactMap { id in
-                guard try db.execute(StoreSQL.leaseMail(id: id, now: now, until: leaseUntil)) == 1 else { return nil }
-                return try db.row(StoreSQL.mail(id: id)).map(OutboxMail.init(row:))
+                guard try db.execute(StoreSQL.leaseOutbox(id: id, now: now, until: leaseUntil)) == 1 else { return nil }
+                return try db.row(StoreSQL.outboxRow(channel, id: id)).map(make)
             }
         }
     }
 
     public func deleteMail(id: String) async throws {
-        try await transaction { db in try db.execute(StoreSQL.deleteMail(id: id)) }
+        try await transaction { db in try db.execute(StoreSQL.deleteOutbox(.mail, id: id)) }
     }
 
     public func rescheduleMail(id: String, attempts: Int, nextAttemptAt: Date, lastError: String) async throws {
         try await transaction { db in
-            try db.execute(StoreSQL.rescheduleMail(id: id, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: lastError))
+            try db.execute(StoreSQL.rescheduleOutbox(.mail, id: id, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: lastError))
         }
     }
 
     public func outboxCount() async throws -> Int {
-        try await read { db in try db.row(StoreSQL.outboxCount)?.int("n") ?? 0 }
+        try await read { db in try db.row(StoreSQL.outboxCount(.mail))?.int("n") ?? 0 }
     }
 }

@@ -34,11 +34,7 @@ extension SQLiteStore {
     public func countRateLimitedRequest(key: String, window: Int64, expiresAt: Date) async throws -> RateLimitWindowCounts {
         try await transaction { db in
             try db.execute(StoreSQL.countRateLimitedRequest(key: key, window: window, expiresAt: expiresAt))
-            var counts = RateLimitWindowCounts(current: 0, previous: 0)
-            for row in try db.rows("SELECT window_index, count FROM rate_limits WHERE key = \(key) AND window_index IN (\(window), \(window - 1))") {
-                if row.int("window_index") == Int(window) { counts.current = row.int("count") ?? 0 } else { counts.previous = row.int("count") ?? 0 }
-            }
-            return counts
+            return try StoreSQL.windowCounts(db.rows(StoreSQL.rateLimitWindows(key: key, window: window)), window: window)
         }
     }
 

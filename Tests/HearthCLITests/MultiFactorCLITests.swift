@@ -37,11 +37,12 @@ import Testing
                            admin: true, as: JSONValue.self)
         let started = try await call(server, WirePaths.mfaEnrollmentStart, StartMFAEnrollmentRequest(idToken: created.idToken),
                                      as: StartMFAEnrollmentResponse.self)
-        let secret = try #require(Base32.decode(try #require(started.totpSessionInfo).sharedSecretKey))
+        let info = try #require(started.totpSessionInfo)
+        let secret = try #require(Base32.decode(info.sharedSecretKey))
         let totp = try #require(TOTP(secret: secret))
         let finalized = try await call(server, WirePaths.mfaEnrollmentFinalize, FinalizeMFAEnrollmentRequest(
             idToken: created.idToken, displayName: "Work phone",
-            totpVerificationInfo: .init(sessionInfo: try #require(started.totpSessionInfo).sessionInfo, verificationCode: totp.code(at: Date())),
+            totpVerificationInfo: .init(sessionInfo: info.sessionInfo, verificationCode: totp.code(at: Date())),
             generateRecoveryCodes: true), as: FinalizeMFAEnrollmentResponse.self)
         return (totp, try #require(finalized.recoveryCodes))
     }

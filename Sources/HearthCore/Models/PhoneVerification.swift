@@ -110,3 +110,31 @@ public struct PhoneVerificationRecord: Sendable, Equatable {
     /// Whether the record's lifetime is over at `now`.
     public func isExpired(at now: Date) -> Bool { expiresAt <= now }
 }
+
+/// A text message waiting in the outbox for the SMS gateway (the mail outbox's table and loop, channel `sms`).
+/// `body` is what the messenger made of it — sealed with the vault keys when the server has them, since the code is
+/// in it; the store never reads it.
+public struct OutboxSms: Sendable, Equatable {
+    public var id: String
+    /// The message, opaque to the store (sealed JSON `{to, text, …}` when vault keys exist).
+    public var body: String
+    public var createdAt: Date
+    /// Not tried again before this moment.
+    public var nextAttemptAt: Date
+    public var attempts: Int
+    /// When the code in it expires: not worth sending after (pruned with the expired flows).
+    public var expiresAt: Date
+    /// The last delivery failure (no secrets), for the console and logs.
+    public var lastError: String?
+
+    public init(id: String = RandomID.alphanumeric(count: 24), body: String, createdAt: Date, expiresAt: Date,
+                attempts: Int = 0, lastError: String? = nil) {
+        self.id = id
+        self.body = body
+        self.createdAt = createdAt
+        self.nextAttemptAt = createdAt
+        self.attempts = attempts
+        self.expiresAt = expiresAt
+        self.lastError = lastError
+    }
+}

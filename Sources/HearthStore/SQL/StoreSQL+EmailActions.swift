@@ -43,41 +43,62 @@ extension StoreSQL {
         return nil
     }
 
-    // MARK: The mail outbox
+    // MARK: The outbox (mail and text messages)
 
-    package static func enqueueMail(_ m: OutboxMail) throws -> SQLStatement {
+    /// What an outbox row carries: an email (`OutboxMail`) or a text message (`OutboxSms`). One table, one set of
+    /// statements; every statement names its channel.
+    package enum OutboxChannel: String, Sendable {
+        case mail
+        case sms
+    }
+
+    /// One outbox row; `payload` is the message (JSON, or sealed text), `recipient` shown to operators (empty for SMS).
+    package static func enqueueOutbox(_ channel: OutboxChannel, id: String, recipient: String, payload: String, createdAt: Date,
+                                      nextAttemptAt: Date, attempts: Int, expiresAt: Date, lastError: String?) -> SQLStatement {
         """
-        INSERT INTO mail_outbox (id, recipient, message_json, created_at, next_attempt_at, lease_until, attempts, expires_at, last_error)
-        VALUES (\(m.id), \(m.recipient), \(try StoreJSON.encode(m.message)), \(m.createdAt), \(m.nextAttemptAt), \(nil as Date?),
-            \(m.attempts), \(m.expiresAt), \(m.lastError))
+        INSERT INTO mail_outbox (id, channel, recipient, message_json, created_at, next_attempt_at, lease_until, attempts, expires_at, last_error)
+        VALUES (\(id), \(channel.rawValue), \(recipient), \(payload), \(createdAt), \(nextAttemptAt), \(nil as Date?), \(attempts), \(expiresAt),
+            \(lastError))
         """
     }
 
-    /// The ids of due, unleased messages, oldest first; PostgreSQL skips rows another replica is leasing.
-    package static func dueMail(now: Date, limit: Int, dialect: SQLDialect) -> SQLStatement {
+    package static func enqueueMail(_ m: OutboxMail) throws -> SQLStatement {
+        enqueueOutbox(.mail, id: m.id, recipient: m.recipient, payload: try StoreJSON.encode(m.message), createdAt: m.createdAt,
+                      nextAttemptAt: m.nextAttemptAt, attempts: m.attempts, expiresAt: m.expiresAt, lastError: m.lastError)
+    }
+
+    /// The ids of the channel's due, unleased messages, oldest first; PostgreSQL skips rows another replica is leasing.
+    package static func dueOutbox(_ channel: OutboxChannel, now: Date, limit: Int, dialect: SQLDialect) -> SQLStatement {
         """
-        SELECT id FROM mail_outbox WHERE next_attempt_at <= \(now) AND (lease_until IS NULL OR lease_until <= \(now))
+        SELECT id FROM mail_outbox WHERE channel = \(channel.rawValue) AND next_attempt_at <= \(now)
+            AND (lease_until IS NULL OR lease_until <= \(now))
         ORDER BY next_attempt_at LIMIT \(limit)\(unescaped: dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")
         """
     }
 
-    package static func leaseMail(id: String, now: Date, until: Date) -> SQLStatement {
+    package static func leaseOutbox(id: String, now: Date, until: Date) -> SQLStatement {
         "UPDATE mail_outbox SET lease_until = \(until) WHERE id = \(id) AND (lease_until IS NULL OR lease_until <= \(now))"
     }
 
-    package static func mail(id: String) -> SQLStatement { "SELECT * FROM mail_outbox WHERE id = \(id)" }
+    package static func outboxRow(_ channel: OutboxChannel, id: String) -> SQLStatement {
+        "SELECT * FROM mail_outbox WHERE id = \(id) AND channel = \(channel.rawValue)"
+    }
 
-    package static func deleteMail(id: String) -> SQLStatement { "DELETE FROM mail_outbox WHERE id = \(id)" }
+    package static func deleteOutbox(_ channel: OutboxChannel, id: String) -> SQLStatement {
+        "DELETE FROM mail_outbox WHERE id = \(id) AND channel = \(channel.rawValue)"
+    }
 
-    package static func rescheduleMail(id: String, attempts: Int, nextAttemptAt: Date, lastError: String) -> SQLStatement {
+    package static func rescheduleOutbox(_ channel: OutboxChannel, id: String, attempts: Int, nextAttemptAt: Date, lastError: String) -> SQLStatement {
         """
         UPDATE mail_outbox SET attempts = \(attempts), next_attempt_at = \(nextAttemptAt), lease_until = NULL,
             last_error = \(String(lastError.prefix(500)))
-        WHERE id = \(id)
+        WHERE id = \(id) AND channel = \(channel.rawValue)
         """
     }
 
-    package static let outboxCount: SQLStatement = "SELECT COUNT(*) AS n FROM mail_outbox"
+    package static func outboxCount(_ channel: OutboxChannel) -> SQLStatement {
+        "SELECT COUNT(*) AS n FROM mail_outbox WHERE channel = \(channel.rawValue)"
+    }
 
     // MARK: Copying (`hearth migrate`)
 
@@ -86,7 +107,7 @@ extension StoreSQL {
     }
 
     package static func outboxMail(after afterId: String?, limit: Int) -> SQLStatement {
-        "SELECT * FROM mail_outbox WHERE id > \(afterId ?? "") ORDER BY id LIMIT \(max(0, limit))"
+        "SELECT * FROM mail_outbox WHERE channel = 'mail' AND id > \(afterId ?? "") ORDER BY id LIMIT \(max(0, limit))"
     }
 }
 

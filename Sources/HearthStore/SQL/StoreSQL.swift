@@ -224,6 +224,7 @@ package enum StoreSQL {
             "DELETE FROM idp_configs WHERE tenant_id = \(id)",
             "DELETE FROM authorization_sessions WHERE tenant_id = \(id)",
             "DELETE FROM pending_credentials WHERE tenant_id = \(id)",
+            "DELETE FROM phone_verifications WHERE tenant_id = \(id)",
         ]
     }
 
@@ -461,7 +462,7 @@ package enum StoreSQL {
             "DELETE FROM used_id_tokens WHERE expires_at < \(now)",
             // Attempts of keys never seen again (the live ones are trimmed as they are recorded).
             "DELETE FROM \(unescaped: throttleTable) WHERE at < \(now.addingTimeInterval(-86_400))",
-        ]
+        ] + prunePhoneFlows(now: now)
     }
 
     package static func insertMultiFactorSession(_ session: MultiFactorSessionRecord) throws -> SQLStatement {
