@@ -98,7 +98,7 @@ import Testing
             try Tenant.updatePaths(updateMask: "displayName,testPhoneNumbers", body: body)
         }
         #expect(unsupported.code == .invalidUpdateMask)
-        #expect(unsupported.detail.contains("'testPhoneNumbers'") && unsupported.detail.contains("no SMS"))
+        #expect(unsupported.detail.contains("'testPhoneNumbers'") && unsupported.detail.contains("the project's test phone numbers"))
         let unknown = try #require(throws: TenantWireError.self) { try Tenant.updatePaths(updateMask: "signIn.email.enabled", body: body) }
         #expect(unknown.detail.contains("'signIn.email.enabled'") && unknown.detail.contains("no such field"))
         let deep = try #require(throws: TenantWireError.self) { try Tenant.updatePaths(updateMask: "mfaConfig.providerConfigs.state", body: body) }

@@ -52,8 +52,8 @@ public struct Tenant: Codable, Sendable, Equatable {
 
     /// Fields of Identity Platform's tenant that Hearth cannot honour, with the reason: refused by name.
     public static let unsupportedFields: [String: String] = [
-        "testPhoneNumbers": "Hearth sends no SMS, so it has no test phone numbers",
-        "smsRegionConfig": "Hearth sends no SMS",
+        "testPhoneNumbers": "a tenant's users use the project's test phone numbers (set them with hearth project sms test-numbers)",
+        "smsRegionConfig": "a tenant's users use the project's SMS region policy (set it with hearth project sms set)",
         "recaptchaConfig": "Hearth has no reCAPTCHA integration",
         "passwordPolicyConfig": "the password policy is the project's, for every tenant",
         "emailPrivacyConfig": "email enumeration protection is the project's setting, for every tenant",
