@@ -140,7 +140,7 @@ func showWaiting(for providerId: String, seconds: Int) -> Task<Void, Never> {
 
 /// The providers `signin` (`allowEmail`: also password, email-link and passkey) and `link` accept.
 func checkProviderId(_ providerId: String, allowEmail: Bool) throws {
-    let known = ["microsoft.com", "yahoo.com", "apple.com", "google.com"] + (allowEmail ? ["password", "email-link", "passkey"] : [])
+    let known = ["microsoft.com", "yahoo.com", "apple.com", "google.com"] + (allowEmail ? ["password", "email-link", "passkey", "phone"] : [])
     let oidc = providerId.hasPrefix("oidc.") && providerId.count > 5
         && providerId.dropFirst(5).allSatisfy { ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
     guard known.contains(providerId) || oidc else {
@@ -156,10 +156,11 @@ func describe(_ user: User, showTokens: Bool) async throws -> String {
         "Signed in as \(user.uid)",
         "  provider:  \(token.signInProvider)\(token.signInSecondFactor.map { " + second factor \($0)" } ?? "")",
         "  email:     \(user.email ?? "-")\(user.email == nil ? "" : user.emailVerified ? " (verified)" : " (not verified)")",
+        "  phone:     \(user.phoneNumber ?? "-")",
         "  name:      \(user.displayName ?? "-")",
         "  linked:    \(providers.isEmpty ? "-" : providers.joined(separator: ", "))",
     ]
-    for info in user.providerData where info.providerID != "password" {
+    for info in user.providerData where info.providerID != "password" && info.providerID != "phone" {
         lines.append("  \(info.providerID) id: \(info.uid)")
     }
     if showTokens {
@@ -198,8 +199,22 @@ func explain(_ error: any Error, providerId: String? = nil, server: String? = ni
         text = "the server at \(server ?? "?") cannot send email: \(error.localizedDescription)"
     case .unauthorizedDomain:
         text = "the server does not accept links back to \(server ?? "itself"): add its host to the project's authorized domains"
+    case .quotaExceeded where providerId == "phone":
+        text = "the project's SMS budget is used up for today: \(error.localizedDescription)"
     case .quotaExceeded:
         text = "the server's email quota is used up for now: try again later"
+    case .invalidPhoneNumber, .missingPhoneNumber:
+        text = "that is not a phone number the server takes: \(error.localizedDescription) (for example hearth signin phone +15555550100)"
+    case .invalidVerificationCode where providerId == "phone":
+        text = "the SMS code was not accepted (wrong, or used already): run hearth signin phone again for a new code"
+    case .sessionExpired where providerId == "phone", .invalidVerificationID where providerId == "phone":
+        text = "the SMS code expired or was used already (a code lasts 5 minutes): run hearth signin phone again for a new one"
+    case .unsupportedFirstFactor:
+        text = "this number's account has a second factor, so it cannot sign in with its phone number: sign in the way the account was created (e.g. hearth signin password --email …)"
+    case .missingRecaptchaToken, .captchaCheckFailed:
+        text = "this project checks apps with reCAPTCHA before it sends an SMS: \(error.localizedDescription) (pass --recaptcha-token with a token from the app's reCAPTCHA)"
+    case .operationNotAllowed where providerId == "phone":
+        text = "the server refused to send the SMS: \(error.localizedDescription)"
     case .appNotAuthorized:
         text = "the server would not hand the sign-in to this program: \(error.localizedDescription)"
     case .userDisabled:
@@ -251,12 +266,20 @@ func explain(_ error: any Error, providerId: String? = nil, server: String? = ni
 struct SignIn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
-        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, email-link, or passkey).")
+        abstract: "Sign in to a Hearth server through the client SDK (microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, email-link, passkey, or phone).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var wait: BrowserWaitOptions
-    @Argument(help: "microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, email-link, or passkey.")
+    @Argument(help: "microsoft.com, yahoo.com, apple.com, google.com, oidc.<name>, password, email-link, passkey, or phone.")
     var providerId: String
+    @Argument(help: "phone: the phone number, E.164 (+15555550100; spaces and dashes are fine).")
+    var phoneNumber: String?
+    @Option(help: "phone: the code from the SMS (without it you are asked for it on a terminal).")
+    var code: String?
+    @Option(name: .customLong("verification-id"), help: "phone: the verification id of a code sent earlier (printed when there was no terminal to ask for the code on); with --code, signs in without sending another SMS.")
+    var verificationId: String?
+    @Option(name: .customLong("recaptcha-token"), help: "phone: a reCAPTCHA token, when the project verifies apps before it sends an SMS.")
+    var recaptchaToken: String?
     @Option(help: "An extra OAuth scope (repeatable).")
     var scope: [String] = []
     @Option(help: "A custom parameter k=v (repeatable), e.g. tenant=organizations or prompt=login.")
@@ -292,6 +315,20 @@ struct SignIn: AsyncParsableCommand {
         if providerId == "password", email == nil { throw ValidationError("password sign-in needs --email") }
         if providerId == "email-link", email?.isEmpty != false { throw ValidationError("email-link sign-in needs --email") }
         if link != nil, providerId != "email-link" { throw ValidationError("--link belongs to email-link sign-in") }
+        if providerId == "phone" {
+            guard let phoneNumber, !phoneNumber.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("phone sign-in needs the number: hearth signin phone +15555550100")
+            }
+            if let code, code.count != 6 || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                throw ValidationError("--code takes the 6 digits of the SMS, got \(code)")
+            }
+            if verificationId != nil, code == nil { throw ValidationError("--verification-id goes with --code (the code of that SMS)") }
+        } else {
+            if phoneNumber != nil { throw ValidationError("unexpected argument \(phoneNumber!): only hearth signin phone takes a number") }
+            if code != nil || verificationId != nil || recaptchaToken != nil {
+                throw ValidationError("--code, --verification-id and --recaptcha-token belong to hearth signin phone")
+            }
+        }
     }
 
     func run() async throws {
@@ -327,6 +364,9 @@ struct SignIn: AsyncParsableCommand {
         }
         if providerId == "passkey" {
             return try await passkey(auth, target: target)
+        }
+        if providerId == "phone" {
+            return try await signInWithPhone(auth)
         }
         try await Preflight.check(target, providerId: providerId)
         let provider = try makeProvider(providerId, auth: auth, scopes: scope, parameters: param)
@@ -398,7 +438,9 @@ struct MultiFactorPrompt {
             throw CLIError("this account has a second factor: pass --totp-code <the code of your authenticator app> (or --recovery-code <a recovery code>), or run hearth signin on a terminal to be asked for it")
         }
         progress("This account has a second factor:\n" + Self.describe(resolver.hints))
-        let chosen = try choose(from: totpFactors, interactive: true)
+        let phoneFactors = resolver.hints.compactMap { $0 as? PhoneMultiFactorInfo }
+        let chosen = try choose(from: totpFactors + phoneFactors, interactive: true)
+        if let phone = chosen as? PhoneMultiFactorInfo { return try await resolveWithSMS(resolver, phone) }
         // A wrong code leaves the pending sign-in usable (until it expires): three tries.
         for attempt in 1...3 {
             progress("Code from your authenticator app for \(chosen.displayName ?? chosen.uid) (or a recovery code):")
@@ -416,10 +458,28 @@ struct MultiFactorPrompt {
         throw CLIError("the code was not accepted: run hearth signin again")
     }
 
-    /// The TOTP factor the code is for: `--factor` (name or id), the only one, or asked for on a terminal.
+    /// An SMS second factor, on a terminal: a code sent to the factor's number, typed (three tries).
+    func resolveWithSMS(_ resolver: MultiFactorResolver, _ factor: PhoneMultiFactorInfo) async throws -> AuthDataResult {
+        let provider = PhoneAuthProvider.provider(auth: resolver.auth)
+        let verificationID = try await provider.verifyPhoneNumber(with: factor, uiDelegate: nil, multiFactorSession: resolver.session)
+        for attempt in 1...3 {
+            progress("Code from the SMS sent to \(factor.phoneNumber) (6 digits):")
+            let typed = (readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace }
+            guard !typed.isEmpty else { throw CLIError("no code given: run hearth signin again") }
+            let assertion = PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID: verificationID, verificationCode: typed))
+            do {
+                return try await resolver.resolveSignIn(with: assertion)
+            } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.invalidVerificationCode.rawValue && attempt < 3 {
+                progress("That code was not accepted. Type the 6 digits of the SMS.")
+            }
+        }
+        throw CLIError("the code was not accepted: run hearth signin again")
+    }
+
+    /// The factor the code is for: `--factor` (name or id), the only one, or asked for on a terminal.
     func choose(from factors: [MultiFactorInfo], interactive: Bool) throws -> MultiFactorInfo {
         guard !factors.isEmpty else {
-            throw CLIError("this account's second factors are not TOTP factors, which this command cannot complete: sign in with --recovery-code, or ask an administrator to remove them (hearth users mfa remove)")
+            throw CLIError("this account's second factors are not TOTP factors, which --totp-code cannot complete: run hearth signin on a terminal (an SMS factor sends a code), sign in with --recovery-code, or ask an administrator to remove them (hearth users mfa remove)")
         }
         if let factor {
             guard let match = factors.first(where: { $0.uid == factor }) ?? factors.first(where: { $0.displayName == factor }) else {
@@ -441,6 +501,40 @@ struct MultiFactorPrompt {
 }
 
 extension SignIn {
+    /// `signin phone <number>`: sends a code by SMS and signs in with it — the code from `--code`, else typed on the
+    /// terminal (three tries); without a terminal, prints the verification id and the command that finishes the
+    /// sign-in (nil: nothing more to do now). `--verification-id` with `--code` finishes a code sent earlier.
+    func signInWithPhone(_ auth: Auth) async throws -> AuthDataResult? {
+        let number = phoneNumber!
+        let provider = PhoneAuthProvider.provider(auth: auth)
+        let verificationID: String
+        if let verificationId {
+            verificationID = verificationId
+        } else {
+            verificationID = try await provider.verifyPhoneNumber(number, recaptchaToken: recaptchaToken)
+            progress("Sent a code by SMS to \(number).")
+        }
+        if let code {
+            return try await auth.signIn(with: provider.credential(withVerificationID: verificationID, verificationCode: code))
+        }
+        guard isatty(STDIN_FILENO) != 0 else {
+            print("Sent a code by SMS to \(number).")
+            progress("Finish within 5 minutes: hearth signin phone \(number) --verification-id \(verificationID) --code <the 6 digits>")
+            return nil
+        }
+        for attempt in 1...3 {
+            progress("Code from the SMS (6 digits):")
+            let typed = (readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace }
+            guard !typed.isEmpty else { throw CLIError("no code given: run hearth signin phone \(number) again") }
+            do {
+                return try await auth.signIn(with: provider.credential(withVerificationID: verificationID, verificationCode: typed))
+            } catch let error as NSError where error.domain == AuthErrorDomain && error.code == AuthErrorCode.invalidVerificationCode.rawValue && attempt < 3 {
+                progress("That code was not accepted. Type the 6 digits of the latest SMS.")
+            }
+        }
+        throw CLIError("the code was not accepted: run hearth signin phone \(number) again for a new one")
+    }
+
     /// `signin email-link`: with `--link`, signs in with it; without, sends a sign-in link whose continue URL is the
     /// server itself and reads the link from the terminal (nil when there is none to read from: the link was sent,
     /// the next step is `--link`).

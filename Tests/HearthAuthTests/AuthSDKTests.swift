@@ -326,6 +326,11 @@ import Testing
             .invalidAuthenticatorResponse: .invalidAuthenticatorResponse,
             // Blocking functions (the Apple SDK's 17105).
             .blockingFunctionError: .blockingCloudFunctionError,
+            // Phone sign-in and SMS codes (issue 40, item 6: the Apple SDK's 17041/17042/17047/17048/17056, 17201).
+            .invalidPhoneNumber: .invalidPhoneNumber, .missingPhoneNumber: .missingPhoneNumber, .phoneNumberExists: .credentialAlreadyInUse,
+            .invalidTemporaryProof: .invalidCredential, .invalidVerificationProof: .invalidCredential,
+            .captchaCheckFailed: .captchaCheckFailed, .invalidRecaptchaToken: .captchaCheckFailed, .missingRecaptchaToken: .missingRecaptchaToken,
+            .invalidAppCredential: .invalidAppCredential, .missingAppCredential: .missingAppCredential,
         ]
         // The tenant errors, by name (the Apple SDK's codes; Hearth's for an unknown tenant).
         let tenants: [String: AuthErrorCode] = ["TENANT_ID_MISMATCH": .tenantIDMismatch, "UNSUPPORTED_TENANT_OPERATION": .unsupportedTenantOperation,

@@ -102,7 +102,7 @@ enum AuthTenant {
 
 /// A request whose body carries `tenantId`: the RPCs Firebase's Apple SDK sends it on (`signUp`, `verifyPassword`,
 /// `verifyCustomToken`, `createAuthUri`, `verifyAssertion`, `emailLinkSignin`, `getOobConfirmationCode`,
-/// `resetPassword`, `setAccountInfo`, second-factor enrollment and sign-in, passkey enrollment and sign-in), plus
+/// `resetPassword`, `setAccountInfo`, `sendVerificationCode`, `verifyPhoneNumber`, second-factor enrollment and sign-in, passkey enrollment and sign-in), plus
 /// Hearth's recovery codes beside their second-factor siblings. Never on `getAccountInfo`, `deleteAccount`, the
 /// token refresh or `revokeToken`, which Firebase sends without it (the server takes the tenant from the token).
 protocol TenantCarryingRequest: WireRPC {
@@ -124,6 +124,8 @@ extension WithdrawMFARequest: TenantCarryingRequest {}
 extension GenerateRecoveryCodesRequest: TenantCarryingRequest {}
 extension StartMFASignInRequest: TenantCarryingRequest {}
 extension FinalizeMFASignInRequest: TenantCarryingRequest {}
+extension SendVerificationCodeRequest: TenantCarryingRequest {}
+extension SignInWithPhoneNumberRequest: TenantCarryingRequest {}
 extension StartPasskeyEnrollmentRequest: TenantCarryingRequest {}
 extension FinalizePasskeyEnrollmentRequest: TenantCarryingRequest {}
 extension StartPasskeySignInRequest: TenantCarryingRequest {}

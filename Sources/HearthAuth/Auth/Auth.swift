@@ -74,8 +74,11 @@ public final class Auth: Sendable {
     /// the email.
     /// An `EmailAuthProvider` credential signs in with its password or email link. `secondFactorRequired` (with a
     /// `MultiFactorResolver` in `userInfo[AuthErrorUserInfoMultiFactorResolverKey]`) when the user has a second factor.
+    /// A `PhoneAuthCredential` signs in with the SMS code (a new number makes an account: `isNewUser`), or with the
+    /// proof of a `credentialAlreadyInUse` error; `unsupportedFirstFactor` when the account has an SMS second factor.
     public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
         if let email = credential as? EmailAuthCredential { return try await core.completeEmail(email) }
+        if let phone = credential as? PhoneAuthCredential { return try await core.completePhone(phone) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }
         return try await core.completeFederated(oauth, idToken: nil, autoCreate: nil, linkingUser: nil)
     }

@@ -34,17 +34,30 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     case unauthorizedDomain = 17038
     case invalidContinueURI = 17039
     case missingContinueURI = 17040
-    /// A second-factor sign-in or enrollment was sent without its one-time code.
+    /// A code was asked for without a phone number (`MISSING_PHONE_NUMBER`).
+    case missingPhoneNumber = 17041
+    /// The phone number is not an E.164 number such as `+15555550100` (`INVALID_PHONE_NUMBER`).
+    case invalidPhoneNumber = 17042
+    /// A sign-in, second-factor sign-in or enrollment was sent without its one-time code (TOTP or SMS).
     case missingVerificationCode = 17043
-    /// The one-time code (TOTP, or Hearth's recovery code) is wrong, outside the accepted window, or used already.
+    /// The one-time code (TOTP, SMS, or Hearth's recovery code) is wrong, outside the accepted window, or used already.
     case invalidVerificationCode = 17044
-    /// A TOTP enrollment was finalized without its enrollment session.
+    /// A code was sent without its verification ID (the SMS's `sessionInfo`, or a TOTP enrollment session).
     case missingVerificationID = 17045
-    /// The TOTP enrollment session is unknown or belongs to another user.
+    /// The verification ID (an SMS code's, or a TOTP enrollment session) is unknown, used, or belongs to another
+    /// user or flow.
     case invalidVerificationID = 17046
-    /// The TOTP enrollment session has expired (`TOTPSecret.enrollmentCompletionDeadline` passed).
+    /// The app-verification fields of an SMS send were missing (`MISSING_APP_CREDENTIAL`).
+    case missingAppCredential = 17047
+    /// The app-verification fields of an SMS send were refused (`INVALID_APP_CREDENTIAL`).
+    case invalidAppCredential = 17048
+    /// The SMS code (five minutes) or the TOTP enrollment session (`TOTPSecret.enrollmentCompletionDeadline`) has
+    /// expired: send a new code, or generate a new secret.
     case sessionExpired = 17051
+    /// A quota is used up: for SMS, the project's daily SMS budget (until 00:00 UTC).
     case quotaExceeded = 17052
+    /// The reCAPTCHA token of an SMS send was refused (`CAPTCHA_CHECK_FAILED`).
+    case captchaCheckFailed = 17056
     case webContextAlreadyPresented = 17057
     case webContextCancelled = 17058
     case invalidClientID = 17060
@@ -83,6 +96,9 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
     /// The project's blocking function refused the sign-up, sign-in or email, or could not be called
     /// (`BLOCKING_FUNCTION_ERROR_RESPONSE`); the error's description is the function's own message.
     case blockingCloudFunctionError = 17105
+    /// The project requires app verification and the SMS send carried no reCAPTCHA token
+    /// (`MISSING_RECAPTCHA_TOKEN`): pass one with `verifyPhoneNumber(_:recaptchaToken:multiFactorSession:)`.
+    case missingRecaptchaToken = 17201
     case invalidReqType = 17207
     /// The authenticator's passkey response does not verify (origin, relying party, flags, signature, counter) or
     /// cannot be read (`INVALID_AUTHENTICATOR_RESPONSE`; Firebase's preview number).
@@ -146,11 +162,17 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .unauthorizedDomain: "The domain of the continue URL is not allowlisted."
         case .invalidContinueURI: "The continue URL provided in the request is invalid."
         case .missingContinueURI: "A continue URL must be provided in the request."
-        case .missingVerificationCode: "No one-time code was given: enter the code your authenticator app shows."
+        case .missingVerificationCode: "No one-time code was given: enter the code from the SMS or your authenticator app."
         case .invalidVerificationCode: "The one-time code is wrong, too old, or was used already: enter the current code."
-        case .missingVerificationID: "The enrollment session is missing: generate a new TOTP secret."
-        case .invalidVerificationID: "The enrollment session is not valid for this user: generate a new TOTP secret."
-        case .sessionExpired: "The enrollment session has expired: generate a new TOTP secret and try again."
+        case .missingVerificationID: "The verification ID is missing: send a new code (or generate a new TOTP secret)."
+        case .invalidVerificationID: "The verification ID is not valid: send a new code (or generate a new TOTP secret)."
+        case .sessionExpired: "The code has expired: send a new one (or generate a new TOTP secret) and try again."
+        case .missingPhoneNumber: "To send a code, provide a phone number."
+        case .invalidPhoneNumber: "The phone number is not valid: use the E.164 format, such as +15555550100."
+        case .missingAppCredential: "The app could not be verified: app verification fields are missing from the request."
+        case .invalidAppCredential: "The app could not be verified: its app verification fields were refused."
+        case .captchaCheckFailed: "The reCAPTCHA token is invalid, has expired, or was used already."
+        case .missingRecaptchaToken: "This project requires app verification: pass a reCAPTCHA token with the request."
         case .secondFactorRequired: "This account has a second factor: complete the sign-in with the MultiFactorResolver in the error's userInfo."
         case .missingMultiFactorSession: "The second-factor sign-in has no pending credential."
         case .missingMultiFactorInfo: "No second factor was named."
@@ -327,6 +349,14 @@ enum AuthErrorUtils {
         case .invalidAuthenticatorResponse: .invalidAuthenticatorResponse
         case .tenantNotFound: .tenantNotFound
         case .blockingFunctionError: .blockingCloudFunctionError
+        case .invalidPhoneNumber: .invalidPhoneNumber
+        case .missingPhoneNumber: .missingPhoneNumber
+        case .phoneNumberExists: .credentialAlreadyInUse
+        case .invalidTemporaryProof, .invalidVerificationProof: .invalidCredential
+        case .captchaCheckFailed, .invalidRecaptchaToken: .captchaCheckFailed
+        case .missingRecaptchaToken: .missingRecaptchaToken
+        case .invalidAppCredential: .invalidAppCredential
+        case .missingAppCredential: .missingAppCredential
         default: .internalError
         }
     }

@@ -18,8 +18,9 @@ public final class MultiFactor: Sendable {
 
     // MARK: Sessions
 
-    /// A session to enroll a factor with (`TOTPMultiFactorGenerator.generateSecret(with:)`): the user's current ID
-    /// token (refreshed if it is about to expire).
+    /// A session to enroll a factor with (`TOTPMultiFactorGenerator.generateSecret(with:)`, or
+    /// `PhoneAuthProvider.verifyPhoneNumber(_:uiDelegate:multiFactorSession:)` for an SMS factor): the user's current
+    /// ID token (refreshed if it is about to expire).
     public func session() async throws -> MultiFactorSession {
         MultiFactorSession(kind: .enrollment(user: user, idToken: try await user.getIDToken()))
     }
@@ -36,11 +37,12 @@ public final class MultiFactor: Sendable {
 
     // MARK: Enrollment
 
-    /// Enrolls the factor of `assertion` (from `TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:)`)
-    /// under `displayName` (`accounts/mfaEnrollment:finalize`). The user's tokens are replaced by the answer's (they
+    /// Enrolls the factor of `assertion` (from `TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:)`,
+    /// or `PhoneMultiFactorGenerator.assertion(with:)` over the code sent to the number) under `displayName` (`accounts/mfaEnrollment:finalize`). The user's tokens are replaced by the answer's (they
     /// carry the second factor) and the profile is reloaded, so `enrolledFactors` lists the new factor.
-    /// `invalidVerificationCode` for a wrong code, `sessionExpired` when the secret's deadline passed,
-    /// `requiresRecentLogin` when the sign-in is too old.
+    /// `invalidVerificationCode` for a wrong code, `sessionExpired` when the secret's deadline (or the SMS code's
+    /// five minutes) passed, `requiresRecentLogin` when the sign-in is too old, `secondFactorAlreadyEnrolled` for a
+    /// number enrolled already.
     public func enroll(with assertion: MultiFactorAssertion, displayName: String?) async throws {
         _ = try await finalize(assertion, displayName: displayName, recoveryCodes: false)
     }
@@ -60,14 +62,26 @@ public final class MultiFactor: Sendable {
     }
 
     private func finalize(_ assertion: MultiFactorAssertion, displayName: String?, recoveryCodes: Bool) async throws -> [String] {
-        guard let totp = assertion as? TOTPMultiFactorAssertion, case .secret(let secret) = totp.target else {
-            throw AuthErrorUtils.error(.missingMultiFactorSession,
-                                       message: "This assertion signs in; enroll with TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:).")
+        let request: FinalizeMFAEnrollmentRequest
+        if let phone = assertion as? PhoneMultiFactorAssertion {
+            guard let verification = phone.verification else {
+                throw AuthErrorUtils.error(.missingVerificationCode,
+                                           message: "This phone credential carries no code; enroll with PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID:verificationCode:)).")
+            }
+            request = FinalizeMFAEnrollmentRequest(
+                idToken: try await user.getIDToken(), displayName: displayName,
+                phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: verification.sessionInfo, code: verification.code),
+                generateRecoveryCodes: recoveryCodes ? true : nil)
+        } else {
+            guard let totp = assertion as? TOTPMultiFactorAssertion, case .secret(let secret) = totp.target else {
+                throw AuthErrorUtils.error(.missingMultiFactorSession,
+                                           message: "This assertion signs in; enroll with TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) or PhoneMultiFactorGenerator.assertion(with:).")
+            }
+            request = FinalizeMFAEnrollmentRequest(
+                idToken: try await user.getIDToken(), displayName: displayName,
+                totpVerificationInfo: TOTPEnrollmentVerificationInfo(sessionInfo: secret.sessionInfo, verificationCode: totp.oneTimePassword),
+                generateRecoveryCodes: recoveryCodes ? true : nil)
         }
-        let request = FinalizeMFAEnrollmentRequest(
-            idToken: try await user.getIDToken(), displayName: displayName,
-            totpVerificationInfo: TOTPEnrollmentVerificationInfo(sessionInfo: secret.sessionInfo, verificationCode: totp.oneTimePassword),
-            generateRecoveryCodes: recoveryCodes ? true : nil)
         let answer = try await user.callMultiFactor(request)
         try await user.adoptTokens(idToken: answer.idToken, refreshToken: answer.refreshToken)
         return answer.recoveryCodes ?? []
@@ -114,7 +128,9 @@ public final class MultiFactor: Sendable {
 public final class MultiFactorSession: Sendable {
     enum Kind: Sendable {
         case enrollment(user: User, idToken: String)
-        case signIn(pendingCredential: String)
+        /// A pending sign-in: its credential, the tenant of its first factor, the user's factors (for the SMS
+        /// factor a code is sent to).
+        case signIn(pendingCredential: String, tenantID: String?, hints: [MultiFactorInfo])
     }
 
     let kind: Kind

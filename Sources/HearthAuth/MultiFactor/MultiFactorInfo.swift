@@ -58,8 +58,8 @@ public final class TOTPMultiFactorInfo: MultiFactorInfo, @unchecked Sendable {
     // Safe: no stored properties beyond the base class's immutable ones.
 }
 
-/// A phone factor (Firebase's SMS second factor). Hearth enrolls none; users imported from Firebase may carry one,
-/// which this SDK lists but cannot complete. Also holds Firebase's factor-id constants.
+/// An SMS second factor: codes sent to a phone number (`PhoneAuthProvider.verifyPhoneNumber(with:uiDelegate:
+/// multiFactorSession:)`, `PhoneMultiFactorGenerator`). Also holds Firebase's factor-id constants.
 public final class PhoneMultiFactorInfo: MultiFactorInfo, @unchecked Sendable {
     // Safe: every stored property is an immutable `let` of a Sendable type.
     /// `phone`: the factor id of SMS factors.
@@ -67,7 +67,9 @@ public final class PhoneMultiFactorInfo: MultiFactorInfo, @unchecked Sendable {
     /// `totp`: the factor id of TOTP factors.
     public static let TOTPMultiFactorID = "totp"
 
-    /// The factor's (obfuscated) phone number, as the server sent it.
+    /// The factor's phone number as the server sent it: in full in `User.multiFactor.enrolledFactors` (the user's
+    /// own lookup), masked to its last four digits (`+*******0100`) in `MultiFactorResolver.hints`, since the first
+    /// factor alone must not reveal it.
     public let phoneNumber: String
 
     init(uid: String, displayName: String?, enrollmentDate: Date, phoneNumber: String) {

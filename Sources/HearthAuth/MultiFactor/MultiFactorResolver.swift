@@ -42,12 +42,15 @@ public final class MultiFactorResolver: Sendable {
         self.hints = hints
         self.auth = auth
         self.firstFactor = firstFactor
-        self.tenantID = firstFactor.replacing.map { $0.tenantID } ?? auth.core.tenantID
-        self.session = MultiFactorSession(kind: .signIn(pendingCredential: pendingCredential))
+        let tenantID = firstFactor.replacing.map { $0.tenantID } ?? auth.core.tenantID
+        self.tenantID = tenantID
+        self.session = MultiFactorSession(kind: .signIn(pendingCredential: pendingCredential, tenantID: tenantID, hints: hints))
     }
 
     /// Completes the sign-in with a second factor (`accounts/mfaSignIn:finalize`): a TOTP code
-    /// (`TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:)`) or, Hearth extensions, a
+    /// (`TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:)`), an SMS code
+    /// (`PhoneMultiFactorGenerator.assertion(with:)` over the code `PhoneAuthProvider.verifyPhoneNumber(with:
+    /// uiDelegate:multiFactorSession:)` sent to one of the `hints`) or, Hearth extensions, a
     /// recovery code (`RecoveryCodeMultiFactorGenerator.assertionForSignIn(withRecoveryCode:)`) or a passkey
     /// (`PasskeyMultiFactorGenerator.assertionForSignIn(with:)` over `passkeyChallenge()`). Signs the user in
     /// as the first factor would have (current user, listeners, persistence); for a reauthentication, the same user
@@ -65,6 +68,13 @@ public final class MultiFactorResolver: Sendable {
                                                verificationCode: totp.oneTimePassword)
         case let recovery as RecoveryCodeMultiFactorAssertion:
             request = FinalizeMFASignInRequest(mfaPendingCredential: pendingCredential, recoveryCode: recovery.recoveryCode)
+        case let phone as PhoneMultiFactorAssertion:
+            guard let verification = phone.verification else {
+                throw AuthErrorUtils.error(.missingVerificationCode,
+                                           message: "This phone credential carries no code; sign in with PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID:verificationCode:)).")
+            }
+            request = FinalizeMFASignInRequest(mfaPendingCredential: pendingCredential,
+                                               phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: verification.sessionInfo, code: verification.code))
         case let passkey as PasskeyMultiFactorAssertion:
             request = FinalizeMFASignInRequest(mfaPendingCredential: pendingCredential, passkeyAssertion: passkey.assertion.wire)
         default:

@@ -18,6 +18,8 @@ public final class User: UserInfo, Sendable {
         var mfaInfo: [MFAEnrollmentInfo]? = nil
         /// The user's passkeys (`passkeyInfo` of the lookup); absent in users stored before passkeys.
         var passkeyInfo: [HearthWire.PasskeyInfo]? = nil
+        /// The user's phone number (E.164); absent in users stored before phone sign-in.
+        var phoneNumber: String? = nil
     }
 
     /// What persistence stores.
@@ -53,7 +55,8 @@ public final class User: UserInfo, Sendable {
     public var isEmailVerified: Bool { profile.emailVerified }
     public var displayName: String? { profile.displayName }
     public var photoURL: URL? { profile.photoURL }
-    public var phoneNumber: String? { nil }
+    /// The phone number the user signs in with (E.164, `+15555550100`), or nil.
+    public var phoneNumber: String? { profile.phoneNumber }
     /// The linked providers (`password`, `microsoft.com`, …).
     public var providerData: [any UserInfo] { profile.providerData }
     public var isAnonymous: Bool { profile.isAnonymous }
@@ -132,23 +135,27 @@ public final class User: UserInfo, Sendable {
     static func profile(from info: HearthWire.UserInfo) -> Profile {
         let providers = info.providerUserInfo.map {
             ProviderUserInfo(providerID: $0.providerId, uid: $0.rawId, displayName: $0.displayName,
-                             photoURL: $0.photoUrl.flatMap(URL.init(string:)), email: $0.email, phoneNumber: nil)
+                             photoURL: $0.photoUrl.flatMap(URL.init(string:)), email: $0.email, phoneNumber: $0.phoneNumber)
         }
         func date(_ ms: String?) -> Date? { ms.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } }
         return Profile(uid: info.localId, email: info.email, emailVerified: info.emailVerified, displayName: info.displayName,
                        photoURL: info.photoUrl.flatMap(URL.init(string:)), providerData: providers,
-                       isAnonymous: info.email == nil && providers.isEmpty && info.customAuth != true,
+                       isAnonymous: info.email == nil && info.phoneNumber == nil && providers.isEmpty && info.customAuth != true,
                        metadata: UserMetadata(creationDate: date(info.createdAt), lastSignInDate: date(info.lastLoginAt)),
-                       mfaInfo: info.mfaInfo, passkeyInfo: info.passkeyInfo)
+                       mfaInfo: info.mfaInfo, passkeyInfo: info.passkeyInfo, phoneNumber: info.phoneNumber)
     }
 
-    /// Links `credential` (e.g. Microsoft's, or an `EmailAuthProvider` password or email link) to this user.
-    /// `providerAlreadyLinked` without a request when a provider of that kind is linked already.
+    /// Links `credential` (e.g. Microsoft's, an `EmailAuthProvider` password or email link, or a
+    /// `PhoneAuthCredential`) to this user. `providerAlreadyLinked` without a request when a provider of that kind is
+    /// linked already. A number that belongs to another account fails with `credentialAlreadyInUse`, whose
+    /// `userInfo[AuthErrorUserInfoUpdatedCredentialKey]` is a `PhoneAuthCredential` that signs in to that account
+    /// (`Auth.signIn(with:)`) without a new SMS.
     public func link(with credential: AuthCredential) async throws -> AuthDataResult {
         if profile.providerData.contains(where: { $0.providerID == credential.provider }) {
             throw AuthErrorUtils.error(.providerAlreadyLinked)
         }
         if let email = credential as? EmailAuthCredential { return try await auth.completeEmail(email, linkingUser: self) }
+        if let phone = credential as? PhoneAuthCredential { return try await auth.completePhone(phone, linkingUser: self) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }
         let token = try await getIDToken()
         return try await auth.completeFederated(oauth, idToken: token, autoCreate: nil, linkingUser: self)
@@ -164,11 +171,12 @@ public final class User: UserInfo, Sendable {
     }
 
     /// Reauthenticates with a fresh credential (for sensitive operations). `userMismatch` when it belongs to
-    /// another user. A user with a second factor gets `secondFactorRequired`: the `MultiFactorResolver` in the
+    /// another user (a `PhoneAuthCredential` is sent with `operation: REAUTH`: a number of no account makes none). A user with a second factor gets `secondFactorRequired`: the `MultiFactorResolver` in the
     /// error's `userInfo[AuthErrorUserInfoMultiFactorResolverKey]` completes it, and this user continues with the
     /// new tokens.
     public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
         if let email = credential as? EmailAuthCredential { return try await auth.completeEmail(email, reauthenticating: self) }
+        if let phone = credential as? PhoneAuthCredential { return try await auth.completePhone(phone, reauthenticating: self) }
         guard let oauth = credential as? OAuthCredential else { throw AuthErrorUtils.error(.invalidCredential) }
         do {
             return try await auth.completeFederated(oauth, idToken: nil, autoCreate: false, linkingUser: nil, reauthenticating: self)

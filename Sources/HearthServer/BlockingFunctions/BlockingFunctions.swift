@@ -172,8 +172,8 @@ public final class BlockingFunctions: Sendable {
     static func userRecord(_ user: UserRecord, tenantId: String?) -> BlockingUserRecord {
         func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
         let factors = user.mfa.factors.map {
-            BlockingUserRecord.EnrolledFactor(uid: $0.enrollmentId, factorId: "totp", displayName: $0.displayName,
-                                              enrollmentTime: $0.enrolledAt.formatted(.iso8601))
+            BlockingUserRecord.EnrolledFactor(uid: $0.enrollmentId, factorId: $0.kind.rawValue, displayName: $0.displayName,
+                                              enrollmentTime: $0.enrolledAt.formatted(.iso8601), phoneNumber: $0.phoneNumber)
         }
         return BlockingUserRecord(
             uid: user.localId, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,

@@ -216,7 +216,8 @@ extension AccountService {
             payload: .init(signInProvider: signInProvider, identity: identity),
             createdAt: moment, expiresAt: moment.addingTimeInterval(Self.mfaPendingLifetime)))
         metrics.count(.signIns, [signInProvider, "second_factor_required", scope.tenantId ?? ""])
-        return MFAPendingSignIn(mfaPendingCredential: token, mfaInfo: user.mfa.enrollmentInfo)
+        // SMS factors' numbers masked (`+*******0100`): the first factor alone must not reveal them.
+        return MFAPendingSignIn(mfaPendingCredential: token, mfaInfo: user.mfa.maskedEnrollmentInfo)
     }
 
     /// Mints an ID token and a new refresh-token family for `user`.

@@ -4,7 +4,8 @@ import HearthStore
 import HearthWire
 import Logging
 
-/// TOTP second factors (Firebase's v2 `mfaEnrollment:*` and `mfaSignIn:*`) and Hearth's recovery codes.
+/// TOTP second factors (Firebase's v2 `mfaEnrollment:*` and `mfaSignIn:*`) and Hearth's recovery codes; the SMS
+/// branches are in AccountService+PhoneMultiFactor.swift.
 ///
 /// Factors live in the user's record (``UserRecord/mfa``), so enrolling, withdrawing, using a code's time step and
 /// using a recovery code are each one version-checked write of the user: of two replicas accepting the same code,
@@ -27,13 +28,14 @@ extension AccountService {
 
     // MARK: Enrollment
 
-    /// `accounts/mfaEnrollment:start` with `totpEnrollmentInfo`: a new secret for the signed-in user.
-    public func startMFAEnrollment(_ request: StartMFAEnrollmentRequest, in scope: Scope) async throws -> StartMFAEnrollmentResponse {
-        if request.phoneEnrollmentInfo != nil {
-            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; enroll a TOTP factor (totpEnrollmentInfo)")
+    /// `accounts/mfaEnrollment:start` with `totpEnrollmentInfo`: a new secret for the signed-in user; with
+    /// `phoneEnrollmentInfo`: a code sent to the number to enroll.
+    public func startMFAEnrollment(_ request: StartMFAEnrollmentRequest, clientAddress: String, in scope: Scope) async throws -> StartMFAEnrollmentResponse {
+        if let phone = request.phoneEnrollmentInfo {
+            return try await startPhoneEnrollment(request, phone, clientAddress: clientAddress, in: scope)
         }
         guard request.totpEnrollmentInfo != nil else {
-            throw HearthAPIError(.invalidArgument, "totpEnrollmentInfo is required: Hearth enrolls TOTP second factors")
+            throw HearthAPIError(.invalidArgument, "totpEnrollmentInfo (a TOTP factor) or phoneEnrollmentInfo (an SMS factor) is required")
         }
         let (claims, user) = try await authenticate(idToken: request.idToken, in: scope)
         let project = try await scope.config()
@@ -55,15 +57,16 @@ extension AccountService {
             periodSec: TOTP.defaultPeriod, sessionInfo: token, finalizeEnrollmentTime: expiresAt.formatted(.iso8601)))
     }
 
-    /// `accounts/mfaEnrollment:finalize` with `totpVerificationInfo`: the first code from the app enrolls the factor.
+    /// `accounts/mfaEnrollment:finalize` with `totpVerificationInfo`: the first code from the app enrolls the factor;
+    /// with `phoneVerificationInfo`: the code sent to the number enrolls it.
     /// `mailer`: tells the user a factor was added (best effort; nil: no notice).
     public func finalizeMFAEnrollment(_ request: FinalizeMFAEnrollmentRequest, clientAddress: String,
                                       mailer: Mailer? = nil, in scope: Scope) async throws -> FinalizeMFAEnrollmentResponse {
-        if request.phoneVerificationInfo != nil {
-            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; finalize with totpVerificationInfo")
+        if let phone = request.phoneVerificationInfo {
+            return try await finalizePhoneEnrollment(request, phone, clientAddress: clientAddress, mailer: mailer, in: scope)
         }
         guard let info = request.totpVerificationInfo else {
-            throw HearthAPIError(.invalidArgument, "totpVerificationInfo (sessionInfo and verificationCode) is required")
+            throw HearthAPIError(.invalidArgument, "totpVerificationInfo (sessionInfo and verificationCode) or phoneVerificationInfo (sessionInfo and code) is required")
         }
         guard let sessionInfo = info.sessionInfo, !sessionInfo.isEmpty else { throw HearthAPIError(.missingSessionInfo) }
         guard let code = info.verificationCode, !code.isEmpty else { throw HearthAPIError(.missingCode) }
@@ -117,7 +120,7 @@ extension AccountService {
     }
 
     /// Refuses an enrollment Firebase would: unverified email, the factor limit.
-    private func checkCanEnroll(_ user: UserRecord) throws {
+    func checkCanEnroll(_ user: UserRecord) throws {
         guard user.email != nil, user.emailVerified else {
             throw HearthAPIError(.unverifiedEmail, "verify the account's email address before enrolling a second factor")
         }
@@ -132,6 +135,7 @@ extension AccountService {
         guard let enrollmentId = request.mfaEnrollmentId, !enrollmentId.isEmpty else { throw HearthAPIError(.missingMfaEnrollmentId) }
         guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
         try requireRecentLogin(claims)
+        let kind = user.mfa.factors.first(where: { $0.enrollmentId == enrollmentId })?.kind ?? .totp
         let updated = try await modifyUser(localId: user.localId, revokingSessions: true, in: scope) { user in
             guard user.mfa.factors.contains(where: { $0.enrollmentId == enrollmentId }) else { throw HearthAPIError(.mfaEnrollmentNotFound) }
             Self.removeFactors(Set([enrollmentId]), from: &user)
@@ -140,11 +144,11 @@ extension AccountService {
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
         try await scope.store.deleteMultiFactorSessions(localId: updated.localId)
-        try await auditUser(updated.localId, "mfa.withdraw", detail: "totp \(enrollmentId)", in: scope)
+        try await auditUser(updated.localId, "mfa.withdraw", detail: "\(kind.rawValue) \(enrollmentId)", in: scope)
         // The caller's session goes on without the withdrawn factor (its claims would name a factor that is gone).
         var sessionClaims: [String: JSONValue] = [:]
         if let remaining = updated.mfa.factors.first(where: { $0.enrollmentId == claims.firebase.secondFactorIdentifier }) {
-            sessionClaims = IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: remaining.enrollmentId)
+            sessionClaims = IDTokenClaims.secondFactorSessionClaims(kind: remaining.kind.rawValue, enrollmentId: remaining.enrollmentId)
         }
         let end = try await finishSignIn(updated, provider: claims.firebase.signInProvider, .continuing(claims, sessionClaims: sessionClaims), in: scope)
         return WithdrawMFAResponse(idToken: end.tokens?.idToken, refreshToken: end.tokens?.refreshToken)
@@ -179,21 +183,24 @@ extension AccountService {
 
     // MARK: Sign-in
 
-    /// `accounts/mfaSignIn:start`: Hearth's passkey challenge (`passkeySignInInfo`); phone factors, which Hearth
-    /// does not have, are refused; TOTP goes straight to finalize.
-    public func startMFASignIn(_ request: StartMFASignInRequest, in scope: Scope) async throws -> StartMFASignInResponse {
+    /// `accounts/mfaSignIn:start`: a code sent to an SMS factor (`phoneSignInInfo` + `mfaEnrollmentId`), or
+    /// Hearth's passkey challenge (`passkeySignInInfo`); TOTP goes straight to finalize.
+    public func startMFASignIn(_ request: StartMFASignInRequest, clientAddress: String, in scope: Scope) async throws -> StartMFASignInResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
         if request.passkeySignInInfo != nil {
             let (_, session) = try await pendingSignIn(credential, in: scope)
             return try await startPasskeySecondFactor(session, in: scope)
         }
+        if let phone = request.phoneSignInInfo {
+            return try await startPhoneSecondFactor(request, phone, credential: credential, clientAddress: clientAddress, in: scope)
+        }
         guard request.mfaEnrollmentId?.isEmpty == false else { throw HearthAPIError(.missingMfaEnrollmentId) }
-        throw HearthAPIError(.invalidArgument, "mfaSignIn:start is for SMS factors, which Hearth does not support; complete a TOTP factor with mfaSignIn:finalize (or ask for a passkey challenge with passkeySignInInfo)")
+        throw HearthAPIError(.invalidArgument, "mfaSignIn:start sends a code to an SMS factor (phoneSignInInfo) or a passkey challenge (passkeySignInInfo); complete a TOTP factor with mfaSignIn:finalize")
     }
 
     /// The user and session of a pending sign-in: `INVALID_MFA_PENDING_CREDENTIAL` when unknown, used, expired,
     /// another tenant's (or the project's, in a tenant) or overtaken by a change of the account (`validSince` moved).
-    private func pendingSignIn(_ credential: String, in scope: Scope) async throws -> (UserRecord, MultiFactorSessionRecord) {
+    func pendingSignIn(_ credential: String, in scope: Scope) async throws -> (UserRecord, MultiFactorSessionRecord) {
         guard credential.utf8.count <= Self.maxMultiFactorSessionLength,
               let session = try await scope.store.mfaSession(idHash: RefreshTokenRecord.hash(credential)), session.kind == .signIn
         else { throw HearthAPIError(.invalidMfaPendingCredential, "unknown or used mfaPendingCredential: sign in again") }
@@ -213,11 +220,12 @@ extension AccountService {
         return (user, session)
     }
 
-    /// `accounts/mfaSignIn:finalize`: a TOTP code (or one of Hearth's recovery codes) completes the pending sign-in.
+    /// `accounts/mfaSignIn:finalize`: a TOTP code (or one of Hearth's recovery codes), an SMS code or a passkey
+    /// completes the pending sign-in.
     public func finalizeMFASignIn(_ request: FinalizeMFASignInRequest, clientAddress: String, in scope: Scope) async throws -> FinalizeMFASignInResponse {
         guard let credential = request.mfaPendingCredential, !credential.isEmpty else { throw HearthAPIError(.missingMfaPendingCredential) }
-        if request.phoneVerificationInfo != nil {
-            throw HearthAPIError(.operationNotAllowed, "SMS second factors are not supported by Hearth; send totpVerificationInfo")
+        if let phone = request.phoneVerificationInfo {
+            return try await finishPhoneSecondFactor(phone, credential: credential, clientAddress: clientAddress, in: scope)
         }
         let recoveryCode = request.recoveryCodeVerificationInfo.map { $0.recoveryCode ?? "" }
         if let passkey = request.passkeyVerificationInfo {
@@ -243,7 +251,7 @@ extension AccountService {
     }
 
     /// The pending sign-in's second factor passed: the sign-in ends with the first factor's provider and profile.
-    private func finishSecondFactor(_ user: UserRecord, _ session: MultiFactorSessionRecord, _ kind: MultiFactorKind, factorId: String,
+    func finishSecondFactor(_ user: UserRecord, _ session: MultiFactorSessionRecord, _ kind: MultiFactorKind, factorId: String,
                                     in scope: Scope) async throws -> FinalizeMFASignInResponse {
         let end = try await finishSignIn(user, provider: session.payload.signInProvider ?? "password",
                                          .secondFactor(identity: session.payload.identity, kind: kind, factorId: factorId), in: scope)
@@ -254,6 +262,9 @@ extension AccountService {
     private func useTOTPCode(_ code: String, enrollmentId: String, user: UserRecord, session: MultiFactorSessionRecord, clientAddress: String, in scope: Scope) async throws -> String {
         guard let factor = user.mfa.factors.first(where: { $0.enrollmentId == enrollmentId }) else {
             throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(enrollmentId.prefix(64))")
+        }
+        guard factor.kind == .totp else {
+            throw HearthAPIError(.invalidArgument, "second factor \(enrollmentId.prefix(64)) is an SMS factor: ask for its code with mfaSignIn:start (phoneSignInInfo), then finalize with phoneVerificationInfo")
         }
         let generator = try generator(for: factor)
         let project = try await scope.config()
@@ -364,7 +375,7 @@ extension AccountService {
 
 extension StartMFAEnrollmentRequest: ServedRPC {
     static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFAEnrollmentResponse {
-        try await call.accounts.startMFAEnrollment(request, in: call.scope)
+        try await call.accounts.startMFAEnrollment(request, clientAddress: call.context.clientAddress, in: call.scope)
     }
 }
 
@@ -379,7 +390,9 @@ extension WithdrawMFARequest: ServedRPC {
 }
 
 extension StartMFASignInRequest: ServedRPC {
-    static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFASignInResponse { try await call.accounts.startMFASignIn(request, in: call.scope) }
+    static func serve(_ request: Self, _ call: RPCCall) async throws -> StartMFASignInResponse {
+        try await call.accounts.startMFASignIn(request, clientAddress: call.context.clientAddress, in: call.scope)
+    }
 }
 
 extension FinalizeMFASignInRequest: ServedRPC {
