@@ -21,7 +21,7 @@ public enum ConsolePages {
     /// The console's sections, in navigation order.
     public static let navigation: [NavItem] = [
         NavItem("Overview", href: "/console"), NavItem("Users", href: "/console/users", scoped: true),
-        NavItem("Sign-in method", href: "/console/providers", scoped: true), NavItem("Tenants", href: "/console/tenants"),
+        NavItem("Sign-in method", href: "/console/providers", scoped: true), NavItem("Phone", href: "/console/phone"), NavItem("Tenants", href: "/console/tenants"),
         NavItem("Settings", href: "/console/settings"), NavItem("Blocking functions", href: "/console/blocking-functions", scoped: true),
         NavItem("Templates", href: "/console/templates"),
         NavItem("Apps", href: "/console/apps"), NavItem("Service accounts", href: "/console/service-accounts"),

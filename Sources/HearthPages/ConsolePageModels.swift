@@ -136,9 +136,13 @@ public struct OverviewPage: ConsolePage {
     public let mail: MailStatus?
     /// The blocking functions whose last call failed, in a sentence (nil: none; issue 39).
     public let blockingOutage: String?
+    /// Why SMS sends stop or lean on fewer defences now, a sentence each (issue 40): the daily budget used up, a
+    /// production project without app verification (refused, or turned off explicitly), no SMS gateway.
+    public let smsAlerts: [String]
 
     public init(usersTotal: String, usersNew: String, signInsTotal: String, refusedTotal: String, chart: Chart, legend: [LegendEntry], refusals: [Refusal],
-                mail: MailStatus? = nil, blockingOutage: String? = nil) {
+                mail: MailStatus? = nil, blockingOutage: String? = nil, smsAlerts: [String] = []) {
+        self.smsAlerts = smsAlerts
         self.mail = mail
         self.blockingOutage = blockingOutage
         self.usersTotal = usersTotal
@@ -167,10 +171,13 @@ public struct UsersPage: ConsolePage {
         public let lastSignIn: String
         /// Whether the user has a second factor (the list's "2FA" tag).
         public let secondFactor: Bool
+        /// The user's phone number (E.164; issue 40), "—" when none.
+        public let phone: String
 
         public init(index: Int, uid: String, href: String, identifier: String, disabled: Bool, providers: [String], created: String, lastSignIn: String,
-                    secondFactor: Bool = false) {
+                    secondFactor: Bool = false, phone: String? = nil) {
             self.secondFactor = secondFactor
+            self.phone = phone ?? "—"
             self.index = index
             self.uid = uid
             self.href = href

@@ -24,6 +24,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
     case tenant = "console-tenant"
     case confirmDeleteTenant = "console-confirm-delete-tenant"
     case blockingFunctions = "console-blocking-functions"
+    case phone = "console-phone"
 
     var source: [UInt8] {
         switch self {
@@ -48,6 +49,7 @@ public enum ConsoleTemplate: String, CaseIterable, Sendable {
         case .tenant: PackageResources.console_tenant_mustache
         case .confirmDeleteTenant: PackageResources.console_confirm_delete_tenant_mustache
         case .blockingFunctions: PackageResources.console_blocking_functions_mustache
+        case .phone: PackageResources.console_phone_mustache
         }
     }
 }

@@ -33,7 +33,7 @@ struct ProjectMultiFactor: AsyncParsableCommand {
             let current = try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
             let intervals = adjacentIntervals ?? current.totpAdjacentIntervals
             try await HearthCLI.plainly {
-                _ = try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: enabled, adjacentIntervals: intervals),
+                _ = try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: enabled, adjacentIntervals: intervals, phone: current.isPhoneMFAEnabled),
                                                             by: HearthCLI.principal, in: service.projectScope)
             }
             return try await HearthCLI.requireProject(settings.projectId, in: store, settings: settings)
@@ -96,7 +96,7 @@ struct UsersMultiFactor: AsyncParsableCommand {
     static func describe(_ user: UserRecord) -> String {
         guard !user.mfa.factors.isEmpty else { return "\(user.localId) has no second factor." }
         var lines = user.mfa.factors.map { factor in
-            [factor.enrollmentId, "totp", factor.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "-",
+            [factor.enrollmentId, factor.kind == .phone ? "sms \(factor.phoneNumber ?? "")" : "totp", factor.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "-",
              factor.enrolledAt.formatted(.iso8601)].joined(separator: "\t")
         }
         let left = user.mfa.recoveryCodeHashes.count

@@ -11,7 +11,7 @@ struct Project: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or change the project's sign-in settings.",
         discussion: "Example: hearth project --email-enumeration-protection on --one-account-per-email on",
-        subcommands: [ProjectMultiFactor.self, ProjectPasskeys.self, ProjectDomains.self, ProjectHooks.self])
+        subcommands: [ProjectMultiFactor.self, ProjectPasskeys.self, ProjectDomains.self, ProjectHooks.self, ProjectSms.self])
 
     /// `on` / `off`.
     enum Switch: String, ExpressibleByArgument, CaseIterable {

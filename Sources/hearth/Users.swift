@@ -20,12 +20,14 @@ struct Users: AsyncParsableCommand {
                       SetClaims.self, Import.self, Export.self, ResetLink.self, VerifyLink.self, SignInLink.self, UsersMultiFactor.self, UsersPasskeys.self]
     )
 
-    /// The user with this uid, else with this email.
+    /// The user with this uid, else with this email, else with this phone number (`+…`, any formatting; issue 40).
     static func find(_ store: any HearthStore, _ identifier: String) async throws -> UserRecord {
         if let user = try await store.user(localId: identifier) { return user }
         if let email = EmailAddress.normalize(identifier), let user = try await store.user(email: email) { return user }
+        if identifier.hasPrefix("+"), let phone = try? PhoneNumber.parse(identifier),
+           let user = try await store.user(providerId: ProviderIdentity.phoneProviderId, federatedId: phone) { return user }
         // Not found is an answer, not a usage error: plain message, exit status 1.
-        throw CLIError("no user with uid or email \(identifier)")
+        throw CLIError(identifier.hasPrefix("+") ? "no user with uid or phone number \(identifier)" : "no user with uid or email \(identifier)")
     }
 
     /// The user's record; with `passkeys` (``Get``) its second factors and passkeys too — names and dates only, never a
@@ -49,7 +51,7 @@ struct Users: AsyncParsableCommand {
             let factors = user.mfa.factors
             lines.append("second factors   " + (factors.isEmpty ? "none" : "\(factors.count) (hearth users mfa list \(user.localId))"))
             for factor in factors {
-                lines.append("  \(factor.enrollmentId)  totp  \(factor.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "-")  enrolled \(factor.enrolledAt.formatted(.iso8601))")
+                lines.append("  \(factor.enrollmentId)  \(factor.kind == .phone ? "sms \(factor.phoneNumber ?? "")" : "totp")  \(factor.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "-")  enrolled \(factor.enrolledAt.formatted(.iso8601))")
             }
             if !factors.isEmpty || !user.mfa.recoveryCodeHashes.isEmpty {
                 lines.append("  recovery codes left: \(user.mfa.recoveryCodeHashes.count)" + (user.mfa.recoveryCodesUsed > 0 ? " (\(user.mfa.recoveryCodesUsed) used)" : ""))
@@ -83,7 +85,7 @@ struct Users: AsyncParsableCommand {
                     var query = UserQuery(limit: limit)
                     if let email = EmailAddress.normalize(search) { query.emails = [email] }
                     query.localIds = [search]
-                    if search.hasPrefix("+") { query.phoneNumbers = [search] }
+                    if search.hasPrefix("+") { query.phoneNumbers = [(try? PhoneNumber.parse(search)) ?? search] }
                     return (try await store.queryUsers(query).users, nil)
                 }
                 let users = try await store.listUsers(after: pageToken, limit: limit + 1)

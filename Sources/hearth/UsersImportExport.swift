@@ -25,6 +25,8 @@ struct FirebaseAccountFileUser: Codable {
     var disabled: Bool?
     var customAttributes: String?
     var providerUserInfo: [LinkProviderUserInfo]?
+    /// Second factors: SMS factors (`phoneInfo`) are imported; a TOTP factor refuses the user (its secret is never exported).
+    var mfaInfo: [MFAEnrollmentInfo]?
 }
 
 /// The `auth:export` file: `{"users": [...]}`.
@@ -47,6 +49,8 @@ struct FirebaseExportUser: Encodable {
     var disabled: Bool
     var customAttributes: String?
     var providerUserInfo: [LinkProviderUserInfo]
+    /// The user's SMS second factors (issue 40; TOTP factors are not exported: their secrets never leave the server).
+    var mfaInfo: [MFAEnrollmentInfo]?
 }
 
 extension Users {
@@ -129,6 +133,7 @@ extension Users {
                     info.createdAt = account.createdAt
                     info.lastLoginAt = account.lastSignedInAt
                     info.providerUserInfo = account.providerUserInfo
+                    info.mfaInfo = account.mfaInfo
                     // The admin API's import, one user at a time (progress below): its checks and its conflict answers.
                     do {
                         try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: scope) }
@@ -206,7 +211,8 @@ extension Users {
                             createdAt: info.createdAt, phoneNumber: user.phoneNumber, disabled: user.disabled, customAttributes: info.customAttributes,
                             providerUserInfo: user.identities.filter { $0.providerId != ProviderIdentity.phoneProviderId }.map {
                                 LinkProviderUserInfo(providerId: $0.providerId, rawId: $0.federatedId, email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
-                            }))
+                            },
+                            mfaInfo: user.mfa.phoneFactors.isEmpty ? nil : user.mfa.phoneFactors.map(\.enrollmentInfo)))
                     }
                     FileHandle.standardError.write(Data("\rexported \(exported.count) users".utf8))
                     guard page.count == 500, let last = page.last else { break }

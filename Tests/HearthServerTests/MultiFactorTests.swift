@@ -374,7 +374,7 @@ import Testing
             for body in [#"{"mfa":{"state":"ENABLED","providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":11}}]}}"#,
                          #"{"mfa":{"state":"ENABLED","providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":-1}}]}}"#,
                          #"{"mfa":{"state":"ENABLED","providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":"x"}}]}}"#,
-                         #"{"mfa":{"state":"MANDATORY"}}"#, #"{"mfa":{"state":"ENABLED","enabledProviders":["PHONE_SMS"]}}"#,
+                         #"{"mfa":{"state":"MANDATORY"}}"#, #"{"mfa":{"state":"ENABLED","enabledProviders":["EMAIL_OTP"]}}"#,
                          #"{"mfa":{"state":"ENABLED","providerConfigs":[{"state":"ENABLED"}]}}"#, #"{"mfa":{"state":7}}"#] {
                 let reply = try await h.send(.patch, path, body: body, headers: Self.owner)
                 #expect(reply.status == 400 && reply.errorCode == "INVALID_CONFIG", "\(body): \(reply.text)")

@@ -204,6 +204,14 @@ import Testing
             forwardIdToken: false, forwardAccessToken: false, forwardRefreshToken: false, editable: false,
             tenantNote: "tenant " + evil, policy: "p"),
                marker: #"<p>tenant \#(escaped) <a href="/console/blocking-functions">Change them on the project's page</a>.</p>"#),
+        // Issue 40, item 5: the Phone page — banners, facts, a test number and the refusals beside their forms (all
+        // escaped); the secret is never a field's value.
+        Sample(name: "phone", page: PhonePage(
+            enabled: true, mfaEnabled: true, alerts: ["alert " + evil], facts: [.init(label: "label " + evil, value: "value " + evil, problem: true)],
+            testNumbers: [.init(number: "+15555550100", code: "123456")], typedNumber: evil, typedCode: "12", testNumberError: "number " + evil,
+            allowByDefault: false, regions: evil, regionError: "region " + evil, dailyBudget: "5", recaptchaSecretSet: true,
+            recaptchaVerifyUrl: evil, limitsError: "limits " + evil),
+               marker: #"<p class="field-error" id="test-number-error" role="alert">number \#(escaped)</p>"#),
         Sample(name: "templates", page: TemplatesPage(
             mail: MailStatus(summary: "the dev mailbox", tone: "warning", warning: evil, devMailbox: true), appName: evil,
             templates: [.init(kind: "resetPassword", title: "Password reset", customized: true, sender: "\"A\" <a@example.com>", senderDisplayName: evil,

@@ -96,7 +96,7 @@ import Testing
                 ([.anonymousSignIn(false), .multiFactorProviderConfigs([.init(state: .enabled, totpProviderConfig: .init(adjacentIntervals: 11))])],
                  "totpProviderConfig.adjacentIntervals must be between 0 and 10"),
                 ([.multiFactorState(.mandatory)], "mfa.state MANDATORY is not supported"),
-                ([.multiFactorEnabledProviders(["PHONE_SMS"])], "mfa.enabledProviders (PHONE_SMS) is for SMS, which Hearth does not support"),
+                ([.multiFactorEnabledProviders(["EMAIL_OTP"])], "mfa.enabledProviders takes PHONE_SMS only (SMS as a second factor); EMAIL_OTP is not one"),
                 ([.authorizedDomains(["app.example.com", "not a domain"])], "authorizedDomains must be host names"),
                 ([.emailAppName(String(repeating: "n", count: 101))], "appName must be one line of at most 100 characters"),
                 ([.emailCallbackURI("ftp://example.com/handler")], "callbackUri must be an http(s) URL of your own action handler"),

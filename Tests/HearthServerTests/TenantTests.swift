@@ -259,7 +259,7 @@ import Testing
         try await HearthHarness.run { h in
             let path = "\(WirePaths.identityToolkitV2)/projects/demo-hearth/tenants"
             for mfa in [#"{"providerConfigs":[{"state":"ENABLED","totpProviderConfig":{"adjacentIntervals":11}}]}"#,
-                        #"{"state":"MANDATORY"}"#, #"{"enabledProviders":["PHONE_SMS"]}"#] {
+                        #"{"state":"MANDATORY"}"#, #"{"enabledProviders":["EMAIL_OTP"]}"#] {
                 let reply = try await h.send(.post, path, body: #"{"displayName":"acme","mfaConfig":\#(mfa)}"#, headers: Self.owner)
                 #expect(reply.errorCode == "INVALID_CONFIG", "\(mfa): \(reply.text.prefix(200))")
             }

@@ -312,7 +312,7 @@ def _():
     assert got["state"] == "ENABLED" and totp[0]["totpProviderConfig"]["adjacentIntervals"] == 5, got
 
 
-@check("config: adjacentIntervals 11, -1 and \"x\", MANDATORY and PHONE_SMS are refused (400 INVALID_CONFIG, Google's envelope); the setting stays")
+@check("config: adjacentIntervals 11, -1 and \"x\", MANDATORY and an unknown provider (EMAIL_OTP) are refused (400 INVALID_CONFIG, Google's envelope); the setting stays")
 def _():
     for value in (11, -1, "x"):
         body = json.loads(json.dumps(TOTP_ON))
@@ -323,7 +323,7 @@ def _():
         assert error["code"] == 400 and error["message"].startswith("INVALID_CONFIG"), (value, response.text)
         assert error["errors"][0]["message"] == error["message"], response.text
     for mfa in ({"state": "MANDATORY", "providerConfigs": TOTP_ON["mfa"]["providerConfigs"]},
-                {"state": "ENABLED", "enabledProviders": ["PHONE_SMS"], "providerConfigs": TOTP_ON["mfa"]["providerConfigs"]}):
+                {"state": "ENABLED", "enabledProviders": ["EMAIL_OTP"], "providerConfigs": TOTP_ON["mfa"]["providerConfigs"]}):
         response = requests.patch(f"{CONFIG}?updateMask=mfa", json={"mfa": mfa}, headers=ADMIN, timeout=20)
         assert response.status_code == 400, (mfa, response.text)
         assert response.json()["error"]["message"].startswith("INVALID_CONFIG"), response.text

@@ -61,7 +61,8 @@ extension AdminService {
     /// created, or with `allowOverwrite` replacing the user with that uid (whose sessions end). Store refusals
     /// (`StoreError.emailExists`, …) pass, for ``HearthAPIError/answering(_:)``.
     public func importUser(_ info: ImportUserInfo, template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date, in scope: Scope) async throws {
-        if let factors = info.mfaInfo, !factors.isEmpty {
+        // SMS factors (a number, no secret) are imported (issue 40); a TOTP factor's secret is never exported.
+        if let factors = info.mfaInfo, factors.contains(where: { $0.phoneInfo == nil }) {
             throw HearthAPIError(.invalidArgument, "second factors (mfaInfo) cannot be imported: their secrets are never exported; import the user without mfaInfo and have them enroll again")
         }
         let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)

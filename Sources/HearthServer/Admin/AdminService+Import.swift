@@ -92,6 +92,10 @@ extension AdminService {
                               createdAt: createdAt, lastLoginAt: info.lastLoginAt.map { Date(timeIntervalSince1970: Double($0.value) / 1000) },
                               validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
         user.phoneNumber = try info.phoneNumber.map(checkPhoneNumber)
+        // SMS second factors (`mfaInfo[].phoneInfo`, issue 40): their numbers, ids, names and enrollment times.
+        for factor in info.mfaInfo ?? [] where factor.phoneInfo != nil {
+            user.mfa.factors.append(try phoneFactor(factor, among: user.mfa.factors, now: now))
+        }
         if let claims = info.customAttributes { user.customClaims = try parseCustomAttributes(claims) }
         for provider in info.providerUserInfo ?? [] {
             guard let providerId = provider.providerId, !providerId.isEmpty, let rawId = provider.rawId, !rawId.isEmpty else {

@@ -20,7 +20,8 @@ extension AdminService {
             name: "projects/\(config.projectId)/config",
             signIn: .init(email: .init(enabled: config.passwordSignInEnabled, passwordRequired: !config.emailLinkSignInEnabled),
                           anonymous: .init(enabled: config.anonymousSignInEnabled),
-                          phoneNumber: .init(enabled: false),
+                          phoneNumber: .init(enabled: config.phoneSignInEnabled,
+                                             testPhoneNumbers: config.testPhoneNumbers.isEmpty ? nil : config.testPhoneNumbers),
                           allowDuplicateEmails: config.allowDuplicateEmails,
                           hashConfig: .init(algorithm: "STANDARD_SCRYPT", rounds: hash.blockSize, memoryCost: hash.cost.trailingZeroBitCount)),
             authorizedDomains: config.authorizedDomains,
@@ -33,7 +34,20 @@ extension AdminService {
                                     rpId: AccountService.passkeyRPId(config, publicURL: configuration.publicURL.url),
                                     allowedOrigins: config.passkeys?.allowedOrigins ?? [],
                                     userVerification: config.passkeys?.userVerification ?? "REQUIRED"),
-            blockingFunctions: config.blockingFunctions ?? BlockingFunctionsConfig())
+            blockingFunctions: config.blockingFunctions ?? BlockingFunctionsConfig(),
+            smsRegionConfig: config.smsRegionConfig,
+            sms: Self.smsResource(config))
+    }
+
+    /// Hearth's `sms` as the admin API shows it: every value in force (defaults filled in), the reCAPTCHA secret only
+    /// as `secretKeySet`.
+    static func smsResource(_ config: ProjectConfig) -> SmsSettings {
+        let settings = config.smsSettings
+        return SmsSettings(dailyBudget: settings.effectiveDailyBudget, perNumberPerHour: settings.effectivePerNumberPerHour,
+                           perAddressPerHour: settings.effectivePerAddressPerHour,
+                           appVerificationDisabled: settings.appVerificationDisabled ?? false,
+                           recaptcha: .init(secretKeySet: settings.hasRecaptchaSecret, verifyUrl: settings.effectiveVerifyUrl,
+                                            minScore: settings.effectiveMinScore))
     }
 
     /// `notification.sendEmail` with every template filled in (defaults included, `customized` set).
@@ -108,6 +122,135 @@ extension AdminService {
         case .blockingFunctionTrigger, .blockingFunctionsForwardIdToken, .blockingFunctionsForwardAccessToken, .blockingFunctionsForwardRefreshToken:
             let updated = try updatedBlockingFunctions(config.blockingFunctions, change)
             config.blockingFunctions = updated.isEmpty ? nil : updated
+        case .phoneSignIn(let on): config.phoneSignInEnabled = on
+        case .testPhoneNumbers(let numbers): config.testPhoneNumbers = try Self.checkedTestPhoneNumbers(numbers)
+        case .smsRegionConfig(let policy): config.smsRegionConfig = try Self.checkedRegionConfig(policy)
+        case .smsDailyBudget, .smsPerNumberPerHour, .smsPerAddressPerHour, .smsAppVerificationDisabled, .smsRecaptchaSecretKey,
+             .smsRecaptchaVerifyUrl, .smsRecaptchaMinScore:
+            let updated = try updatedSms(config.sms ?? SmsSettings(), change)
+            config.sms = updated == SmsSettings() ? nil : updated
+        }
+    }
+
+    // MARK: Phone and SMS (issue 40)
+
+    /// `signIn.phoneNumber.testPhoneNumbers`, checked: each number parsed to E.164 (the one parser), each code six
+    /// ASCII digits, no number twice, at most ten (Firebase's limit).
+    static func checkedTestPhoneNumbers(_ numbers: [String: String]) throws -> [String: String] {
+        let limit = AdminProjectConfig.PhoneNumberConfig.maximumTestPhoneNumbers
+        guard numbers.count <= limit else {
+            throw HearthAPIError(.invalidConfig, "signIn.phoneNumber.testPhoneNumbers holds at most \(limit) numbers (\(numbers.count) given); remove some first")
+        }
+        var checked: [String: String] = [:]
+        for (number, code) in numbers.sorted(by: { $0.key < $1.key }) {
+            let shown = String(number.withoutControlCharacters.prefix(40))
+            let e164: String
+            do throws(PhoneNumberError) {
+                e164 = try PhoneNumber.parse(number)
+            } catch {
+                throw HearthAPIError(.invalidConfig, "signIn.phoneNumber.testPhoneNumbers: \(shown) is not a phone number: \(error.detail)")
+            }
+            guard code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                throw HearthAPIError(.invalidConfig, "signIn.phoneNumber.testPhoneNumbers: the code of \(e164) must be 6 digits (0-9), such as 123456")
+            }
+            guard checked[e164] == nil else {
+                throw HearthAPIError(.invalidConfig, "signIn.phoneNumber.testPhoneNumbers: \(e164) is given twice (written differently)")
+            }
+            checked[e164] = code
+        }
+        return checked
+    }
+
+    /// `smsRegionConfig`, checked: one of `allowByDefault` and `allowlistOnly`, two-letter region codes that some
+    /// calling code belongs to (upper-cased), at most 300; neither member (or nil): every region.
+    static func checkedRegionConfig(_ policy: SmsRegionConfig?) throws -> SmsRegionConfig? {
+        guard let policy else { return nil }
+        func regions(_ list: [String]?, _ field: String) throws -> [String] {
+            let list = list ?? []
+            guard list.count <= 300 else { throw HearthAPIError(.invalidConfig, "smsRegionConfig.\(field) holds at most 300 regions") }
+            var seen: [String] = []
+            for region in list {
+                let code = region.uppercased()
+                guard code.count == 2, PhoneNumber.isValidRegionCode(code) else {
+                    throw HearthAPIError(.invalidConfig, "smsRegionConfig.\(field): \(String(region.withoutControlCharacters.prefix(20))) is not a region code: use two-letter ISO 3166 codes such as US, GB, DE")
+                }
+                if !seen.contains(code) { seen.append(code) }
+            }
+            return seen
+        }
+        switch (policy.allowByDefault, policy.allowlistOnly) {
+        case (nil, nil): return nil
+        case (.some, .some):
+            throw HearthAPIError(.invalidConfig, "smsRegionConfig takes one of allowByDefault and allowlistOnly, not both")
+        case (let allow?, nil):
+            return SmsRegionConfig(allowByDefault: .init(disallowedRegions: try regions(allow.disallowedRegions, "allowByDefault.disallowedRegions")))
+        case (nil, let only?):
+            return SmsRegionConfig(allowlistOnly: .init(allowedRegions: try regions(only.allowedRegions, "allowlistOnly.allowedRegions")))
+        }
+    }
+
+    /// Hearth's `sms` with one change applied, checked: the budget 0…10 000 000 (0 stops sending), the hourly limits
+    /// 1…1000 per number and 1…100 000 per address, the reCAPTCHA secret one line of at most 512 printable
+    /// characters, the verify URL https (http only to a loopback host under `--dev`), the score 0…1.
+    func updatedSms(_ current: SmsSettings, _ change: ProjectSettingChange) throws -> SmsSettings {
+        var sms = current
+        var recaptcha = sms.recaptcha ?? SmsSettings.Recaptcha()
+        func limit(_ value: Int?, _ range: ClosedRange<Int>, _ field: String, _ meaning: String) throws -> Int? {
+            guard let value else { return nil }
+            guard range.contains(value) else {
+                throw HearthAPIError(.invalidConfig, "sms.\(field) must be between \(range.lowerBound) and \(range.upperBound) (\(meaning)); \(value) given")
+            }
+            return value
+        }
+        switch change {
+        case .smsDailyBudget(let value):
+            sms.dailyBudget = try limit(value, 0...10_000_000, "dailyBudget", "SMS per UTC day; 0 stops sending")
+        case .smsPerNumberPerHour(let value):
+            sms.perNumberPerHour = try limit(value, 1...1000, "perNumberPerHour", "codes sent to one number per hour")
+        case .smsPerAddressPerHour(let value):
+            sms.perAddressPerHour = try limit(value, 1...100_000, "perAddressPerHour", "codes sent for one client address per hour")
+        case .smsAppVerificationDisabled(let off):
+            sms.appVerificationDisabled = off == true ? true : nil
+        case .smsRecaptchaSecretKey(let secret):
+            let secret = secret.flatMap { $0.isEmpty ? nil : $0 }
+            if let secret, secret.count > 512 || secret.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+                throw HearthAPIError(.invalidConfig, "sms.recaptcha.secretKey must be the reCAPTCHA secret key: one word of at most 512 characters")
+            }
+            recaptcha.secretKey = secret
+        case .smsRecaptchaVerifyUrl(let url):
+            let url = url.flatMap { $0.isEmpty ? nil : $0 }
+            if let url, let problem = Self.verifyURLProblem(url, development: configuration.blockingFunctions.development) {
+                throw HearthAPIError(.invalidConfig, "sms.recaptcha.verifyUrl: \(problem)")
+            }
+            recaptcha.verifyUrl = url
+        case .smsRecaptchaMinScore(let score):
+            if let score, !(0...1).contains(score) || score.isNaN {
+                throw HearthAPIError(.invalidConfig, "sms.recaptcha.minScore must be between 0 and 1 (reCAPTCHA's scores: 1 is very likely a person)")
+            }
+            recaptcha.minScore = score
+        default: break
+        }
+        recaptcha.secretKeySet = nil
+        sms.recaptcha = recaptcha == SmsSettings.Recaptcha() ? nil : recaptcha
+        return sms
+    }
+
+    /// What is wrong with a reCAPTCHA verification URL, nil when nothing: an absolute https URL without user info
+    /// or fragment, at most 2048 characters; http only to a loopback host when the server runs with `--dev`.
+    static func verifyURLProblem(_ text: String, development: Bool) -> String? {
+        guard text.count <= 2048, !text.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }),
+              let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
+        else { return "\(String(text.withoutControlCharacters.prefix(100))) is not a URL: give the https:// URL of a siteverify endpoint" }
+        guard components.user == nil, components.password == nil, components.fragment == nil else {
+            return "the URL must hold no user name, password or #fragment (the secret goes in the form, as reCAPTCHA takes it)"
+        }
+        let loopback = ["localhost", "::1", "[::1]"].contains(host.lowercased()) || host.hasPrefix("127.")
+        switch scheme {
+        case "https": return nil
+        case "http" where loopback && development: return nil
+        case "http" where loopback:
+            return "http:// is accepted only for a loopback host when the server runs with --dev; use https://"
+        default: return "the URL must be https:// (http:// only to a loopback host when the server runs with --dev)"
         }
     }
 
@@ -135,7 +278,8 @@ extension AdminService {
         return functions
     }
 
-    /// `mfa` with one change applied, checked: TOTP only, `adjacentIntervals` 0…10, no MANDATORY.
+    /// `mfa` with one change applied, checked: `enabledProviders` PHONE_SMS or none, TOTP's config with
+    /// `adjacentIntervals` 0…10, no MANDATORY.
     static func updatedMFA(_ current: MultiFactorAuthConfig?, _ change: ProjectSettingChange) throws -> MultiFactorAuthConfig {
         var mfa = current ?? MultiFactorAuthConfig(state: .disabled)
         switch change {
@@ -145,10 +289,11 @@ extension AdminService {
             }
             mfa.state = state == .unspecified ? nil : state
         case .multiFactorEnabledProviders(let providers):
-            if !providers.isEmpty {
-                throw HearthAPIError(.invalidConfig, "mfa.enabledProviders (\(providers.joined(separator: ", ").prefix(80))) is for SMS, which Hearth does not support; enable TOTP in mfa.providerConfigs")
+            // Firebase's one provider here is SMS (`PHONE_SMS`, issue 40); TOTP is enabled in mfa.providerConfigs.
+            if let other = providers.first(where: { $0 != MultiFactorAuthConfig.phoneSMSProvider }) {
+                throw HearthAPIError(.invalidConfig, "mfa.enabledProviders takes PHONE_SMS only (SMS as a second factor); \(String(other.withoutControlCharacters.prefix(40))) is not one: enable TOTP in mfa.providerConfigs")
             }
-            mfa.enabledProviders = nil
+            mfa.enabledProviders = providers.isEmpty ? nil : [MultiFactorAuthConfig.phoneSMSProvider]
         case .multiFactorProviderConfigs(let configs):
             guard configs.count <= 1 else { throw HearthAPIError(.invalidConfig, "mfa.providerConfigs holds one entry: TOTP's") }
             for provider in configs {

@@ -222,7 +222,7 @@ extension AdminService {
         let updated = try await accounts.modifyUser(localId: localId, revokingSessions: revokes, in: scope) { user in
             removedFactors = []
             if let keptFactors {
-                removedFactors = try Self.keepFactors(keptFactors, of: &user)
+                removedFactors = try Self.keepFactors(keptFactors, of: &user, now: moment)
                 // The user's sessions end (refresh refuses sessions older than validSince); the token vault stays.
                 if !removedFactors.isEmpty { user.validSince = max(user.validSince, revocation) }
             }
@@ -277,31 +277,84 @@ extension AdminService {
 
     // MARK: Second factors
 
-    /// `mfa` of `accounts:update`: the enrollment ids to keep with their (new) display names; `{}` keeps none.
-    static func keptFactorIds(_ update: AdminUpdateRequest.MFAUpdate) throws -> [String: String?] {
+    /// `mfa` of `accounts:update`, read: the factors to keep and the SMS factors to add.
+    struct FactorUpdate: Sendable {
+        /// The enrollment ids to keep, with their (new) display names.
         var kept: [String: String?] = [:]
-        for entry in update.enrollments ?? [] {
-            guard !entry.mfaEnrollmentId.isEmpty else {
-                throw HearthAPIError(.missingMfaEnrollmentId, "each mfa.enrollments entry names an existing factor by mfaEnrollmentId; Hearth cannot add factors this way")
-            }
-            if let name = entry.displayName, name.count > 256 { throw HearthAPIError(.invalidDisplayName, "a factor's display name is at most 256 characters") }
-            kept[entry.mfaEnrollmentId] = entry.displayName
-        }
-        return kept
+        /// Entries with a `phoneInfo` and no id of an existing factor: SMS factors to add (issue 40; the Node Admin
+        /// SDK's `updateUser(uid, {multiFactor: {enrolledFactors: [{phoneNumber, …}]}})`).
+        var added: [MFAEnrollmentInfo] = []
     }
 
-    /// Keeps the listed factors (renamed when a name is given) and removes the others; returns those removed.
-    static func keepFactors(_ kept: [String: String?], of user: inout UserRecord) throws -> [MultiFactorEnrollment] {
-        if let unknown = user.mfa.firstUnknown(kept.keys) {
-            throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64)); new factors are enrolled by the user (mfaEnrollment:start)")
+    /// `mfa` of `accounts:update`: the enrollment ids to keep with their (new) display names (`{}` keeps none), and
+    /// the SMS factors given without an id (added; their numbers are checked when applied).
+    static func keptFactorIds(_ update: AdminUpdateRequest.MFAUpdate) throws -> FactorUpdate {
+        var result = FactorUpdate()
+        for entry in update.enrollments ?? [] {
+            if let name = entry.displayName, name.count > 256 { throw HearthAPIError(.invalidDisplayName, "a factor's display name is at most 256 characters") }
+            guard !entry.mfaEnrollmentId.isEmpty else {
+                guard entry.phoneInfo != nil else {
+                    throw HearthAPIError(.missingMfaEnrollmentId, "each mfa.enrollments entry names an existing factor by mfaEnrollmentId, or adds an SMS factor with phoneInfo (a TOTP factor is enrolled by the user: mfaEnrollment:start)")
+                }
+                result.added.append(entry)
+                continue
+            }
+            result.kept[entry.mfaEnrollmentId] = entry.displayName
+            if entry.phoneInfo != nil { result.added.append(entry) } // added when the id is not the user's yet
         }
-        let removed = AccountService.removeFactors(Set(user.mfa.factors.map(\.enrollmentId)).subtracting(kept.keys), from: &user)
+        return result
+    }
+
+    /// Keeps the listed factors (renamed when a name is given), removes the others, adds the new SMS factors
+    /// (checked: an E.164 number, not one of the user's factors already, at most ``UserMultiFactor/maximumFactors``);
+    /// returns those removed.
+    static func keepFactors(_ update: FactorUpdate, of user: inout UserRecord, now: Date) throws -> [MultiFactorEnrollment] {
+        let existing = Set(user.mfa.factors.map(\.enrollmentId))
+        let additions = update.added.filter { !existing.contains($0.mfaEnrollmentId) }
+        let addedIds = Set(additions.map(\.mfaEnrollmentId).filter { !$0.isEmpty })
+        if let unknown = user.mfa.firstUnknown(update.kept.keys.filter { !addedIds.contains($0) }) {
+            throw HearthAPIError(.mfaEnrollmentNotFound, "the user has no second factor \(unknown.prefix(64)); new factors are enrolled by the user (mfaEnrollment:start), or added as SMS factors with phoneInfo")
+        }
+        let removed = AccountService.removeFactors(existing.subtracting(update.kept.keys), from: &user)
         for index in user.mfa.factors.indices {
-            if case .some(.some(let name)) = kept[user.mfa.factors[index].enrollmentId] {
+            if case .some(.some(let name)) = update.kept[user.mfa.factors[index].enrollmentId] {
                 user.mfa.factors[index].displayName = name.isEmpty ? nil : name
             }
         }
+        for entry in additions {
+            user.mfa.factors.append(try phoneFactor(entry, among: user.mfa.factors, now: now))
+        }
         return removed
+    }
+
+    /// An SMS factor from an `mfaInfo` / `mfa.enrollments` entry (admin update and import): its number parsed to
+    /// E.164 (`INVALID_PHONE_NUMBER`), not a number of `factors` already (`SECOND_FACTOR_EXISTS`), the factor limit
+    /// kept (`SECOND_FACTOR_LIMIT_EXCEEDED`); its id kept when given (else a new one), `enrolledAt` kept when it is
+    /// an RFC 3339 time (else now).
+    static func phoneFactor(_ entry: MFAEnrollmentInfo, among factors: [MultiFactorEnrollment], now: Date) throws -> MultiFactorEnrollment {
+        guard let phone = entry.phoneInfo, entry.totpInfo == nil else {
+            throw HearthAPIError(.invalidArgument, "an SMS factor carries phoneInfo (its number) and no totpInfo")
+        }
+        let number = try checkPhoneNumber(phone)
+        guard !factors.contains(where: { $0.kind == .phone && $0.phoneNumber == number }) else {
+            throw HearthAPIError(.secondFactorExists, "the user already has the SMS factor \(PhoneNumber.masked(number))")
+        }
+        guard factors.count < UserMultiFactor.maximumFactors else {
+            throw HearthAPIError(.secondFactorLimitExceeded, "a user may have at most \(UserMultiFactor.maximumFactors) second factors")
+        }
+        let id = entry.mfaEnrollmentId
+        guard id.utf8.count <= 128, !id.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) else {
+            throw HearthAPIError(.invalidArgument, "a factor's mfaEnrollmentId is at most 128 characters, without control characters")
+        }
+        guard !factors.contains(where: { $0.enrollmentId == id }) else {
+            throw HearthAPIError(.invalidArgument, "the user already has a second factor with mfaEnrollmentId \(id.prefix(64))")
+        }
+        let enrolledAt = entry.enrolledAt.flatMap { text in
+            (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) ?? (try? Date(text, strategy: .iso8601))
+        } ?? now
+        let name = entry.displayName.flatMap { $0.isEmpty ? nil : $0 }
+        return MultiFactorEnrollment(enrollmentId: id.isEmpty ? RandomID.token(byteCount: 16) : id, displayName: name,
+                                     enrolledAt: enrolledAt, phoneNumber: number)
     }
 
     /// Removes second factors of a user (all when `enrollmentIds` is nil): the user's sessions end, the user is

@@ -16,6 +16,9 @@ enum ProjectConfigWire {
         "notification.sendEmail.appName", "notification.sendEmail.callbackUri",
         "mfa.state", "mfa.enabledProviders", "mfa.providerConfigs",
         "passkeys.enabled", "passkeys.rpId", "passkeys.allowedOrigins", "passkeys.userVerification",
+        "signIn.phoneNumber.enabled", "signIn.phoneNumber.testPhoneNumbers", "smsRegionConfig",
+        "sms.dailyBudget", "sms.perNumberPerHour", "sms.perAddressPerHour", "sms.appVerificationDisabled",
+        "sms.recaptcha.secretKey", "sms.recaptcha.verifyUrl", "sms.recaptcha.minScore",
     ] + EmailTemplates.Kind.allCases.map { "notification.sendEmail.\($0.configField)" }
         + BlockingEventType.allCases.map { "blockingFunctions.triggers.\($0.rawValue)" }
         + ["idToken", "accessToken", "refreshToken"].map { "blockingFunctions.forwardInboundCredentials.\($0)" }
@@ -31,15 +34,24 @@ enum ProjectConfigWire {
             paths = leafPaths(in: body)
         }
         var named: [String] = []
-        for path in paths where path != "name" {
+        // Output-only fields a client may send back from a GET (`sms.recaptcha.secretKeySet`) are not changes.
+        for path in paths where path != "name" && !outputOnly.contains(path) {
             let matching = leaves.filter { $0 == path || $0.hasPrefix(path + ".") }
             guard !matching.isEmpty else {
                 throw HearthAPIError(.invalidUpdateMask, "Hearth cannot change '\(path)'; it supports \(leaves.joined(separator: ", "))")
             }
             named.append(contentsOf: matching)
         }
+        // A body read from GET and sent back holds `secretKeySet: true` and no secret: the stored secret stays (an
+        // absent secret would otherwise clear it). `"secretKey": ""` or null (with no `secretKeySet`) clears it.
+        if value(at: "sms.recaptcha.secretKey", in: body) == nil, value(at: "sms.recaptcha.secretKeySet", in: body) == .bool(true) {
+            named.removeAll { $0 == "sms.recaptcha.secretKey" }
+        }
         return try named.map { try change(leaf: $0, value: value(at: $0, in: body)) }
     }
+
+    /// Fields the admin API answers but does not take.
+    static let outputOnly: Set<String> = ["sms.recaptcha.secretKeySet"]
 
     /// The changes of the emulator's `PATCH …/config`: the fields present.
     static func changes(emulator body: EmulatorConfig) -> [ProjectSettingChange] {
@@ -79,6 +91,14 @@ enum ProjectConfigWire {
                 guard strings.count == items.count else { throw HearthAPIError(.invalidConfig, notStrings) }
                 return strings
             default: throw HearthAPIError(.invalidConfig, notArray)
+            }
+        }
+        func integer() throws -> Int? {
+            switch value {
+            case nil, .null?: return nil
+            case .number(let number)? where number == number.rounded() && abs(number) < 1e15: return Int(number)
+            case .string(let text)? where Int(text) != nil: return Int(text) // proto int64 fields may travel as strings
+            default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be a whole number")
             }
         }
         func decode<T: Decodable>(_ type: T.Type, _ expected: String) throws -> T? {
@@ -128,6 +148,24 @@ enum ProjectConfigWire {
                 default: throw HearthAPIError(.invalidConfig, "'\(leaf).functionUri' must be a string (the function's https URL)")
                 }
             default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be an object {\"functionUri\": \"https://…\"}")
+            }
+        case "signIn.phoneNumber.enabled": return .phoneSignIn(try bool(false))
+        case "signIn.phoneNumber.testPhoneNumbers":
+            return .testPhoneNumbers(try decode([String: String].self, "an object of E.164 numbers and their 6-digit codes, {\"+15555550100\": \"123456\"}") ?? [:])
+        case "smsRegionConfig":
+            return .smsRegionConfig(try decode(SmsRegionConfig.self,
+                                               "{\"allowByDefault\": {\"disallowedRegions\": [\"…\"]}} or {\"allowlistOnly\": {\"allowedRegions\": [\"…\"]}}"))
+        case "sms.dailyBudget": return .smsDailyBudget(try integer())
+        case "sms.perNumberPerHour": return .smsPerNumberPerHour(try integer())
+        case "sms.perAddressPerHour": return .smsPerAddressPerHour(try integer())
+        case "sms.appVerificationDisabled": return .smsAppVerificationDisabled(try optionalBool())
+        case "sms.recaptcha.secretKey": return .smsRecaptchaSecretKey(try text())
+        case "sms.recaptcha.verifyUrl": return .smsRecaptchaVerifyUrl(try text())
+        case "sms.recaptcha.minScore":
+            switch value {
+            case nil, .null?: return .smsRecaptchaMinScore(nil)
+            case .number(let number)?: return .smsRecaptchaMinScore(number)
+            default: throw HearthAPIError(.invalidConfig, "'\(leaf)' must be a number between 0 and 1")
             }
         case "passkeys.userVerification":
             switch value {

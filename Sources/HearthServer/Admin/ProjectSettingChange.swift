@@ -34,7 +34,7 @@ public enum ProjectSettingChange: Sendable, Equatable {
     case emailTemplate(EmailTemplates.Kind, AdminProjectConfig.EmailTemplate?)
     /// `mfa.state`: ENABLED or DISABLED (nil or `STATE_UNSPECIFIED`: unset); MANDATORY is refused.
     case multiFactorState(MultiFactorState?)
-    /// `mfa.enabledProviders`: Firebase's SMS providers. Hearth has none: only the empty list (which clears it) is accepted.
+    /// `mfa.enabledProviders`: Firebase's SMS provider, `PHONE_SMS` (issue 40), or none (the empty list clears it).
     case multiFactorEnabledProviders([String])
     /// `mfa.providerConfigs`: at most one entry, TOTP's (its state, `adjacentIntervals` 0…10); empty: none.
     case multiFactorProviderConfigs([MultiFactorAuthConfig.ProviderConfig])
@@ -55,6 +55,29 @@ public enum ProjectSettingChange: Sendable, Equatable {
     case blockingFunctionsForwardAccessToken(Bool?)
     /// `blockingFunctions.forwardInboundCredentials.refreshToken`: the provider's refresh token.
     case blockingFunctionsForwardRefreshToken(Bool?)
+    /// `signIn.phoneNumber.enabled`: phone sign-up and sign-in (issue 40).
+    case phoneSignIn(Bool)
+    /// `signIn.phoneNumber.testPhoneNumbers`: fictional numbers and their fixed codes (never sent); each number is
+    /// parsed to E.164, each code 6 digits, at most 10 (Firebase's rules); empty: none.
+    case testPhoneNumbers([String: String])
+    /// `smsRegionConfig`: Firebase's region policy (`allowByDefault.disallowedRegions` or
+    /// `allowlistOnly.allowedRegions`, two-letter codes); nil: every region.
+    case smsRegionConfig(SmsRegionConfig?)
+    /// `sms.dailyBudget`: SMS per UTC day (0 stops sending; nil: the default, 1000).
+    case smsDailyBudget(Int?)
+    /// `sms.perNumberPerHour`: codes per number per hour, 1…1000 (nil: 5).
+    case smsPerNumberPerHour(Int?)
+    /// `sms.perAddressPerHour`: codes per client address per hour, 1…100000 (nil: 10).
+    case smsPerAddressPerHour(Int?)
+    /// `sms.appVerificationDisabled`: a production project without a reCAPTCHA secret sends anyway (nil: off).
+    case smsAppVerificationDisabled(Bool?)
+    /// `sms.recaptcha.secretKey`: the reCAPTCHA secret (nil or empty: none); stored sealed, never answered.
+    case smsRecaptchaSecretKey(String?)
+    /// `sms.recaptcha.verifyUrl`: the siteverify endpoint (nil or empty: Google's); https (http to a loopback host
+    /// under `--dev`).
+    case smsRecaptchaVerifyUrl(String?)
+    /// `sms.recaptcha.minScore`: the lowest score accepted, 0…1 (nil: 0.5).
+    case smsRecaptchaMinScore(Double?)
 
     /// The admin API's update-mask path of the leaf this change sets (the audit entry's detail lists them).
     public var path: String {
@@ -81,17 +104,38 @@ public enum ProjectSettingChange: Sendable, Equatable {
         case .blockingFunctionsForwardIdToken: "blockingFunctions.forwardInboundCredentials.idToken"
         case .blockingFunctionsForwardAccessToken: "blockingFunctions.forwardInboundCredentials.accessToken"
         case .blockingFunctionsForwardRefreshToken: "blockingFunctions.forwardInboundCredentials.refreshToken"
+        case .phoneSignIn: "signIn.phoneNumber.enabled"
+        case .testPhoneNumbers: "signIn.phoneNumber.testPhoneNumbers"
+        case .smsRegionConfig: "smsRegionConfig"
+        case .smsDailyBudget: "sms.dailyBudget"
+        case .smsPerNumberPerHour: "sms.perNumberPerHour"
+        case .smsPerAddressPerHour: "sms.perAddressPerHour"
+        case .smsAppVerificationDisabled: "sms.appVerificationDisabled"
+        case .smsRecaptchaSecretKey: "sms.recaptcha.secretKey"
+        case .smsRecaptchaVerifyUrl: "sms.recaptcha.verifyUrl"
+        case .smsRecaptchaMinScore: "sms.recaptcha.minScore"
         }
     }
 
     /// The whole second-factor setting (the admin API's `updateMask=mfa`): the project's state and TOTP's, with
-    /// `adjacentIntervals` 30-second steps accepted either side of the current one (0…10).
-    public static func totp(enabled: Bool, adjacentIntervals: Int) -> [ProjectSettingChange] {
+    /// `adjacentIntervals` 30-second steps accepted either side of the current one (0…10). `phone`: whether SMS
+    /// stays a second factor (`PHONE_SMS`; pass the project's ``ProjectConfig/isPhoneMFAEnabled`` to keep it as it
+    /// is) — the project's state is ENABLED while either is on.
+    public static func totp(enabled: Bool, adjacentIntervals: Int, phone: Bool = false) -> [ProjectSettingChange] {
         let state: MultiFactorState = enabled ? .enabled : .disabled
         return [
-            .multiFactorState(state),
-            .multiFactorEnabledProviders([]),
+            .multiFactorState(enabled || phone ? .enabled : .disabled),
+            .multiFactorEnabledProviders(phone ? [MultiFactorAuthConfig.phoneSMSProvider] : []),
             .multiFactorProviderConfigs([.init(state: state, totpProviderConfig: .init(adjacentIntervals: adjacentIntervals))]),
+        ]
+    }
+
+    /// SMS as a second factor on or off (`mfa.enabledProviders` `PHONE_SMS`), TOTP left as `current` has it: the
+    /// project's state is ENABLED while either is on.
+    public static func phoneSecondFactor(_ on: Bool, current: ProjectConfig) -> [ProjectSettingChange] {
+        [
+            .multiFactorState(on || current.totpEnabled ? .enabled : .disabled),
+            .multiFactorEnabledProviders(on ? [MultiFactorAuthConfig.phoneSMSProvider] : []),
         ]
     }
 

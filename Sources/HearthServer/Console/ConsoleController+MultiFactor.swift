@@ -16,7 +16,9 @@ extension ConsoleController {
                     throw HearthAPIError(.invalidConfig, "adjacent intervals must be a whole number from 0 to 10 ('\(text.prefix(20))' was sent)")
                 }
                 // The whole `mfa` setting, as the admin API's `updateMask=mfa`: checked and audited as `config.update`.
-                try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: form.flag("enabled"), adjacentIntervals: intervals),
+                // SMS as a second factor (issue 40, the Phone page) stays as it is.
+                let phone = try await projectScope.config().isPhoneMFAEnabled
+                try await service.updateProjectSettings(ProjectSettingChange.totp(enabled: form.flag("enabled"), adjacentIntervals: intervals, phone: phone),
                                                         by: principal(session), in: projectScope)
                 return redirect("/console/settings?ok=mfa#mfa")
             }

@@ -39,7 +39,7 @@ extension ConsoleController {
                                          count: String(signIns.filter { $0.key == provider }.reduce(0) { $0 + $1.count }))
             },
             refusals: refusalTotals.sorted { $0.value > $1.value }.map { OverviewPage.Refusal(reason: $0.key, count: String($0.value)) },
-            mail: mailStatus, blockingOutage: try await blockingOutage())
+            mail: mailStatus, blockingOutage: try await blockingOutage(), smsAlerts: await smsAlerts())
     }
 
     /// Stacked bars, one per day, one colour per provider, and every seventh day's date counted back from today
@@ -102,7 +102,8 @@ extension ConsoleController {
                 if providers.isEmpty { providers = [user.email != nil ? "email (no password)" : "anonymous"] }
                 return UsersPage.Row(index: index, uid: user.localId, href: userHref(user.localId, in: target), identifier: identifier(user),
                                      disabled: user.disabled, providers: providers, created: Self.display(milliseconds: user.createdAt),
-                                     lastSignIn: Self.display(milliseconds: user.lastLoginAt), secondFactor: !(user.mfaInfo ?? []).isEmpty)
+                                     lastSignIn: Self.display(milliseconds: user.lastLoginAt), secondFactor: !(user.mfaInfo ?? []).isEmpty,
+                                     phone: user.phoneNumber)
             },
             query: search.isEmpty ? nil : search,
             previous: pageIndex > 0 ? pageHref(pageIndex - 1) : nil,

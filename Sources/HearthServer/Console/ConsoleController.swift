@@ -42,6 +42,8 @@ struct ConsoleController {
         "tenant-saved": "Tenant saved.", "tenant-deleted": "Tenant deleted, with its users and its providers.",
         "hooks": "Blocking functions saved. They are called from the next sign-up, sign-in or email on.",
         "hooks-unchanged": "Nothing changed: the blocking functions are as they were.",
+        "phone": "Phone settings saved.", "test-number": "Test number saved: it signs in with its code and is never sent an SMS.",
+        "test-number-removed": "Test number removed.", "sms-regions": "Region policy saved.", "sms-limits": "Budget, limits and app verification saved.",
     ]
 
     static let pageSize = 25
@@ -130,6 +132,7 @@ struct ConsoleController {
         page(router, "/console/settings", title: "Settings") { _, session in try await settings(session) }
         registerSecondFactors(on: router)
         registerBlockingFunctions(on: router)
+        registerPhone(on: router)
         registerPasskeys(on: router)
         router.post("/console/settings") { request, _ in
             try await action(request) { session, form in

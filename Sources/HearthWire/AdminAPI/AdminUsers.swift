@@ -371,3 +371,21 @@ public struct ImportUsersResponse: Codable, Sendable, Equatable {
 
     public init(errors: [Failure]) { self.error = errors.isEmpty ? nil : errors }
 }
+
+extension MFAEnrollmentInfo {
+    private enum DecodingKeys: String, CodingKey {
+        case mfaEnrollmentId, displayName, enrolledAt, totpInfo, phoneInfo
+    }
+
+    /// Decodes a factor as Firebase's SDKs send and read it. `mfaEnrollmentId` may be absent — "" then: the Admin
+    /// SDKs send none for an SMS factor an administrator adds (`accounts:update` `mfa.enrollments`, imports), and the
+    /// server makes one.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: DecodingKeys.self)
+        self.init(mfaEnrollmentId: try c.decodeIfPresent(String.self, forKey: .mfaEnrollmentId) ?? "",
+                  displayName: try c.decodeIfPresent(String.self, forKey: .displayName),
+                  enrolledAt: try c.decodeIfPresent(String.self, forKey: .enrolledAt))
+        totpInfo = try c.decodeIfPresent(EmptyWireObject.self, forKey: .totpInfo)
+        phoneInfo = try c.decodeIfPresent(String.self, forKey: .phoneInfo)
+    }
+}
