@@ -76,7 +76,7 @@ extension ConsoleController {
         .beforeSendEmail: ("Before an email is sent",
                            "Before a sign-in link, password reset, verification or email-change message is sent. The function may refuse it: the request then fails and no mail goes."),
         .beforeSendSms: ("Before an SMS is sent",
-                         "Before a text message is sent (ready for phone sign-in; Hearth sends no SMS yet)."),
+                         "Before every SMS code is sent (phone sign-in, SMS second-factor enrollment and sign-in), after the region policy, app verification, the limits and the budget. The function may refuse it: the request then fails and no SMS goes."),
     ]
 
     /// The page. `typed`/`refusal`/`changed`: a refused save's form again; `test`: a test event's answer.
