@@ -316,7 +316,7 @@ def _():
     auth.delete_user(uid, app=APP)
 
 
-@check("firebase-admin import_users with phone numbers; phone second factors imported over REST (mfaInfo.phoneInfo) and read back")
+@check("firebase-admin import_users with phone numbers; phone second factors imported over REST (mfaInfo.phoneInfo), read back and written by hearth users export")
 def _():
     a, b = number("+1617555"), number("+3361234")
     result = auth.import_users([auth.ImportUserRecord(uid="imp-" + uuid.uuid4().hex[:8], phone_number=a),
@@ -337,6 +337,13 @@ def _():
     # Exported (batchGet) as imported: the factor's full number (admin views are not masked).
     exported = [u for u in auth.list_users(app=APP).iterate_all() if u.uid == uid][0]
     assert exported._data["mfaInfo"][0]["phoneInfo"] == factor_number, exported._data
+    # hearth users export writes the SMS factor (Firebase's auth:export shape, mfaInfo), with the full number.
+    exported_file = os.path.join(work, "users-export.json")
+    result = subprocess.run([HEARTH, "users", "export", exported_file, "--data-dir", os.path.join(work, "data")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    exported_user = [u for u in json.load(open(exported_file))["users"] if u["localId"] == uid][0]
+    assert exported_user["mfaInfo"][0]["phoneInfo"] == factor_number and exported_user["mfaInfo"][0]["mfaEnrollmentId"] == "f1", exported_user
     # A TOTP factor still cannot be imported (its secret is never exported).
     status, body = admin_v1("batchCreate", {"users": [{"localId": "totp-" + uuid.uuid4().hex[:8],
                                                       "mfaInfo": [{"mfaEnrollmentId": "t1", "totpInfo": {}}]}]})
