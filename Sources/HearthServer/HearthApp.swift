@@ -23,8 +23,7 @@ public final class HearthApp: Sendable {
     /// Email actions and the mail they send.
     public let emailActions: EmailActionService
     /// Wakes the outbox service when a message is queued.
-    let mailSignals: AsyncStream<Void>
-    let mailWake: AsyncStream<Void>.Continuation
+    let mailWake: OutboxWake
     /// The development providers, served under `/__dev/…` when present.
     public let devProviders: (any DevelopmentProviders)?
     /// Whether every stored TOTP secret opens with this server's keys (counted at start; `/readyz` reports it).
@@ -48,12 +47,11 @@ public final class HearthApp: Sendable {
             appleRevocation: AppleGrantRevocation(store: store, relyingParty: relyingParty, keys: configuration.providerTokenKeys,
                                                   devProviders: devProviders, logger: logger))
         self.federation = FederationService(accounts: accounts, relyingParty: relyingParty, logger: logger, devProviders: devProviders)
-        let (signals, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        self.mailSignals = signals
-        self.mailWake = wake
+        let mailWake = OutboxWake()
+        self.mailWake = mailWake
         let mailer = Mailer(configuration: configuration.mail, store: store, devMailbox: configuration.mail.devMailbox ? DevMailbox() : nil,
                             clock: configuration.clock, metrics: configuration.metrics, logger: Logger(label: "hearth.mail"),
-                            wake: configuration.mail.transport == nil ? nil : wake)
+                            wake: configuration.mail.transport == nil ? nil : mailWake)
         self.admin = AdminService(accounts: accounts, logger: logger, mailer: mailer)
         self.emailActions = EmailActionService(
             accounts: accounts, mailer: mailer,
@@ -130,7 +128,7 @@ public final class HearthApp: Sendable {
     public var outboxService: MailOutboxService? {
         (configuration.mail.transport ?? emailActions.mailer.devMailbox.map { DevMailboxTransport(mailbox: $0, clock: configuration.clock) as any MailTransport }).map {
             MailOutboxService(channel: MailOutbox(transport: $0, store: store), clock: configuration.clock, metrics: configuration.metrics,
-                              logger: Logger(label: "hearth.mail"), maxAttempts: configuration.mail.maxAttempts, signals: mailSignals, tick: mailWake)
+                              logger: Logger(label: "hearth.mail"), maxAttempts: configuration.mail.maxAttempts, wake: mailWake)
         }
     }
 

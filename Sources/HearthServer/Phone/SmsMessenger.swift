@@ -17,9 +17,8 @@ public struct SmsMessenger: Sendable {
     let clock: WallClock
     let metrics: HearthMetrics
     let logger: Logger
-    /// The outbox service's round signal, and what feeds it when a message is queued.
-    let signals: AsyncStream<Void>
-    let wake: AsyncStream<Void>.Continuation
+    /// Starts the outbox service's round when a message is queued.
+    let wake: OutboxWake
 
     /// The messenger of a server with `configuration`, logging (never a number or a code) to `logger`.
     init(configuration: HearthServerConfiguration, store: any HearthStore, logger: Logger) {
@@ -31,7 +30,7 @@ public struct SmsMessenger: Sendable {
         clock = configuration.clock
         metrics = configuration.metrics
         self.logger = logger
-        (signals, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        wake = OutboxWake()
     }
 
     /// Whether a message can go anywhere (a gateway or the dev sink).
@@ -77,7 +76,7 @@ public struct SmsMessenger: Sendable {
     func outboxService(maxAttempts: Int) -> SmsOutboxService? {
         sender.map {
             SmsOutboxService(channel: SmsOutbox(sender: $0, store: store, sealing: sealing), clock: clock, metrics: metrics,
-                             logger: logger, maxAttempts: maxAttempts, signals: signals, tick: wake)
+                             logger: logger, maxAttempts: maxAttempts, wake: wake)
         }
     }
 

@@ -14,11 +14,7 @@ public struct OutgoingSms: Sendable, Equatable, Codable {
     public var tenantId: String?
 
     public init(to: String, text: String, kind: String, projectId: String, tenantId: String? = nil) {
-        self.to = to
-        self.text = text
-        self.kind = kind
-        self.projectId = projectId
-        self.tenantId = tenantId
+        (self.to, self.text, self.kind, self.projectId, self.tenantId) = (to, text, kind, projectId, tenantId)
     }
 }
 
@@ -50,9 +46,7 @@ public struct SmsConfiguration: Sendable {
     public var maxAttempts: Int
 
     public init(sender: (any SmsSender)? = nil, devSink: Bool = false, maxAttempts: Int = 8) {
-        self.sender = sender
-        self.devSink = devSink
-        self.maxAttempts = maxAttempts
+        (self.sender, self.devSink, self.maxAttempts) = (sender, devSink, maxAttempts)
     }
 
     /// The gateway an `sms.url` names: `twilio://<AccountSID>:<AuthToken>@api.twilio.com?from=%2B1…` (or

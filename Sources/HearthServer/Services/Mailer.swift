@@ -95,7 +95,7 @@ public struct Mailer: Sendable {
     let metrics: HearthMetrics
     let logger: Logger
     /// Wakes the outbox service when a message is queued.
-    let wake: AsyncStream<Void>.Continuation?
+    let wake: OutboxWake?
 
     /// Whether a message can go anywhere.
     public var canSend: Bool { configuration.transport != nil || devMailbox != nil }

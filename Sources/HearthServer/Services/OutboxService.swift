@@ -15,6 +15,21 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// What starts an outbox round: a message queued (by this process) and the service's own timer. Signals coalesce.
+public final class OutboxWake: Sendable {
+    let signals: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    public init() {
+        let (signals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.signals = signals
+        self.continuation = continuation
+    }
+
+    /// Asks for a round.
+    func yield() { continuation.yield() }
+}
+
 /// A message waiting in one of the store's outboxes.
 public protocol OutboxMessage: Sendable {
     var id: String { get }
@@ -51,9 +66,8 @@ public struct OutboxService<Channel: OutboxChannel>: Service {
     let metrics: HearthMetrics
     let logger: Logger
     let maxAttempts: Int
-    let signals: AsyncStream<Void>
-    /// Feeds ``signals`` (the retry round's timer).
-    let tick: AsyncStream<Void>.Continuation
+    /// Rounds: when a message is queued, and every 5 seconds for retries.
+    let wake: OutboxWake
     /// How long a leased message is reserved for this process.
     static var lease: TimeInterval { 120 }
 
@@ -61,15 +75,15 @@ public struct OutboxService<Channel: OutboxChannel>: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 // A round when a message is queued, and every 5 seconds for retries (signals coalesce).
-                group.addTask { [tick] in
-                    tick.yield()
+                group.addTask { [wake] in
+                    wake.yield()
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .seconds(5))
-                        tick.yield()
+                        wake.yield()
                     }
                 }
                 group.addTask {
-                    for await _ in signals {
+                    for await _ in wake.signals {
                         if Task.isCancelled { break }
                         await deliverDue()
                     }

@@ -13,9 +13,7 @@ public struct EmulatorVerificationCode: Codable, Sendable, Equatable {
     public var code: String
 
     public init(phoneNumber: String, sessionInfo: String, code: String) {
-        self.phoneNumber = phoneNumber
-        self.sessionInfo = sessionInfo
-        self.code = code
+        (self.phoneNumber, self.sessionInfo, self.code) = (phoneNumber, sessionInfo, code)
     }
 }
 
