@@ -3,6 +3,7 @@ import HearthStore
 import HearthStorePostgres
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The PostgreSQL server the tests use: `HEARTH_TEST_POSTGRES_URL` (scripts/test starts a throwaway cluster and
 /// sets it; `scripts/test-postgres start` does the same by hand). Each test gets a database of its own, created
@@ -12,8 +13,28 @@ public enum PostgresTestDatabase {
 
     public static let skipNotice = "HEARTH_TEST_POSTGRES_URL is not set: the PostgreSQL store is not tested (scripts/test sets it; by hand: eval \"$(scripts/test-postgres start)\")"
 
+    /// How many test databases are in use at once. Each holds up to 6 connections (more with a second replica), and
+    /// hundreds of tests start together: unbounded, they passed the server's `max_connections` (200) and failed
+    /// with `too many clients already`. A test past the bound waits for a database before its harness starts.
+    public static let concurrentDatabases = ProcessInfo.processInfo.environment["HEARTH_TEST_POSTGRES_DATABASES"].flatMap(Int.init) ?? 20
+
+    private static let slots = AsyncSlots(concurrentDatabases)
+
     /// A fresh empty database on the test server; dropped after `body`.
     public static func withDatabase<T>(_ body: (PostgresStoreConfiguration) async throws -> T) async throws -> T {
+        guard url != nil else { throw StoreError.backend("HEARTH_TEST_POSTGRES_URL is not set") }
+        await slots.acquire()
+        do {
+            let result = try await withFreshDatabase(body)
+            slots.release()
+            return result
+        } catch {
+            slots.release()
+            throw error
+        }
+    }
+
+    private static func withFreshDatabase<T>(_ body: (PostgresStoreConfiguration) async throws -> T) async throws -> T {
         guard let url else { throw StoreError.backend("HEARTH_TEST_POSTGRES_URL is not set") }
         let admin = try PostgresStoreConfiguration(url: url, tls: .disable)
         let name = "hearth_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
@@ -48,5 +69,42 @@ public enum PostgresTestDatabase {
             throw error
         }
         try await connection.close()
+    }
+}
+
+/// A counting semaphore for async code: at most `count` holders at once, the others wait in order.
+final class AsyncSlots: Sendable {
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(_ count: Int) { state = Mutex(State(free: max(1, count))) }
+
+    func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state -> Bool in
+                if state.free > 0 {
+                    state.free -= 1
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiting.isEmpty {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

@@ -57,7 +57,7 @@ public struct SmsStatus: Sendable {
         var alerts: [String] = []
         if phoneSignIn || phoneSecondFactor {
             if budgetUsedUp {
-                alerts.append("the daily SMS budget (\(dailyBudget)) is used up: every code is refused (QUOTA_EXCEEDED) until 00:00 UTC. Raise it below or with hearth project sms set --daily-budget.")
+                alerts.append("the daily SMS budget (\(dailyBudget)) is used up: every code is refused (QUOTA_EXCEEDED) until 00:00 UTC. Raise it on the Phone page or with hearth project sms set --daily-budget.")
             }
             if appVerification == .missing {
                 alerts.append("app verification is not configured: this production project refuses every SMS. Set a reCAPTCHA secret, or turn app verification off explicitly.")

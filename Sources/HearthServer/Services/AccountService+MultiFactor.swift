@@ -106,14 +106,8 @@ extension AccountService {
             user.validSince = max(user.validSince, Date(timeIntervalSince1970: Double(claims.authTime)))
         }
         try await auditUser(updated.localId, "mfa.enroll", detail: "totp \(enrollmentId)\(recoveryCodes == nil ? "" : ", recovery codes")", in: scope)
-        if let mailer, let email = updated.email {
-            let app = Mailer.appName(try await scope.config())
-            let name = request.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "an authenticator app"
-            await mailer.sendNotice(to: updated, subject: "Two-step verification was turned on for your \(app) account", paragraphs: [
-                "A second factor (\(name)) was added to your account \(email) on \(moment.formatted(.iso8601)). From now on, signing in asks for its code.",
-                "If this was not you, reset your password and contact the administrators of \(app): someone else may control your account.",
-            ], kind: "mfaAdded")
-        }
+        await mailer?.sendFactorAdded(to: updated, factor: request.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? "an authenticator app",
+                                      asks: "its code", at: moment, config: project)
         let end = try await finishSignIn(updated, provider: claims.firebase.signInProvider, .continuing(
             claims, sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.totp.rawValue, enrollmentId: enrollmentId)), in: scope)
         return FinalizeMFAEnrollmentResponse(idToken: end.tokens?.idToken, refreshToken: end.tokens?.refreshToken, recoveryCodes: recoveryCodes)

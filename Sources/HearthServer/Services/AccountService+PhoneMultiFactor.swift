@@ -88,14 +88,8 @@ extension AccountService {
         }
         try await auditUser(updated.localId, "mfa.enroll",
                             detail: "phone \(enrollmentId) \(PhoneNumber.masked(number))\(recoveryCodes == nil ? "" : ", recovery codes")", in: scope)
-        if let mailer, let email = updated.email {
-            let app = Mailer.appName(project)
-            let name = displayName ?? "an SMS code to \(PhoneNumber.masked(number))"
-            await mailer.sendNotice(to: updated, subject: "Two-step verification was turned on for your \(app) account", paragraphs: [
-                "A second factor (\(name)) was added to your account \(email) on \(moment.formatted(.iso8601)). From now on, signing in asks for a code sent to that phone.",
-                "If this was not you, reset your password and contact the administrators of \(app): someone else may control your account.",
-            ], kind: "mfaAdded")
-        }
+        await mailer?.sendFactorAdded(to: updated, factor: displayName ?? "an SMS code to \(PhoneNumber.masked(number))",
+                                      asks: "a code sent to that phone", at: moment, config: project)
         let end = try await finishSignIn(updated, provider: claims.firebase.signInProvider, .continuing(
             claims, sessionClaims: IDTokenClaims.secondFactorSessionClaims(kind: MultiFactorKind.phone.rawValue, enrollmentId: enrollmentId)), in: scope)
         return FinalizeMFAEnrollmentResponse(idToken: end.tokens?.idToken, refreshToken: end.tokens?.refreshToken,

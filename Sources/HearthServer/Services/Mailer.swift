@@ -132,6 +132,17 @@ public struct Mailer: Sendable {
         }
     }
 
+    /// The notice that a second factor (`factor`, as the user would recognise it) was added to `user`'s account at
+    /// `moment`; from now on signing in `asks` for it. Best effort, as ``sendNotice(to:subject:paragraphs:kind:)``.
+    func sendFactorAdded(to user: UserRecord, factor: String, asks: String, at moment: Date, config: ProjectConfig) async {
+        guard let email = user.email else { return }
+        let app = Mailer.appName(config)
+        await sendNotice(to: user, subject: "Two-step verification was turned on for your \(app) account", paragraphs: [
+            "A second factor (\(factor)) was added to your account \(email) on \(moment.formatted(.iso8601)). From now on, signing in asks for \(asks).",
+            "If this was not you, reset your password and contact the administrators of \(app): someone else may control your account.",
+        ], kind: "mfaAdded")
+    }
+
     /// The project's name in mail and authenticator apps: `notification.sendEmail.appName`, else the project id.
     static func appName(_ config: ProjectConfig) -> String {
         config.sendEmail?.appName.flatMap { $0.isEmpty ? nil : $0 } ?? config.projectId
