@@ -40,6 +40,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
+from hearth_server import save_page_screenshots
 
 HEARTH, PORT = sys.argv[1:3]
 SHOTS = sys.argv[3] if len(sys.argv) > 3 else None
@@ -157,27 +158,7 @@ def find_user(email):
 
 
 def shoot(name):
-    """Screenshots for docs/console.md at desktop and phone widths. A window resize that headless Chromium refuses
-    is retried once, then reported; it never fails the functional check around it."""
-    if not SHOTS:
-        return
-    for attempt in (1, 2):
-        try:
-            for size, (width, height) in {"desktop": (1200, 900), "phone": (390, 844)}.items():
-                driver.set_window_size(width, height)
-                # The whole page: the document's height (the body's can be shorter) plus what the window itself
-                # takes beyond its viewport, so the bottom of a long form is in the picture.
-                total = driver.execute_script("return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
-                chrome = driver.execute_script("return window.outerHeight - window.innerHeight")
-                driver.set_window_size(width, min(max(height, total + max(chrome, 0) + 20), 2400))
-                driver.execute_script("window.scrollTo(0, 0)")
-                driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
-            driver.set_window_size(1200, 900)
-            return
-        except WebDriverException as error:
-            print(f"note: screenshot {name} attempt {attempt} failed: {error!r}")
-            time.sleep(1)
-    driver.set_window_size(1200, 900)
+    save_page_screenshots(driver, name, SHOTS)
 
 
 def sign_in(email, password):

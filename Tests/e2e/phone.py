@@ -58,7 +58,7 @@ os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{PORT}"
 import firebase_admin  # noqa: E402  (the variable must be set before the SDK reads it)
 from firebase_admin import auth  # noqa: E402
 from checks import check, finish, record_failure  # noqa: E402
-from hearth_server import start_server  # noqa: E402
+from hearth_server import save_page_screenshots, start_server  # noqa: E402
 
 ACCOUNT_SID = "AC" + uuid.uuid4().hex
 AUTH_TOKEN = "tw-" + uuid.uuid4().hex
@@ -598,18 +598,7 @@ def console_driver():
 
 
 def shoot(driver, name):
-    """docs/console.md's screenshots at desktop and phone widths (the whole page), when a directory was given."""
-    if not SHOTS:
-        return
-    os.makedirs(SHOTS, exist_ok=True)
-    for size, (width, height) in {"desktop": (1200, 900), "phone": (390, 844)}.items():
-        driver.set_window_size(width, height)
-        total = driver.execute_script("return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
-        chrome = driver.execute_script("return window.outerHeight - window.innerHeight")
-        driver.set_window_size(width, min(max(height, total + max(chrome, 0) + 20), 2400))
-        driver.execute_script("window.scrollTo(0, 0)")
-        driver.save_screenshot(os.path.join(SHOTS, f"console-{name}-{size}.png"))
-    driver.set_window_size(1200, 900)
+    save_page_screenshots(driver, name, SHOTS)
 
 
 @check("console in Chromium: the Phone page (today's count, a test number added by clicking, a refused one beside its form), the Phone column, the Overview's budget banner")
