@@ -98,7 +98,7 @@ extension AccountService {
             _ = try? await scope.store.deletePhoneVerification(idHash: RefreshTokenRecord.hash(sessionInfo))
             throw error
         }
-        logger.info("verification code sent", metadata: ["purpose": "\(purpose.rawValue)", "number": "\(Self.loggable(phoneNumber))"])
+        logger.info("verification code sent", metadata: ["purpose": "\(purpose.rawValue)", "number": "\(SmsRedaction.hint(phoneNumber))"])
         return sessionInfo
     }
 
@@ -111,9 +111,6 @@ extension AccountService {
             throw HearthAPIError(.invalidPhoneNumber, error.detail)
         }
     }
-
-    /// A number as logs may show it: its last two digits.
-    static func loggable(_ phoneNumber: String) -> String { "…" + phoneNumber.suffix(2) }
 
     static let unsupportedFirstFactor = HearthAPIError(
         .unsupportedFirstFactor, "A phone number cannot be set as a first factor on an SMS based MFA user.")
@@ -270,7 +267,7 @@ extension AccountService {
         }
         // … then the number's (across its sessions) and the address's.
         guard let reservation = try await phoneCodeThrottle.reserve(account: scope.throttleAccount(record.phoneNumber), address: clientAddress) else {
-            logger.notice("phone code checks throttled", metadata: ["number": "\(Self.loggable(record.phoneNumber))", "client": "\(clientAddress)"])
+            logger.notice("phone code checks throttled", metadata: ["number": "\(SmsRedaction.hint(record.phoneNumber))", "client": "\(clientAddress)"])
             throw HearthAPIError(.tooManyAttempts, "too many wrong codes for this number; try again later")
         }
         guard counted.matches(code: code, sessionInfo: sessionInfo) else {

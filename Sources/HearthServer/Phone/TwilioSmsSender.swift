@@ -123,7 +123,7 @@ public struct TwilioSmsSender: SmsSender {
 
 /// Keeps numbers out of logs: a number shows as its last two digits only.
 enum SmsRedaction {
-    /// `…42` for `+15555550142`.
+    /// `…42` for `+15555550142`: a number as logs and the audit log may show it (the one rule for every SMS path).
     static func hint(_ number: String) -> String { "…" + number.suffix(2) }
 
     /// `text` with `number` (and the number without its `+`) replaced by ``hint(_:)``.

@@ -70,7 +70,7 @@ extension AccountService {
             if revokes { user.validSince = revocationMoment }
         }
         if deleteProviders.contains(ProviderIdentity.phoneProviderId), let number = current.phoneNumber, updated.phoneNumber == nil {
-            try await auditUser(updated.localId, "phone.unlink", detail: "phone \(Self.loggable(number))", in: scope)
+            try await auditUser(updated.localId, "phone.unlink", detail: "phone \(SmsRedaction.hint(number))", in: scope)
         }
         var tokens: SessionTokens?
         if revokes {

@@ -112,7 +112,7 @@ extension AccountService {
             }
             return try await signInPhoneUser(winner, phoneNumber: phoneNumber, proof: nil, in: scope)
         }
-        try await auditUser(created.user.localId, "phone.sign_up", detail: "phone \(Self.loggable(phoneNumber))", in: scope)
+        try await auditUser(created.user.localId, "phone.sign_up", detail: "phone \(SmsRedaction.hint(phoneNumber))", in: scope)
         let end = try await finishSignIn(created.user, provider: ProviderIdentity.phoneProviderId, created.signIn(), in: scope)
         return Self.phoneAnswer(end, phoneNumber: phoneNumber, isNewUser: true)
     }
@@ -154,7 +154,7 @@ extension AccountService {
         }
         if previous != phoneNumber {
             let action = previous == nil ? "phone.link" : "phone.update"
-            try await auditUser(current.localId, action, detail: "phone \(Self.loggable(phoneNumber))", in: scope)
+            try await auditUser(current.localId, action, detail: "phone \(SmsRedaction.hint(phoneNumber))", in: scope)
             logger.info("phone number linked", metadata: ["uid": "\(current.localId)"])
         }
         return Self.phoneAnswer(end, phoneNumber: phoneNumber, isNewUser: false)

@@ -78,7 +78,7 @@ public struct RateLimiter: Sendable {
             return ("address", refusal.wait)
         }
         if let refusal = await hit(key: "sms|number|\(phoneNumber.sha256Hex)", perNumber) {
-            if refusal.first { logger.notice("SMS limit per number reached", metadata: ["number": "…\(String(phoneNumber.suffix(2)))"]) }
+            if refusal.first { logger.notice("SMS limit per number reached", metadata: ["number": "\(SmsRedaction.hint(phoneNumber))"]) }
             return ("number", refusal.wait)
         }
         return nil
