@@ -20,9 +20,26 @@ public struct UserQuery: Sendable, Equatable {
     public var ascending: Bool
     public var offset: Int
     public var limit: Int
+    /// Keyset paging by creation time (with `sortBy: .createdAt`; ignored otherwise): only the users strictly after
+    /// this one in the query's order — one index range, however deep the page (issue 41: the console pages by key).
+    public var after: Cursor?
+    /// Whether ``AdminUserStore/queryUsers(_:)`` counts every match; when false its `total` is 0 and nothing is
+    /// counted (a count of a million users is a scan of a million index entries).
+    public var countsTotal: Bool
+
+    /// A user's place in a list by creation time: its exact `createdAt` and its uid (the tie-breaker).
+    public struct Cursor: Sendable, Equatable {
+        public var createdAt: Date
+        public var localId: String
+
+        public init(createdAt: Date, localId: String) {
+            self.createdAt = createdAt
+            self.localId = localId
+        }
+    }
 
     public init(emails: [String] = [], phoneNumbers: [String] = [], localIds: [String] = [], sortBy: UserSortKey = .userId,
-                ascending: Bool = true, offset: Int = 0, limit: Int = 500) {
+                ascending: Bool = true, offset: Int = 0, limit: Int = 500, after: Cursor? = nil, countsTotal: Bool = true) {
         self.emails = emails
         self.phoneNumbers = phoneNumbers
         self.localIds = localIds
@@ -30,6 +47,8 @@ public struct UserQuery: Sendable, Equatable {
         self.ascending = ascending
         self.offset = offset
         self.limit = limit
+        self.after = after
+        self.countsTotal = countsTotal
     }
 }
 
@@ -37,7 +56,7 @@ public struct UserQuery: Sendable, Equatable {
 public protocol AdminUserStore: Sendable {
     /// Users ordered by `localId`, strictly after `afterLocalId` when given, at most `limit`.
     func listUsers(after afterLocalId: String?, limit: Int) async throws -> [UserRecord]
-    /// The users matching `query` (one page) and how many match in all.
+    /// The users matching `query` (one page) and how many match in all (0 when `query.countsTotal` is false).
     func queryUsers(_ query: UserQuery) async throws -> (total: Int, users: [UserRecord])
     /// Deletes every user, identity and refresh token (the emulator's wipe). Returns how many users there were.
     @discardableResult

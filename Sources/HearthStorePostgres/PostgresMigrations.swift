@@ -32,6 +32,8 @@ enum PostgresMigrations {
             (9, schema.passkeys),
             (10, schema.tenants),
             (11, schema.phone),
+            // Issue 41: the indexes reading and cleaning up at a million users need.
+            (12, schema.scale),
         ]
     }()
 }

@@ -125,7 +125,7 @@ extension PostgresStore {
         let filter = StoreSQL.userFilter(query, tenant: tenantKey, alias: "u.")
         let order = StoreSQL.userOrder(query, alias: "u.", dialect: .postgres)
         return try await snapshot { db in
-            let total = try await db.row(StoreSQL.countUsers(filter, from: "users u"))?.int("n") ?? 0
+            let total = query.countsTotal ? try await db.row(StoreSQL.countUsers(filter, from: "users u"))?.int("n") ?? 0 : 0
             return (total, try await db.rows("\(Self.userSelect) \(filter) \(order)").map(Self.userRecord))
         }
     }

@@ -208,8 +208,18 @@ extension PostgresStore {
         }
     }
 
+    /// Deletes in chunks of ``StoreSQL/pruneChunkSize``, one statement (its own transaction) each: no transaction
+    /// holds the row locks of the whole clean-up (issue 41).
     public func pruneRefreshTokens(before cutoff: Date) async throws -> Int {
-        try await single { db in try await db.execute(StoreSQL.pruneRefreshTokens(before: cutoff)) }
+        var pruned = 0
+        for rotated in [true, false] {
+            while true {
+                let deleted = try await single { db in try await db.execute(StoreSQL.pruneRefreshTokenChunk(rotated: rotated, before: cutoff)) }
+                pruned += deleted
+                if deleted < StoreSQL.pruneChunkSize { break }
+            }
+        }
+        return pruned
     }
 
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {

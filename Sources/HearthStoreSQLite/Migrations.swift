@@ -24,6 +24,8 @@ enum Migrations {
             (10, schema.passkeys),
             (11, schema.tenants),
             (12, schema.phone),
+            // Issue 41: the indexes reading and cleaning up at a million users need.
+            (13, schema.scale),
         ]
     }()
 }

@@ -7,8 +7,7 @@ extension SQLiteStore {
 
     public func listUsers(after afterLocalId: String?, limit: Int) async throws -> [UserRecord] {
         try await read { [self] db in
-            let page = try db.rows("SELECT local_id FROM users \(StoreSQL.userPage(after: afterLocalId, limit: limit, tenant: tenantKey))")
-            return try loadUsers(page, db: db)
+            try loadUsers(try db.rows("SELECT * FROM users \(StoreSQL.userPage(after: afterLocalId, limit: limit, tenant: tenantKey))"), db: db)
         }
     }
 
@@ -16,8 +15,8 @@ extension SQLiteStore {
         let filter = StoreSQL.userFilter(query, tenant: tenantKey)
         return try await read { [self] db in
             // Built at run time (the lists' lengths vary): not kept in the statement cache.
-            let total = try db.rows(StoreSQL.countUsers(filter), cached: false).first?.int("n") ?? 0
-            let page = try db.rows("SELECT local_id FROM users \(filter) \(StoreSQL.userOrder(query, dialect: .sqlite))", cached: false)
+            let total = query.countsTotal ? try db.rows(StoreSQL.countUsers(filter), cached: false).first?.int("n") ?? 0 : 0
+            let page = try db.rows("SELECT * FROM users \(filter) \(StoreSQL.userOrder(query, dialect: .sqlite))", cached: false)
             return (total, try loadUsers(page, db: db))
         }
     }
@@ -29,8 +28,18 @@ extension SQLiteStore {
         }
     }
 
+    /// A page of `users` rows, whole: their identities read with one statement per 500 users (issue 41: not two
+    /// statements per user).
     private func loadUsers(_ page: [SQLiteRow], db: SQLConnection) throws -> [UserRecord] {
-        try page.compactMap { row in try row.string("local_id").flatMap { try loadUser(localId: $0, db: db) } }
+        let localIds = page.compactMap { $0.string("local_id") }
+        var identities: [String: [ProviderIdentity]] = [:]
+        for start in stride(from: 0, to: localIds.count, by: 500) {
+            for row in try db.rows(StoreSQL.identities(localIds: localIds[start..<min(start + 500, localIds.count)]), cached: false) {
+                guard let localId = row.string("local_id") else { continue }
+                identities[localId, default: []].append(try ProviderIdentity(row: row))
+            }
+        }
+        return try page.map { row in try UserRecord(row: row, identities: identities[row.string("local_id") ?? ""] ?? []) }
     }
 
     // MARK: Audit log

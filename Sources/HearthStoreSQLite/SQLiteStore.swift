@@ -381,8 +381,18 @@ public final class SQLiteStore: HearthStore {
         }
     }
 
+    /// Deletes in chunks of ``StoreSQL/pruneChunkSize``, one transaction each: sign-ins and refreshes write between
+    /// two chunks instead of waiting for the whole clean-up (issue 41).
     public func pruneRefreshTokens(before cutoff: Date) async throws -> Int {
-        try await transaction { db in try db.execute(StoreSQL.pruneRefreshTokens(before: cutoff)) }
+        var pruned = 0
+        for rotated in [true, false] {
+            while true {
+                let deleted = try await transaction { db in try db.execute(StoreSQL.pruneRefreshTokenChunk(rotated: rotated, before: cutoff)) }
+                pruned += deleted
+                if deleted < StoreSQL.pruneChunkSize { break }
+            }
+        }
+        return pruned
     }
 
     public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {

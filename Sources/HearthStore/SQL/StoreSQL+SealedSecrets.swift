@@ -4,10 +4,12 @@ import HearthCore
 extension StoreSQL {
     // MARK: Sealed TOTP secrets (issue 35, item 11)
 
-    /// A page of the users whose `mfa` holds a sealed secret, by uid: their uid and `mfa` column.
+    /// A page of the users whose `mfa` holds a sealed secret, by uid: their uid and `mfa` column. Read through the
+    /// partial index `users_mfa` (users with second factors only): at start-up it costs the users with factors, not
+    /// every user (issue 41).
     package static func usersWithSealedSecrets(after afterId: String?, limit: Int) -> SQLStatement {
         """
-        SELECT local_id, mfa FROM users WHERE mfa LIKE \(SealedFactorCensus.sealedPattern) AND local_id > \(afterId ?? "")
+        SELECT local_id, mfa FROM users WHERE mfa IS NOT NULL AND mfa LIKE \(SealedFactorCensus.sealedPattern) AND local_id > \(afterId ?? "")
         ORDER BY local_id LIMIT \(max(0, limit))
         """
     }

@@ -115,6 +115,11 @@ package enum StoreSQL {
         "SELECT * FROM provider_identities WHERE local_id = \(localId) ORDER BY provider_id"
     }
 
+    /// The identities of a page of users (``localId`` first, then provider): one statement for the whole page.
+    package static func identities(localIds: some Collection<String>) -> SQLStatement {
+        "SELECT * FROM provider_identities WHERE local_id IN (\(list: Array(localIds))) ORDER BY local_id, provider_id"
+    }
+
     package static func deleteIdentities(localId: String) -> SQLStatement { "DELETE FROM provider_identities WHERE local_id = \(localId)" }
 
     /// The identity of a sign-in whose stored profile differs: its index in `user.identities`.
@@ -145,11 +150,17 @@ package enum StoreSQL {
         if !query.localIds.isEmpty { conditions.append("\(unescaped: alias)local_id IN (\(list: query.localIds))") }
         if !query.phoneNumbers.isEmpty {
             conditions.append("""
-                \(unescaped: alias)local_id IN (SELECT local_id FROM provider_identities WHERE provider_id = 'phone' \
-                AND federated_id IN (\(list: query.phoneNumbers)))
+                \(unescaped: alias)local_id IN (SELECT local_id FROM provider_identities WHERE tenant_id = \(tenant) \
+                AND provider_id = 'phone' AND federated_id IN (\(list: query.phoneNumbers)))
                 """)
         }
-        let inTenant: SQLStatement = "WHERE \(unescaped: alias)tenant_id = \(tenant)"
+        var inTenant: SQLStatement = "WHERE \(unescaped: alias)tenant_id = \(tenant)"
+        if let after = query.after, query.sortBy == .createdAt {
+            // Keyset paging (issue 41): one range of `users_created_at` (tenant_id, created_at, local_id).
+            inTenant = inTenant + """
+                 AND (\(unescaped: alias)created_at, \(unescaped: alias)local_id) \(unescaped: query.ascending ? ">" : "<") (\(after.createdAt), \(after.localId))
+                """
+        }
         return conditions.isEmpty ? inTenant : inTenant + " AND (" + SQLStatement.joined(conditions, separator: " OR ") + ")"
     }
 
@@ -163,9 +174,19 @@ package enum StoreSQL {
         case .userEmail: "email"
         }
         let direction = dialect.direction(ascending: query.ascending)
-        let key = "\(alias)local_id \(direction)"
-        let order = column == "local_id" ? key : "\(alias)\(column) \(direction), \(key)"
-        return "ORDER BY \(unescaped: order) LIMIT \(max(0, query.limit)) OFFSET \(max(0, query.offset))"
+        // `local_id` and `created_at` are never NULL: a plain direction, which an index scan in either direction gives.
+        let plain = query.ascending ? "ASC" : "DESC"
+        // A filtered query is read through the filter's indexes (an email, a uid, a phone number) and sorted after: on
+        // SQLite a `+` keeps the planner from walking the whole tenant in key order instead (issue 41).
+        let sorted = !query.emails.isEmpty || !query.localIds.isEmpty || !query.phoneNumbers.isEmpty ? (dialect == .sqlite ? "+" : "") : ""
+        let key = "\(sorted)\(alias)local_id \(plain)"
+        let order = switch column {
+        case "local_id": key
+        case "created_at": "\(sorted)\(alias)created_at \(plain), \(key)"
+        default: "\(alias)\(column) \(direction), \(key)"
+        }
+        let offset: SQLStatement = query.offset > 0 ? " OFFSET \(query.offset)" : ""
+        return "ORDER BY \(unescaped: order) LIMIT \(max(0, query.limit))" + offset
     }
 
     /// How many users `filter` selects; `from` is `users` with the alias the filter uses.
@@ -268,11 +289,15 @@ package enum StoreSQL {
 
     package static func deleteRefreshTokens(localId: String) -> SQLStatement { "DELETE FROM refresh_tokens WHERE local_id = \(localId)" }
 
-    package static func pruneRefreshTokens(before cutoff: Date) -> SQLStatement {
-        """
-        DELETE FROM refresh_tokens
-        WHERE (rotated_at IS NOT NULL AND rotated_at < \(cutoff)) OR (revoked = \(true) AND created_at < \(cutoff))
-        """
+    /// How many dead refresh tokens one transaction of the clean-up deletes: the write lock is held for one chunk,
+    /// never for the whole table (issue 41).
+    package static let pruneChunkSize = 1_000
+
+    /// One chunk of the refresh-token clean-up: at most `limit` tokens rotated before `cutoff` (`rotated`), or revoked
+    /// and created before it; each found by range in its partial index (`refresh_tokens_rotated`, `refresh_tokens_revoked`).
+    package static func pruneRefreshTokenChunk(rotated: Bool, before cutoff: Date, limit: Int = pruneChunkSize) -> SQLStatement {
+        let dead: SQLStatement = rotated ? "rotated_at < \(cutoff)" : "revoked = TRUE AND created_at < \(cutoff)"
+        return "DELETE FROM refresh_tokens WHERE token_hash IN (SELECT token_hash FROM refresh_tokens WHERE \(dead) LIMIT \(max(1, limit)))"
     }
 
     /// What a presented refresh token allows, before any user check.

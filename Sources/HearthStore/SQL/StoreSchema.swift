@@ -382,3 +382,29 @@ extension StoreSchema {
         return statements
     }
 }
+
+extension StoreSchema {
+    /// Issue 41 (a million users): indexes for what is read or cleaned up at scale.
+    /// - `refresh_tokens_rotated`, `refresh_tokens_revoked`: the hourly refresh-token clean-up finds its rows by range,
+    ///   not by scanning the table (``StoreSQL/pruneRefreshTokenChunk(rotated:before:limit:)``).
+    /// - `users_created_at` becomes `(tenant_id, created_at, local_id)`: the console's newest-first list and the
+    ///   overview's recent users read one range of one tenant, paged by key.
+    /// - `users_mfa`: only users holding second factors (the sealed-secret census at start-up reads them, not every user).
+    /// - The other hourly clean-ups' expiry columns that had no index on this engine.
+    package var scale: [String] {
+        var statements = [
+            "CREATE INDEX refresh_tokens_rotated ON refresh_tokens(rotated_at) WHERE rotated_at IS NOT NULL",
+            "CREATE INDEX refresh_tokens_revoked ON refresh_tokens(created_at) WHERE revoked = TRUE",
+            "DROP INDEX users_created_at",
+            "CREATE INDEX users_created_at ON users(tenant_id, created_at, local_id)",
+            "CREATE INDEX users_mfa ON users(local_id) WHERE mfa IS NOT NULL",
+        ]
+        if d == .sqlite {
+            statements += [
+                "CREATE INDEX pending_credentials_expiry ON pending_credentials(expires_at)",
+                "CREATE INDEX throttle_attempts_at ON throttle_attempts(at)",
+            ]
+        }
+        return statements
+    }
+}
