@@ -205,6 +205,7 @@ let package = Package(
             name: "hearth-bench",
             dependencies: [
                 "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire", "HearthOIDC",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -24,9 +24,14 @@ import Glibc
 struct HearthBench {
     static func main() async throws {
         let options = try Options(CommandLine.arguments.dropFirst())
+        if let port = options.floorServer {
+            // The framework floor of the scale run, in a process of its own (Floor.swift).
+            try await FloorServer.run(port: port)
+            return
+        }
         let bench = try Bench(options: options)
         do {
-            if options.soak { try await bench.soak() } else { try await bench.run() }
+            if options.soak { try await bench.soak() } else if options.scale != nil { try await bench.scale() } else { try await bench.run() }
         } catch {
             await bench.stopServer()
             bench.stopPeer()
@@ -69,6 +74,16 @@ struct Options {
     var callgrindDir = "/tmp/hearth-callgrind"
     /// How long the server may take to answer `/healthz` after its start.
     var startupTimeout = 30.0
+    /// `--scale [N]` (Scale.swift): generate, import, serve and measure N users in steps; `--smoke` makes it N = 2 000.
+    var scale: Int?
+    var scaleSteps: [Int]?
+    /// Per-step figures as CSV (for `scripts/scale-plot`).
+    var scaleCSV: String?
+    /// `--floor-server PORT`: this process is the scale run's framework floor (Floor.swift); `--floor-port`: where the
+    /// scale run starts it (default: `port` + 5).
+    var floorServer: Int?
+    var floorPort = 0
+    var smoke = false
 
     init(_ arguments: ArraySlice<String>) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -102,7 +117,21 @@ struct Options {
             case "--callgrind": callgrind = true
             case "--callgrind-dir": callgrindDir = try value()
             case "--startup-timeout": startupTimeout = Double(try value()) ?? startupTimeout
+            case "--scale":
+                // The count is optional: `--scale` alone is 10⁶ (2 000 with --smoke).
+                var peek = iterator
+                if let next = peek.next(), let count = Int(next.replacingOccurrences(of: "_", with: "")) {
+                    scale = count
+                    iterator = peek
+                } else {
+                    scale = 0
+                }
+            case "--scale-steps": scaleSteps = try value().split(separator: ",").compactMap { Int($0.replacingOccurrences(of: "_", with: "")) }
+            case "--scale-csv": scaleCSV = try value()
+            case "--floor-server": floorServer = Int(try value())
+            case "--floor-port": floorPort = Int(try value()) ?? floorPort
             case "--smoke":
+                smoke = true
                 duration = 0.5; concurrency = 2; users = 20; bigUsers = 2000; passwordUsers = 2; glewlwydPort = nil
             case "-h", "--help":
                 print("""
@@ -111,6 +140,8 @@ struct Options {
                                         [--database-url postgres://user:password@host:5432/fresh-database]
                                         [--glewlwyd-port 4593] [--peer-script scripts/glewlwyd-peer]
                                         [--requests N] [--callgrind] [--callgrind-dir /tmp/hearth-callgrind] [--startup-timeout 30]
+                           hearth-bench --scale [1000000] [--scale-steps 1000,10000,100000,1000000] [--scale-csv FILE] [--floor-port PORT+5]
+                                        [--database-url …] [--duration 5] [--concurrency 8] [--users 1000] [--server PATH] [--port 9180] [--smoke]
                            hearth-bench --soak [--soak-seconds 600] [--rate REQ_PER_S] [--interval 30] [--calibration-seconds 10]
                                         [--plateau-seconds 1800] [--soak-csv FILE]
                                         [--concurrency N] [--users 1000] [--password-users 8] [--server PATH] [--port 9180]
@@ -118,6 +149,12 @@ struct Options {
                 exit(0)
             default: throw BenchError("unknown argument \(argument)")
             }
+        }
+        if floorPort == 0 { floorPort = port + 5 }
+        if let count = scale {
+            // --smoke: N = 2 000 in two steps against the debug build (scripts/test).
+            if smoke { scale = 2000; scaleSteps = scaleSteps ?? [1000, 2000] } else if count <= 0 { scale = 1_000_000 }
+            startupTimeout = max(startupTimeout, 600)
         }
         if callgrind {
             requests = requests ?? 200
