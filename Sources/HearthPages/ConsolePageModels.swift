@@ -139,9 +139,13 @@ public struct OverviewPage: ConsolePage {
     /// Why SMS sends stop or lean on fewer defences now, a sentence each (issue 40): the daily budget used up, a
     /// production project without app verification (refused, or turned off explicitly), no SMS gateway.
     public let smsAlerts: [String]
+    /// How old `usersTotal` is when it was not counted for this view ("counted 40 s ago"; nil: counted now). The
+    /// count is made at most once a minute (issue 41).
+    public let usersCounted: String?
 
     public init(usersTotal: String, usersNew: String, signInsTotal: String, refusedTotal: String, chart: Chart, legend: [LegendEntry], refusals: [Refusal],
-                mail: MailStatus? = nil, blockingOutage: String? = nil, smsAlerts: [String] = []) {
+                mail: MailStatus? = nil, blockingOutage: String? = nil, smsAlerts: [String] = [], usersCounted: String? = nil) {
+        self.usersCounted = usersCounted
         self.smsAlerts = smsAlerts
         self.mail = mail
         self.blockingOutage = blockingOutage

@@ -14,13 +14,11 @@ extension ConsoleController {
         let since = now.addingTimeInterval(-29 * 86_400)
         let days = (0..<30).map { AdminService.day(since.addingTimeInterval(Double($0) * 86_400)) }
         let counts = try await store.dailyCounts(sinceDay: days[0])
-        var query = QueryUsersRequest()
-        query.sortBy = "CREATED_AT"
-        query.order = "DESC"
-        query.limit = FlexibleInt(500)
-        let recent = try await service.query(query, in: projectScope)
-        let cutoff = now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970 * 1000
-        let newUsers = (recent.userInfo ?? []).filter { (Double($0.createdAt) ?? 0) >= cutoff }.count
+        // The 500 newest users (one range of `users_created_at`, nothing counted) and the cached total (issue 41).
+        let recent = try await projectScope.store.queryUsers(UserQuery(sortBy: .createdAt, ascending: false, limit: 500, countsTotal: false)).users
+        let cutoff = now.addingTimeInterval(-30 * 86_400)
+        let newUsers = recent.filter { $0.createdAt >= cutoff }.count
+        let total = try await userCounts.users(of: projectScope.store, now: now)
         let signIns = counts.filter { $0.kind == "signIn" }
         let refusals = counts.filter { $0.kind == "refused" }
         let providers = Array(Set(signIns.map(\.key))).sorted()
@@ -29,7 +27,7 @@ extension ConsoleController {
         var refusalTotals: [String: Int] = [:]
         for count in refusals { refusalTotals[count.key, default: 0] += count.count }
         return OverviewPage(
-            usersTotal: String(try await projectScope.store.userCount()),
+            usersTotal: String(total.users),
             usersNew: newUsers >= 500 ? "500+" : String(newUsers),
             signInsTotal: String(signIns.reduce(0) { $0 + $1.count }),
             refusedTotal: String(refusals.reduce(0) { $0 + $1.count }),
@@ -39,7 +37,8 @@ extension ConsoleController {
                                          count: String(signIns.filter { $0.key == provider }.reduce(0) { $0 + $1.count }))
             },
             refusals: refusalTotals.sorted { $0.value > $1.value }.map { OverviewPage.Refusal(reason: $0.key, count: String($0.value)) },
-            mail: mailStatus, blockingOutage: try await blockingOutage(), smsAlerts: await smsAlerts())
+            mail: mailStatus, blockingOutage: try await blockingOutage(), smsAlerts: await smsAlerts(),
+            usersCounted: total.fresh ? nil : "counted \(total.age(at: now)) s ago")
     }
 
     /// Stacked bars, one per day, one colour per provider, and every seventh day's date counted back from today
@@ -78,25 +77,66 @@ extension ConsoleController {
         let parameters = FormQuery(request.uri.query)
         let search = (parameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
         let pageIndex = max(0, Int(parameters.get("page") ?? "0") ?? 0)
-        var query = QueryUsersRequest()
-        query.limit = FlexibleInt(Int64(Self.pageSize))
-        query.offset = FlexibleInt(Int64(pageIndex * Self.pageSize))
-        query.sortBy = "CREATED_AT"
-        query.order = "DESC"
-        if !search.isEmpty {
+        let users: [UserInfo]
+        let total: Int
+        var counted = ""
+        var hasNext: Bool
+        var previousHref: String?, nextHref: String?
+        let encodedSearch = search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        func pageHref(_ index: Int) -> String { target.base + "/users?page=\(index)" + (search.isEmpty ? "" : "&q=\(encodedSearch)") }
+        if search.isEmpty {
+            // Newest first, paged by key (issue 41): a page deep in a million users reads one index range, not every user
+            // before it. A bare `page=N` (a link typed by hand) still skips by offset; the links carry the key.
+            let after = parameters.get("after").flatMap(Self.cursor)
+            let before = parameters.get("before").flatMap(Self.cursor)
+            let store = target.scope.store
+            var query = UserQuery(sortBy: .createdAt, ascending: before != nil, offset: after == nil && before == nil ? pageIndex * Self.pageSize : 0,
+                                  limit: Self.pageSize + 1, after: before ?? after, countsTotal: false)
+            if before != nil {
+                // The page before: the next `pageSize` users the other way, shown newest first.
+                query.limit = Self.pageSize
+                let records = try await store.queryUsers(query).users
+                users = records.reversed().map(\.userInfo)
+                hasNext = true
+                if let first = records.last, pageIndex > 0 {
+                    previousHref = pageIndex > 1 ? pageHref(pageIndex - 1) + "&before=" + Self.cursor(first) : pageHref(0)
+                }
+                if let last = records.first { nextHref = pageHref(pageIndex + 1) + "&after=" + Self.cursor(last) }
+            } else {
+                let records = try await store.queryUsers(query).users
+                let page = records.prefix(Self.pageSize)
+                users = page.map(\.userInfo)
+                hasNext = records.count > Self.pageSize
+                if let last = page.last, hasNext { nextHref = pageHref(pageIndex + 1) + "&after=" + Self.cursor(last) }
+                if pageIndex > 0 {
+                    previousHref = pageIndex > 1 ? page.first.map { pageHref(pageIndex - 1) + "&before=" + Self.cursor($0) } ?? pageHref(0) : pageHref(0)
+                }
+            }
+            let count = try await userCounts.users(of: store, now: configuration.clock.now(), atLeast: pageIndex * Self.pageSize + users.count)
+            total = count.users
+            counted = count.ageNote(at: configuration.clock.now())
+            if users.isEmpty { hasNext = false }
+        } else {
+            var query = QueryUsersRequest()
+            query.limit = FlexibleInt(Int64(Self.pageSize))
+            query.offset = FlexibleInt(Int64(pageIndex * Self.pageSize))
+            query.sortBy = "CREATED_AT"
+            query.order = "DESC"
             var expressions = [QueryExpression(userId: search)]
             if search.contains("@") { expressions.append(QueryExpression(email: search)) }
             if search.hasPrefix("+") { expressions.append(QueryExpression(phoneNumber: search)) }
             query.expression = expressions
+            let result = try await service.query(query, in: target.scope)
+            total = Int(result.recordsCount) ?? 0
+            users = result.userInfo ?? []
+            hasNext = (pageIndex + 1) * Self.pageSize < total
+            if hasNext { nextHref = pageHref(pageIndex + 1) }
+            if pageIndex > 0 { previousHref = pageHref(pageIndex - 1) }
         }
-        let result = try await service.query(query, in: target.scope)
-        let total = Int(result.recordsCount) ?? 0
-        let users = result.userInfo ?? []
-        let encodedSearch = search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        func pageHref(_ index: Int) -> String { target.base + "/users?page=\(index)" + (search.isEmpty ? "" : "&q=\(encodedSearch)") }
         return UsersPage(
-            caption: total == 0 ? (search.isEmpty ? (target.tenant == nil ? "No users yet." : "No users in this tenant yet.") : "No user matches “\(search)”.")
-                : "Users \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + users.count) of \(total)",
+            caption: total == 0 && users.isEmpty ? (search.isEmpty ? (target.tenant == nil ? "No users yet." : "No users in this tenant yet.") : "No user matches “\(search)”.")
+                : users.isEmpty ? "No more users (\(total) in all\(counted))."
+                : "Users \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + users.count) of \(total)\(counted)",
             users: users.enumerated().map { index, user in
                 var providers = user.providerUserInfo.map(\.providerId)
                 if providers.isEmpty { providers = [user.email != nil ? "email (no password)" : "anonymous"] }
@@ -106,8 +146,21 @@ extension ConsoleController {
                                      phone: user.phoneNumber)
             },
             query: search.isEmpty ? nil : search,
-            previous: pageIndex > 0 ? pageHref(pageIndex - 1) : nil,
-            next: (pageIndex + 1) * Self.pageSize < total ? pageHref(pageIndex + 1) : nil)
+            previous: previousHref,
+            next: hasNext ? nextHref : nil)
+    }
+
+    /// A user's place in the newest-first list, for a page link: its exact creation time (seconds, every digit) and uid.
+    static func cursor(_ user: UserRecord) -> String {
+        ("\(user.createdAt.timeIntervalSince1970)~" + user.localId).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    /// The place a link carries (``cursor(_:)``, already percent-decoded); nil when it is not one.
+    static func cursor(_ text: String) -> UserQuery.Cursor? {
+        guard let separator = text.firstIndex(of: "~"), let seconds = Double(text[..<separator]), seconds.isFinite else { return nil }
+        let localId = String(text[text.index(after: separator)...])
+        guard !localId.isEmpty else { return nil }
+        return UserQuery.Cursor(createdAt: Date(timeIntervalSince1970: seconds), localId: localId)
     }
 
     func user(_ request: Request, _ session: ConsoleSession, in target: ConsoleScope) async throws -> UserPage {

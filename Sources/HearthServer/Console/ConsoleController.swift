@@ -19,6 +19,8 @@ struct ConsoleController {
     let federation: FederationService
     /// The Templates page's test email and the mail banner.
     let emailActions: EmailActionService
+    /// The user counts the pages show, made at most once a minute per scope (issue 41).
+    let userCounts = ConsoleUserCounts()
     /// What the project's pages act on (overview, settings, templates, apps, keys, service accounts, audit log,
     /// tenants). Users and Sign-in method act on the scope the picker chose (``ConsoleScope``, `/console/t/<tenant>/…`).
     var projectScope: Scope { service.projectScope }
