@@ -204,7 +204,7 @@ let package = Package(
         .executableTarget(
             name: "hearth-bench",
             dependencies: [
-                "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire", "HearthOIDC",
+                "HearthCore", "HearthStore", "HearthStoreSQLite", "HearthStorePostgres", "HearthWire", "HearthOIDC", "HearthDevIdP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -51,6 +51,10 @@ public final class DevIdentityProviders: Sendable {
     /// How long an access token works.
     public let accessTokenLifetime: TimeInterval
     let publicURL: PublicBaseURL
+    /// The server whose auth handler is the registered redirect URI of the Microsoft and Yahoo clients: this
+    /// same server (`publicURL`) unless another one was given (the benchmark serves the dev IdPs in a process of
+    /// their own, so that their work is not counted as the measured server's).
+    let relyingParty: PublicBaseURL
     let clock: WallClock
     let microsoft: DevIdPState
     let yahoo: DevIdPState
@@ -59,12 +63,13 @@ public final class DevIdentityProviders: Sendable {
     public init(publicURL: PublicBaseURL, clock: WallClock = .system, microsoftClient: Client = .random(prefix: "dev-ms"),
                 yahooClient: Client = .random(prefix: "dev-yahoo"), appleCredentials: DevAppleProvider.Credentials = .random(),
                 googleClient: Client = DevGoogleProvider.randomClient(), accessTokenLifetime: TimeInterval = 600,
-                logger: Logger = Logger(label: "hearth.devidp")) async throws {
+                relyingParty: PublicBaseURL? = nil, logger: Logger = Logger(label: "hearth.devidp")) async throws {
         self.appleCredentials = appleCredentials
         self.apple = try await DevAppleProvider(publicURL: publicURL, credentials: appleCredentials, clock: clock)
         self.google = try await DevGoogleProvider(publicURL: publicURL, client: googleClient, nativeClientIds: [DevIdentityProviders.googleNativeClientId],
                                                   clock: clock)
         self.publicURL = publicURL
+        self.relyingParty = relyingParty ?? publicURL
         self.accessTokenLifetime = accessTokenLifetime
         self.clock = clock
         self.microsoftClient = microsoftClient
@@ -212,7 +217,7 @@ public final class DevIdentityProviders: Sendable {
         guard clientId == client(provider).id else {
             return DevPage.message("Unknown application", "client_id \(clientId) is not registered with this provider.", status: .badRequest)
         }
-        guard redirectUri == publicURL.authHandlerURL else {
+        guard redirectUri == relyingParty.authHandlerURL else {
             return DevPage.message("Redirect URI mismatch", "The redirect_uri does not match the one registered for this application.", status: .badRequest)
         }
         let state = query.get("state")

@@ -17,6 +17,14 @@ extension SQLiteStore {
         try await read { db in try db.rows(StoreSQL.passkeys(localId: localId)).map(PasskeyCredential.init(row:)) }
     }
 
+    /// The user and their passkeys in one read transaction (a lookup's one store access).
+    public func userWithPasskeys(localId: String) async throws -> (user: UserRecord, passkeys: [PasskeyCredential])? {
+        try await read { [self] db in
+            guard let user = try loadUser(localId: localId, db: db) else { return nil }
+            return (user, try db.rows(StoreSQL.passkeys(localId: localId)).map(PasskeyCredential.init(row:)))
+        }
+    }
+
     public func recordPasskeyUse(credentialId: String, expected: Int64, signCount: Int64, backedUp: Bool, at: Date) async throws -> Bool {
         try await transaction { db in
             try db.execute(StoreSQL.recordPasskeyUse(credentialId: credentialId, expected: expected, signCount: signCount, backedUp: backedUp, at: at)) == 1

@@ -188,29 +188,36 @@ public final class SQLiteStore: HearthStore {
 
         func rows(_ statement: SQLStatement, cached: Bool = true) throws -> [SQLiteRow] {
             let (sql, arguments) = try Self.render(statement)
-            return try Row.fetchAll(cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql), arguments: arguments).map(SQLiteRow.init)
+            let rows = try Row.fetchAll(cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql), arguments: arguments)
+            // One column list for the whole result (every row of a statement has the same columns).
+            guard let first = rows.first else { return [] }
+            let columns = Array(first.columnNames)
+            return rows.map { SQLiteRow(row: $0, columns: columns) }
         }
 
         func row(_ statement: SQLStatement) throws -> SQLiteRow? {
             let (sql, arguments) = try Self.render(statement)
-            return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments).map(SQLiteRow.init)
+            return try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments).map { SQLiteRow(row: $0, columns: Array($0.columnNames)) }
         }
 
         /// `?` placeholders and their arguments; a text holding U+0000 is refused (SQLite would store or match it cut short).
+        /// The values go to GRDB as existentials (`StatementArguments(_:)` of optionals): its initializer for a
+        /// sequence of `DatabaseValue` maps them through a key path, which costs a key path instantiation per call.
         static func render(_ statement: SQLStatement) throws -> (String, StatementArguments) {
             var sql = ""
-            var values: [DatabaseValue] = []
+            var values: [(any DatabaseValueConvertible)?] = []
+            values.reserveCapacity(statement.fragments.count / 2 + 1)
             for fragment in statement.fragments {
                 switch fragment {
                 case .sql(let text): sql += text
                 case .value(let value):
                     sql += "?"
-                    let bound: DatabaseValue = switch try value.checkedStorable() {
-                    case .text(let text): text.databaseValue
-                    case .integer(let integer): integer.databaseValue
-                    case .double(let double): double.databaseValue
-                    case .bool(let bool): Int64(bool ? 1 : 0).databaseValue
-                    case .null: .null
+                    let bound: (any DatabaseValueConvertible)? = switch try value.checkedStorable() {
+                    case .text(let text): text
+                    case .integer(let integer): integer
+                    case .double(let double): double
+                    case .bool(let bool): Int64(bool ? 1 : 0)
+                    case .null: nil
                     }
                     values.append(bound)
                 }
@@ -448,11 +455,36 @@ public final class SQLiteStore: HearthStore {
 }
 
 /// A GRDB row read through the stores' shared mappings (dates are REAL seconds, booleans integers).
+///
+/// Columns are found by exact name in `columns` (the result's names as SQLite reports them, shared by every row of
+/// one result): GRDB's by-name lookup of a copied row lower-cases the name and each column's name until it matches,
+/// which cost more than the rest of a user's decoding. A name not found exactly falls back to GRDB's
+/// case-insensitive lookup, so the answer is the same.
 struct SQLiteRow: SQLRow {
     let row: Row
+    let columns: [String]
 
-    func string(_ column: String) -> String? { row[column] }
-    func int(_ column: String) -> Int? { (row[column] as Int64?).map { Int($0) } }
-    func double(_ column: String) -> Double? { row[column] }
-    func bool(_ column: String) -> Bool { (row[column] as Int64? ?? 0) != 0 }
+    init(row: Row, columns: [String]) {
+        self.row = row
+        self.columns = columns
+    }
+
+    func string(_ column: String) -> String? {
+        if let index = columns.firstIndex(of: column) { return row[index] }
+        return row[column]
+    }
+
+    func int(_ column: String) -> Int? { int64(column).map { Int($0) } }
+
+    func double(_ column: String) -> Double? {
+        if let index = columns.firstIndex(of: column) { return row[index] }
+        return row[column]
+    }
+
+    func bool(_ column: String) -> Bool { (int64(column) ?? 0) != 0 }
+
+    private func int64(_ column: String) -> Int64? {
+        if let index = columns.firstIndex(of: column) { return row[index] }
+        return row[column]
+    }
 }

@@ -24,6 +24,12 @@ import Glibc
 struct HearthBench {
     static func main() async throws {
         let options = try Options(CommandLine.arguments.dropFirst())
+        if let port = options.devIdPServer {
+            // The signInWithIdp scenario's provider, in a process of its own (DevIdPServer.swift).
+            try await DevIdPServer.run(port: port, relyingParty: options.relyingParty ?? "http://127.0.0.1:\(options.port)",
+                                       clientId: options.devIdPClientId ?? "", clientSecret: options.devIdPClientSecret ?? "")
+            return
+        }
         if let port = options.floorServer {
             // The framework floor of the scale run, in a process of its own (Floor.swift).
             try await FloorServer.run(port: port)
@@ -84,6 +90,13 @@ struct Options {
     var floorServer: Int?
     var floorPort = 0
     var smoke = false
+    /// The port of the dev IdP process the signInWithIdp scenario signs in at (default: `port` + 2).
+    var devIdPPort: Int?
+    /// `--dev-idp-server PORT`: this process is that dev IdP (spawned by the bench), for `--relying-party`'s handler.
+    var devIdPServer: Int?
+    var relyingParty: String?
+    var devIdPClientId: String?
+    var devIdPClientSecret: String?
 
     init(_ arguments: ArraySlice<String>) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -117,6 +130,11 @@ struct Options {
             case "--callgrind": callgrind = true
             case "--callgrind-dir": callgrindDir = try value()
             case "--startup-timeout": startupTimeout = Double(try value()) ?? startupTimeout
+            case "--dev-idp-port": devIdPPort = Int(try value())
+            case "--dev-idp-server": devIdPServer = Int(try value())
+            case "--relying-party": relyingParty = try value()
+            case "--client-id": devIdPClientId = try value()
+            case "--client-secret": devIdPClientSecret = try value()
             case "--scale":
                 // The count is optional: `--scale` alone is 10⁶ (2 000 with --smoke).
                 var peek = iterator
@@ -140,6 +158,7 @@ struct Options {
                                         [--database-url postgres://user:password@host:5432/fresh-database]
                                         [--glewlwyd-port 4593] [--peer-script scripts/glewlwyd-peer]
                                         [--requests N] [--callgrind] [--callgrind-dir /tmp/hearth-callgrind] [--startup-timeout 30]
+                                        [--dev-idp-port PORT+2]
                            hearth-bench --scale [1000000] [--scale-steps 1000,10000,100000,1000000] [--scale-csv FILE] [--floor-port PORT+5]
                                         [--database-url …] [--duration 5] [--concurrency 8] [--users 1000] [--server PATH] [--port 9180] [--smoke]
                            hearth-bench --soak [--soak-seconds 600] [--rate REQ_PER_S] [--interval 30] [--calibration-seconds 10]
@@ -273,6 +292,8 @@ final class Bench: Sendable {
         let store = try await openStore()
         try await store.saveServiceAccountKey(ServiceAccountKey(clientEmail: serviceAccount, keyId: serviceKeyId,
                                                                 publicKeyPEM: serviceKey.publicKey.pemRepresentation, createdAt: Date()))
+        // signInWithIdp signs in at the dev IdP process (DevIdPServer.swift), configured as Microsoft is in production.
+        try await store.saveIdPConfig(DevIdPServer.config(port: devIdPPort, client: devIdPClient))
         try await store.close()
 
         try await startServer()
@@ -631,15 +652,25 @@ final class Bench: Sendable {
         }
     }
 
-    /// The whole federated flow against the in-process Microsoft dev IdP: auth handler → authorize → login form
-    /// → callback → `signInWithIdp` (code exchange, ID-token validation, user read/write, Hearth session).
+    /// The whole federated flow against the Microsoft dev IdP served by a process of its own (``DevIdPServer``):
+    /// auth handler → authorize → login form → callback → `signInWithIdp` (code exchange, ID-token validation, user
+    /// read/write, Hearth session). Only the measured server's CPU counts, not the provider's.
     func signInWithIdp() async throws -> Measurement {
         struct State: Sendable { var worker: Int; var next = 0 }
         let states = (0..<options.concurrency).map { State(worker: $0) }
-        return try await load("signInWithIdp (full flow)", states: states, limit: { sign, _ in 2 * sign }, limitLabel: "2 OpenSSL signs") { state in
-            let email = "idp\(state.worker)-\(state.next % 50)@example.com"
-            state.next += 1
-            try await self.federatedSignIn(email: email)
+        let idp = try await startDevIdP(port: devIdPPort, client: devIdPClient)
+        do {
+            let measurement = try await load("signInWithIdp (full flow)", states: states, limit: { sign, _ in 2 * sign },
+                                             limitLabel: "2 OpenSSL signs") { state in
+                let email = "idp\(state.worker)-\(state.next % 50)@example.com"
+                state.next += 1
+                try await self.federatedSignIn(email: email)
+            }
+            await stopDevIdP(idp)
+            return measurement
+        } catch {
+            await stopDevIdP(idp)
+            throw error
         }
     }
 
@@ -656,7 +687,9 @@ final class Bench: Sendable {
         guard form.status == 200, let requestId = Self.capture(#"name="request_id" value="([^"]+)""#, in: form.body),
               let action = Self.capture(#"action="([^"]+)""#, in: form.body)
         else { throw BenchError("dev IdP form: HTTP \(form.status)") }
-        let submitted = try await postForm(action.hasPrefix("http") ? action : base + action,
+        // The form's action is a path on the provider's own server (this server's, or the dev IdP process's).
+        let origin = URLComponents(string: authorize).map { "\($0.scheme ?? "http")://\($0.host ?? "127.0.0.1")" + ($0.port.map { ":\($0)" } ?? "") } ?? base
+        let submitted = try await postForm(action.hasPrefix("http") ? action : origin + action,
                                            [("request_id", requestId), ("email", email), ("name", "Bench User"), ("action", "login")])
         guard submitted.status == 302, let callback = submitted.location else { throw BenchError("dev IdP login: HTTP \(submitted.status)") }
         let delivered = try await get(callback)

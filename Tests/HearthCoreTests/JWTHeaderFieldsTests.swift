@@ -21,4 +21,26 @@ import Testing
             #expect(JWTHeaderFields(token: token) == nil, "\(token)")
         }
     }
+
+    /// Issue 41, item 3: the recently decoded headers are reused by their exact text — many headers in turn (more
+    /// than the few kept), a header differing by one character, a good header after a refused one, and a token
+    /// whose header is known but whose parts are not three all get the answer a fresh decode gives.
+    @Test func recentHeadersAnswerExactlyAsAFreshDecode() {
+        let headers = (0..<20).map { segment(#"{"alg":"RS256","kid":"key-\#($0)","typ":"JWT"}"#) }
+        for round in 0..<3 {
+            for (index, header) in headers.enumerated() {
+                let fields = JWTHeaderFields(token: header + ".e30.sig\(round)")
+                #expect(fields?.kid == "key-\(index)" && fields?.alg == "RS256" && fields?.typ == "JWT")
+            }
+        }
+        let known = segment(#"{"alg":"RS256","kid":"k1"}"#)
+        let other = segment(#"{"alg":"RS256","kid":"k2"}"#)
+        #expect(JWTHeaderFields(token: known + ".e30.sig")?.kid == "k1")
+        #expect(JWTHeaderFields(token: other + ".e30.sig")?.kid == "k2")
+        #expect(JWTHeaderFields(token: known + ".e30") == nil)
+        #expect(JWTHeaderFields(token: known + ".e30.sig.more") == nil)
+        #expect(JWTHeaderFields(token: "x" + known + ".e30.sig") == nil)
+        #expect(JWTHeaderFields(token: segment(#"{"alg":7}"#) + ".e30.sig") == nil)
+        #expect(JWTHeaderFields(token: known + ".e30.sig")?.kid == "k1")
+    }
 }

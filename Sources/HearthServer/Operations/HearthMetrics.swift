@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 
 /// One server's metrics: Prometheus counters and duration histograms in this server's own registry, so two servers in
 /// one process (tests, replicas) never mix their figures and nothing depends on the process-wide `MetricsSystem`.
@@ -21,15 +22,41 @@ public final class HearthMetrics: Sendable {
         registry = PrometheusCollectorRegistry()
     }
 
+    /// A metric and its label values: the key of a handle made once.
+    private struct HandleKey: Hashable {
+        let name: MetricName
+        let labels: [String]
+    }
+
+    /// The registry's handles, made on first use: the registry's own lookup (help text checked, labels sorted and
+    /// compared under its lock) on every request cost more than the request's whole routing.
+    private let counters = Mutex<[HandleKey: Counter]>([:])
+    private let histograms = Mutex<[HandleKey: DurationHistogram]>([:])
+
     /// Adds `amount` to a counter.
     public func count(_ name: MetricName, _ labels: [String] = [], by amount: Int = 1) {
-        registry.makeCounter(descriptor: name.descriptor, labels: dimensions(name, labels)).increment(by: Int64(amount))
+        counter(name, labels).increment(by: Int64(amount))
     }
 
     /// Records one duration in a histogram.
     public func record(_ name: MetricName, _ labels: [String] = [], nanoseconds: Int64) {
-        registry.makeDurationHistogram(descriptor: name.descriptor, labels: dimensions(name, labels), buckets: Self.durationBuckets)
-            .record(.nanoseconds(nanoseconds))
+        histogram(name, labels).record(.nanoseconds(nanoseconds))
+    }
+
+    private func counter(_ name: MetricName, _ labels: [String]) -> Counter {
+        let key = HandleKey(name: name, labels: labels)
+        if let known = counters.withLock({ $0[key] }) { return known }
+        let made = registry.makeCounter(descriptor: name.descriptor, labels: dimensions(name, labels))
+        counters.withLock { $0[key] = made }
+        return made
+    }
+
+    private func histogram(_ name: MetricName, _ labels: [String]) -> DurationHistogram {
+        let key = HandleKey(name: name, labels: labels)
+        if let known = histograms.withLock({ $0[key] }) { return known }
+        let made = registry.makeDurationHistogram(descriptor: name.descriptor, labels: dimensions(name, labels), buckets: Self.durationBuckets)
+        histograms.withLock { $0[key] = made }
+        return made
     }
 
     /// Runs a store operation and records how long it took under ``MetricName/storeOperationDuration``.

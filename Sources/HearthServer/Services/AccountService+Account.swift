@@ -7,8 +7,11 @@ import HearthWire
 extension AccountService {
     /// `accounts:lookup` by ID token.
     public func lookup(_ request: LookupRequest, in scope: Scope) async throws -> LookupResponse {
-        let (_, user) = try await authenticate(idToken: request.idToken, in: scope)
-        return LookupResponse(users: [try await userInfoWithPasskeys(user)])
+        // The user and their passkeys in one store access.
+        let (user, passkeys) = try await authenticateWithPasskeys(idToken: request.idToken, in: scope)
+        var info = user.userInfo
+        info.passkeyInfo = passkeys.isEmpty ? nil : passkeys.map { PasskeyInfo(name: $0.name, credentialId: $0.credentialId) }
+        return LookupResponse(users: [info])
     }
 
     /// `accounts:update`: profile fields, email, password, attribute and provider deletion. Email and password

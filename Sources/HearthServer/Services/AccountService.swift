@@ -77,6 +77,20 @@ public struct AccountService: Sendable {
     /// Verifies one of Hearth's ID tokens and loads its user: `MISSING_ID_TOKEN`, `INVALID_ID_TOKEN`,
     /// `TOKEN_EXPIRED` (expired, or issued before the user's `validSince`), `USER_NOT_FOUND`, `USER_DISABLED`.
     public func authenticate(idToken: String?, in scope: Scope) async throws -> (IDTokenClaims, UserRecord) {
+        let claims = try await verifiedClaims(idToken: idToken, in: scope)
+        let user = try await metrics.timeStore("userById", { try await scope.store.user(localId: claims.subject) })
+        return (claims, try admitted(user, claims: claims))
+    }
+
+    /// ``authenticate(idToken:in:)`` with the user's passkeys read in the same store access (`accounts:lookup`).
+    func authenticateWithPasskeys(idToken: String?, in scope: Scope) async throws -> (UserRecord, [PasskeyCredential]) {
+        let claims = try await verifiedClaims(idToken: idToken, in: scope)
+        let found = try await metrics.timeStore("userById", { try await scope.store.userWithPasskeys(localId: claims.subject) })
+        return (try admitted(found?.user, claims: claims), found?.passkeys ?? [])
+    }
+
+    /// The claims of a valid ID token of `scope`: `MISSING_ID_TOKEN`, `INVALID_ID_TOKEN`, `TOKEN_EXPIRED`, `TENANT_ID_MISMATCH`.
+    private func verifiedClaims(idToken: String?, in scope: Scope) async throws -> IDTokenClaims {
         guard let idToken, !idToken.isEmpty else { throw HearthAPIError(.missingIdToken) }
         let claims: IDTokenClaims
         do {
@@ -92,12 +106,16 @@ public struct AccountService: Sendable {
         guard claims.firebase.tenant == scope.tenantId else {
             throw HearthAPIError(.tenantIdMismatch, "the ID token belongs to \(Scope.describe(claims.firebase.tenant)), the request to \(Scope.describe(scope.tenantId))")
         }
-        guard let user = try await metrics.timeStore("userById", { try await scope.store.user(localId: claims.subject) }) else {
-            throw HearthAPIError(.userNotFound)
-        }
+        return claims
+    }
+
+    /// The token's user, unless absent (`USER_NOT_FOUND`), disabled (`USER_DISABLED`) or revoked since the token
+    /// was issued (`TOKEN_EXPIRED`).
+    private func admitted(_ user: UserRecord?, claims: IDTokenClaims) throws -> UserRecord {
+        guard let user else { throw HearthAPIError(.userNotFound) }
         if user.disabled { throw HearthAPIError(.userDisabled) }
         if claims.issuedAt < Int64(user.validSince.timeIntervalSince1970) { throw HearthAPIError(.tokenExpired) }
-        return (claims, user)
+        return user
     }
 
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` unless the session's sign-in is recent.
