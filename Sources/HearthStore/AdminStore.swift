@@ -61,6 +61,17 @@ public protocol AdminUserStore: Sendable {
     /// Deletes every user, identity and refresh token (the emulator's wipe). Returns how many users there were.
     @discardableResult
     func deleteAllUsers() async throws -> Int
+
+    /// The bulk path of imports (issue 41): inserts `users` with their identities (phone numbers included) in one
+    /// transaction, at most 500 rows a statement, in this store's tenant, without the per-user reads of
+    /// `createUser`. A unique conflict — a `localId` held by any user, an email held in the tenant, a federated
+    /// identity held in the tenant, or the same within `users` — throws ``StoreError/duplicateLocalId``,
+    /// ``StoreError/emailExists`` or ``StoreError/federatedIdTaken(providerId:)`` and writes nothing.
+    /// Only through `AccountService.createAccounts` (the one exit for new users).
+    func importUsers(_ users: [UserRecord]) async throws
+    /// Which of `localIds` a user holds, in any tenant (a uid is unique across the server): uid → its tenant id
+    /// ('' for the project's own users). One query for a batch of an import.
+    func tenantsOfUsers(localIds: [String]) async throws -> [String: String]
 }
 
 /// One recorded admin write. `detail` lists changed field names, never values of secrets.

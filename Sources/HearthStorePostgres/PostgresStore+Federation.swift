@@ -149,15 +149,33 @@ extension PostgresStore {
 
     // MARK: Bulk import
 
-    /// Bulk path (imports, benchmarks, `hearth migrate`): inserts many users (without identities) in one
-    /// transaction, 500 rows per statement, without the per-user checks of ``createUser(_:)``: a duplicate
-    /// `localId` or email fails the whole import and nothing is written.
+    /// Bulk path (``AdminUserStore/importUsers(_:)``; imports, benchmarks, `hearth migrate`): users and their
+    /// identities in one transaction, 500 rows a statement, without the per-user checks of ``createUser(_:)``: the
+    /// constraints decide, a conflict is a typed ``StoreError`` and nothing is written.
     public func importUsers(_ users: [UserRecord]) async throws {
         let users = users.map(stamped)
+        let tenant = tenantKey
         try await transaction { db in
             for start in stride(from: users.startIndex, to: users.endIndex, by: 500) {
-                try await Self.uniqueChecked { try await db.execute(StoreSQL.insertUsers(users[start..<min(start + 500, users.endIndex)])) }
+                let chunk = users[start..<min(start + 500, users.endIndex)]
+                try await Self.uniqueChecked { try await db.execute(StoreSQL.insertUsers(chunk)) }
+                for statement in StoreSQL.insertIdentities(of: chunk, tenant: tenant) {
+                    try await Self.uniqueChecked { try await db.execute(statement) }
+                }
             }
+        }
+    }
+
+    public func tenantsOfUsers(localIds: [String]) async throws -> [String: String] {
+        guard !localIds.isEmpty else { return [:] }
+        return try await single { db in
+            var tenants: [String: String] = [:]
+            for start in stride(from: 0, to: localIds.count, by: 500) {
+                for row in try await db.rows(StoreSQL.userTenants(localIds: Array(localIds[start..<min(start + 500, localIds.count)]))) {
+                    if let localId = try row.string("local_id") { tenants[localId] = try row.string("tenant_id") ?? "" }
+                }
+            }
+            return tenants
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HearthCore
 import HearthStore
 
@@ -54,16 +55,48 @@ extension SQLiteStore {
 
     // MARK: Bulk import
 
-    /// Bulk path: inserts many users (without identities) in one transaction, 500 rows per statement, without
-    /// the per-user checks of ``createUser(_:)``: a duplicate `localId` or email fails the whole import
-    /// (``StoreError/backend(_:)``) and nothing is written. For imports and benchmarks (seeding a million users),
-    /// not for the request path.
+    /// Bulk path (``AdminUserStore/importUsers(_:)``): users and their identities in one transaction, 500 rows a
+    /// statement (the statement of a full chunk is prepared once and cached), without the per-user reads of
+    /// ``createUser(_:)``. The unique indexes decide: a conflict is a typed ``StoreError`` and nothing is written.
+    /// For imports and benchmarks (seeding a million users), not for the request path.
     public func importUsers(_ users: [UserRecord]) async throws {
         let users = users.map(stamped)
+        let tenant = tenantKey
         try await transaction { db in
-            for start in stride(from: users.startIndex, to: users.endIndex, by: 500) {
-                try db.execute(StoreSQL.insertUsers(users[start..<min(start + 500, users.endIndex)]), cached: false)
+            do {
+                for start in stride(from: users.startIndex, to: users.endIndex, by: 500) {
+                    let chunk = users[start..<min(start + 500, users.endIndex)]
+                    try db.execute(StoreSQL.insertUsers(chunk), cached: chunk.count == 500)
+                    for statement in StoreSQL.insertIdentities(of: chunk, tenant: tenant) { try db.execute(statement, cached: false) }
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                throw Self.uniqueViolation(error) ?? error
             }
         }
+    }
+
+    public func tenantsOfUsers(localIds: [String]) async throws -> [String: String] {
+        guard !localIds.isEmpty else { return [:] }
+        return try await read { db in
+            var tenants: [String: String] = [:]
+            for start in stride(from: 0, to: localIds.count, by: 500) {
+                let slice = Array(localIds[start..<min(start + 500, localIds.count)])
+                for row in try db.rows(StoreSQL.userTenants(localIds: slice), cached: slice.count == 500) {
+                    if let localId = row.string("local_id") { tenants[localId] = row.string("tenant_id") ?? "" }
+                }
+            }
+            return tenants
+        }
+    }
+
+    /// The store's error for a unique index SQLite names in its message (`UNIQUE constraint failed: users.local_id`).
+    static func uniqueViolation(_ error: DatabaseError) -> StoreError? {
+        guard let message = error.message, message.hasPrefix("UNIQUE constraint failed:") else { return nil }
+        if message.hasSuffix("users.local_id") { return .duplicateLocalId }
+        if message.hasSuffix("users.tenant_id, users.email") { return .emailExists }
+        if message.hasSuffix("provider_identities.tenant_id, provider_identities.provider_id, provider_identities.federated_id") {
+            return .federatedIdTaken(providerId: "")
+        }
+        return nil
     }
 }

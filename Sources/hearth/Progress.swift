@@ -106,7 +106,8 @@ final class Progress: Sendable {
             text = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: Self.width - filled) + "] "
         }
         let percent = String(Int(fraction * 100))
-        text += String(repeating: " ", count: max(0, 3 - percent.count)) + percent + "%  "
+        // Aligned on a terminal (the line is redrawn in place); plain lines start with the figure.
+        text += (bar ? String(repeating: " ", count: max(0, 3 - percent.count)) : "") + percent + "%  "
         text += byBytes ? "\(Self.grouped(state.items)) \(unit)" : "\(Self.grouped(state.items)) / \(Self.grouped(total)) \(unit)"
         text += "  \(Self.grouped(Int(rate))) \(unit)/s"
         if fraction > 0, elapsed >= 0.5 {

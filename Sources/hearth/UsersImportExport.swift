@@ -8,6 +8,7 @@ import HearthServer
 import HearthStore
 import HearthStoreSQLite
 import HearthWire
+import Logging
 
 /// One user in the Firebase CLI's `auth:export` / `auth:import` JSON format.
 struct FirebaseAccountFileUser: Codable {
@@ -81,18 +82,9 @@ extension Users {
         var allowOverwrite = false
 
         func run() async throws {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw ValidationError("cannot read \(file)")
-            }
-            let accounts: FirebaseAccountFile
-            do {
-                accounts = try JSONDecoder().decode(FirebaseAccountFile.self, from: data)
-            } catch {
-                throw ValidationError("\(file) is not an auth:export JSON file ({\"users\": [...]})")
-            }
+            // First pass: the file's frame checked and its users counted, streamed: a truncated or malformed file
+            // imports nothing, and the progress bar knows its total.
+            let scan = try UserFileStream.check(file, lookingForHashes: hashAlgo == nil)
             var request = ImportUsersRequest(users: [], hashAlgorithm: hashAlgo)
             request.signerKey = hashKey
             request.saltSeparator = saltSeparator
@@ -112,60 +104,49 @@ extension Users {
             }
             let template: ImportedPasswordHash?
             do {
-                template = try AdminService.hashTemplate(request, needed: accounts.users.contains { $0.passwordHash != nil })
+                template = try AdminService.hashTemplate(request, needed: scan.hasPasswordHashes)
             } catch let error as HearthAPIError {
                 throw ValidationError(error.description)
             }
-            let total = accounts.users.count
+            // A data directory without a database yet gets one, as `hearth serve` makes it (0700, the migrations).
+            let settings = try storeOptions.settings()
+            if settings.database == nil {
+                try await HearthCLI.openStore(directory: settings.dataDir, create: true, durability: settings.sqliteDurability,
+                                              logger: Logger(label: "hearth.store")).close()
+            }
+            let total = scan.users
             let overwrite = allowOverwrite
-            let (imported, failures) = try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ -> (Int, [(Int, String)]) in
-                var imported = 0
-                var failures: [(Int, String)] = []
-                let started = Date()
-                for (index, account) in accounts.users.enumerated() {
-                    var info = ImportUserInfo(localId: account.localId, email: account.email, passwordHash: account.passwordHash, salt: account.salt)
-                    info.emailVerified = account.emailVerified
-                    info.displayName = account.displayName
-                    info.photoUrl = account.photoUrl
-                    info.phoneNumber = account.phoneNumber
-                    info.disabled = account.disabled
-                    info.customAttributes = account.customAttributes
-                    info.createdAt = account.createdAt
-                    info.lastLoginAt = account.lastSignedInAt
-                    info.providerUserInfo = account.providerUserInfo
-                    info.mfaInfo = account.mfaInfo
-                    // The admin API's import, one user at a time (progress below): its checks and its conflict answers.
-                    do {
-                        try await HearthCLI.answered { try await service.importUser(info, template: template, allowOverwrite: overwrite, now: Date(), in: scope) }
-                        imported += 1
-                    } catch let error as HearthAPIError where error.code == .duplicateLocalId && !overwrite {
-                        // A uid of this tenant (or of the project's own users) can be replaced; one held outside it
-                        // cannot, and the service's message says why (uids are unique across the server's tenants).
-                        var here = false
-                        if let localId = account.localId { here = try await scope.store.user(localId: localId) != nil }
-                        failures.append((index, here ? "uid exists (use --allow-overwrite to replace it)" : error.description))
-                    } catch let error as HearthAPIError {
-                        failures.append((index, error.description))
-                    } catch let error as ImportedPasswordHash.Error {
-                        failures.append((index, "INVALID_PASSWORD_HASH : \(error.description)"))
+            let file = file
+            let algorithm = hashAlgo
+            let outcome = try await storeOptions.withScope(tenantOption.tenant) { service, scope, _ -> UserFileStream.Outcome in
+                let progress = Progress(total: total, unit: "users")
+                var outcome = UserFileStream.Outcome()
+                do {
+                    try await UserFileStream.read(file) { index, batch in
+                        try await outcome.add(UserFileStream.importBatch(batch, from: index, template: template, allowOverwrite: overwrite,
+                                                                         service: service, scope: scope))
+                        progress.advance(to: outcome.processed)
                     }
-                    if (index + 1) % 100 == 0 || index + 1 == total {
-                        let rate = Double(index + 1) / max(Date().timeIntervalSince(started), 0.001)
-                        FileHandle.standardError.write(Data("\rimported \(imported)/\(total), failed \(failures.count) (\(Int(rate)) users/s)".utf8))
-                    }
+                } catch {
+                    // Stopped part-way (the database went away): what was imported is still audited.
+                    try? await service.record("accounts.batchCreate", target: "\(total) users",
+                                              detail: "imported \(outcome.imported), failed \(outcome.failed), stopped after \(outcome.processed), hash \(algorithm ?? "none") (from \((file as NSString).lastPathComponent))",
+                                              by: HearthCLI.principal, in: scope)
+                    FileHandle.standardError.write(Data("\n".utf8))
+                    throw CLIError("the import stopped after \(outcome.processed) of \(total) users (\(outcome.imported) imported, \(outcome.failed) failed): \(HearthAPIError.answering(error)?.description ?? "\(error)")")
                 }
-                FileHandle.standardError.write(Data("\n".utf8))
+                progress.finish()
                 try await service.record("accounts.batchCreate", target: "\(total) users",
-                                         detail: "imported \(imported), failed \(failures.count), hash \(hashAlgo ?? "none") (from \((file as NSString).lastPathComponent))",
+                                         detail: "imported \(outcome.imported), failed \(outcome.failed), hash \(algorithm ?? "none") (from \((file as NSString).lastPathComponent))",
                                          by: HearthCLI.principal, in: scope)
-                return (imported, failures)
+                return outcome
             }
-            for (index, message) in failures.prefix(50) {
-                print("user \(index) (\(accounts.users[index].localId ?? "no uid")): \(message)")
+            for failure in outcome.shown {
+                print("user \(failure.index) (\(failure.uid ?? "no uid")): \(failure.message)")
             }
-            if failures.count > 50 { print("… and \(failures.count - 50) more") }
-            print("Imported \(imported) of \(total) users\(failures.isEmpty ? "" : "; \(failures.count) failed").")
-            if !failures.isEmpty { throw ExitCode(1) }
+            if outcome.failed > outcome.shown.count { print("… and \(outcome.failed - outcome.shown.count) more") }
+            print("Imported \(outcome.imported) of \(total) users\(outcome.failed == 0 ? "" : "; \(outcome.failed) failed").")
+            if outcome.failed > 0 { throw ExitCode(1) }
         }
     }
 

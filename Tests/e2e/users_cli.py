@@ -58,11 +58,18 @@ with open(accounts, "w") as handle:
     ] + [{"localId": f"bulk-{i:04d}", "email": f"bulk{i}@example.com"} for i in range(250)]}, handle)
 
 
-@check("hearth users import into a data directory with no Hearth data is refused with what to do")
+@check("hearth users import: a truncated file imports nothing; a data directory with no Hearth data gets its database")
 def _():
-    refused = hearth("users", "import", accounts, "--data-dir", first, *FIREBASE_SCRYPT)
-    assert refused.returncode != 0 and "no Hearth data in" in refused.stderr and "hearth serve --data-dir" in refused.stderr, refused
-    assert not os.path.exists(os.path.join(first, "hearth.sqlite"))
+    truncated = os.path.join(work, "truncated.json")
+    with open(accounts) as whole, open(truncated, "w") as cut:
+        cut.write(whole.read()[:2000])
+    refused = hearth("users", "import", truncated, "--data-dir", first, *FIREBASE_SCRYPT)
+    assert refused.returncode == 1 and "truncated" in refused.stderr and "nothing was imported" in refused.stderr, refused
+    assert refused.stdout == "" and not os.path.exists(first), refused
+    fresh = os.path.join(work, "fresh")
+    made = hearth("users", "import", accounts, "--data-dir", fresh, *FIREBASE_SCRYPT)
+    assert made.returncode == 1 and "Imported 251 of 252 users; 1 failed." in made.stdout, made
+    assert oct(os.stat(fresh).st_mode & 0o777) == "0o700" and os.path.exists(os.path.join(fresh, "hearth.sqlite"))
     # The server creates the database and the project at its first start.
     for directory in (first, second):
         server = serve(directory)
@@ -75,7 +82,7 @@ def _():
     done = hearth("users", "import", accounts, "--data-dir", first, *FIREBASE_SCRYPT)
     assert done.returncode == 1, done  # one user failed
     assert "Imported 251 of 252 users; 1 failed." in done.stdout and "EMAIL_EXISTS" in done.stdout, done.stdout
-    assert "imported 251/252" in done.stderr, done.stderr
+    assert "100%  252 users" in done.stderr and "users/s" in done.stderr, done.stderr  # the progress bar's last line
     listing = hearth("users", "list", "--data-dir", first, "--limit", "2")
     assert "More: hearth users list --page-token" in listing.stdout, listing.stdout
 

@@ -57,39 +57,6 @@ extension AdminService {
 
     // MARK: Users
 
-    /// One user of an import (`accounts:batchCreate` and `hearth users import`): checked like an admin create,
-    /// created, or with `allowOverwrite` replacing the user with that uid (whose sessions end). Store refusals
-    /// (`StoreError.emailExists`, …) pass, for ``HearthAPIError/answering(_:)``.
-    public func importUser(_ info: ImportUserInfo, template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date, in scope: Scope) async throws {
-        // SMS factors (a number, no secret) are imported (issue 40); a TOTP factor's secret is never exported.
-        if let factors = info.mfaInfo, factors.contains(where: { $0.phoneInfo == nil }) {
-            throw HearthAPIError(.invalidArgument, "second factors (mfaInfo) cannot be imported: their secrets are never exported; import the user without mfaInfo and have them enroll again")
-        }
-        let record = try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
-        if let existing = try await scope.store.user(localId: record.localId) {
-            guard allowOverwrite else {
-                throw HearthAPIError(.duplicateLocalId, "localId belongs to an existing account - can not overwrite")
-            }
-            var replacement = record
-            replacement.version = existing.version
-            // The imported credentials replace the old ones: the old sessions end in the same transaction.
-            _ = try await scope.store.updateUser(replacement, revokingSessions: true)
-        } else {
-            do {
-                try await accounts.createAccount(record, origin: .imported, in: scope)
-            } catch StoreError.duplicateLocalId {
-                // The uid is taken. Not in this scope (else a concurrent import in it): by a user of another tenant or
-                // of the project. Uids are unique in the whole store (Identity Platform's are per tenant), and an
-                // overwrite cannot reach another tenant's user.
-                guard try await scope.store.user(localId: record.localId) != nil else {
-                    throw Self.uidInAnotherTenant(record.localId, scope: scope,
-                                                  then: "import these users into another Hearth server, or give them new uids (allowOverwrite cannot replace a user of another tenant)")
-                }
-                throw StoreError.duplicateLocalId
-            }
-        }
-    }
-
     /// `DUPLICATE_LOCAL_ID` for a uid (imported or chosen by an administrator) that a user of another tenant (or of
     /// the project) holds; `then` says what to do instead.
     static func uidInAnotherTenant(_ localId: String, scope: Scope, then: String) -> HearthAPIError {

@@ -20,29 +20,150 @@ extension AdminService {
             }
         }
         let template = try Self.hashTemplate(request, needed: users.contains { $0.passwordHash != nil })
-        var failures: [ImportUsersResponse.Failure] = []
-        var imported = 0
-        let moment = now
-        for (index, info) in users.enumerated() {
-            do {
-                try await importUser(info, template: template, allowOverwrite: request.allowOverwrite == true, now: moment, in: scope)
-                imported += 1
-            } catch let error as HearthAPIError {
-                failures.append(.init(index: index, message: error.description))
-            } catch let error as ImportedPasswordHash.Error {
-                failures.append(.init(index: index, message: "INVALID_PASSWORD_HASH : \(error.description)"))
-            } catch StoreError.backend, StoreError.unavailable {
-                // Reported per user; the rest of the batch goes on and the audit entry is still written.
-                failures.append(.init(index: index, message: "the user could not be stored; retry it"))
-            } catch let error as StoreError {
-                failures.append(.init(index: index, message: HearthAPIError(error).description))
-            } catch {
-                failures.append(.init(index: index, message: "the user could not be imported; retry it"))
-            }
-        }
+        let batch = try await importBatch(users, template: template, allowOverwrite: request.allowOverwrite == true, now: now, in: scope)
+        let failures = batch.failures.map { ImportUsersResponse.Failure(index: $0.index, message: $0.message) }
+        let imported = batch.imported
         try await audit(principal, "accounts.batchCreate", target: "\(users.count) users",
                         detail: "imported \(imported), failed \(failures.count), hash \(request.hashAlgorithm ?? "none")", in: scope)
         return ImportUsersResponse(errors: failures)
+    }
+
+    /// A user of an import batch that was not imported: its index in the batch and the API's message for it.
+    public struct ImportFailure: Sendable, Equatable {
+        /// The user's index in the batch.
+        public var index: Int
+        /// What `accounts:batchCreate` answers for it (`CODE : detail`).
+        public var message: String
+        /// The uid belongs to a user of the import's scope and the import does not overwrite (the CLI says how to).
+        public var uidExistsHere: Bool
+
+        public init(index: Int, message: String, uidExistsHere: Bool = false) {
+            self.index = index
+            self.message = message
+            self.uidExistsHere = uidExistsHere
+        }
+    }
+
+    /// What ``importBatch(_:template:allowOverwrite:now:in:)`` did.
+    public struct ImportBatchOutcome: Sendable {
+        /// How many users were created or replaced.
+        public var imported: Int
+        /// The users that were not, by index, in order.
+        public var failures: [ImportFailure]
+    }
+
+    /// One batch of an import (issue 41), the one used by `accounts:batchCreate` (≤ 1000 users) and by
+    /// `hearth users import` (batches of its streamed file): each user checked and built by
+    /// ``importedRecord(_:template:now:hashPassword:)`` (an imported hash is kept as it is: no hashing), the uids that
+    /// exist found with one query for the batch, the new users created together through the one exit for new users
+    /// (``AccountService/createAccounts(_:origin:in:)``, which answers each user alone when the batch conflicts), and
+    /// with `allowOverwrite` the users of this scope whose uid exists replaced one at a time (their sessions end).
+    /// The answers are those of importing the users one at a time: `DUPLICATE_LOCAL_ID`, `EMAIL_EXISTS`, … per user.
+    /// Writes no audit entry (the caller writes one for the whole import).
+    public func importBatch(_ users: [ImportUserInfo], template: ImportedPasswordHash?, allowOverwrite: Bool, now moment: Date,
+                            in scope: Scope) async throws -> ImportBatchOutcome {
+        var failed: [Int: ImportFailure] = [:]
+        func fail(_ index: Int, _ error: any Error, uidExistsHere: Bool = false) {
+            failed[index] = ImportFailure(index: index, message: Self.importMessage(error), uidExistsHere: uidExistsHere)
+        }
+        var records: [(index: Int, user: UserRecord)] = []
+        records.reserveCapacity(users.count)
+        for (index, info) in users.enumerated() {
+            do {
+                records.append((index, try await importCheckedRecord(info, template: template, now: moment)))
+            } catch {
+                fail(index, error)
+            }
+        }
+        let here = scope.tenantId ?? ""
+        var existing: [String: String] = [:]
+        do {
+            existing = try await scope.store.tenantsOfUsers(localIds: records.map(\.user.localId))
+        } catch {
+            for record in records { fail(record.index, error) }
+            records = []
+        }
+        var fresh: [(index: Int, user: UserRecord)] = []
+        var replaced: [(index: Int, user: UserRecord)] = []
+        for record in records {
+            switch existing[record.user.localId] {
+            case nil: fresh.append(record)
+            case here? where allowOverwrite: replaced.append(record)
+            case here?: fail(record.index, Self.uidExistsHere, uidExistsHere: true)
+            case _?: fail(record.index, Self.uidInAnotherTenant(record.user.localId, scope: scope, then: Self.importElsewhere))
+            }
+        }
+        var imported = 0
+        var answers: [(any Error)?]
+        do {
+            answers = try await accounts.createAccounts(fresh.map(\.user), origin: .imported, in: scope)
+        } catch {
+            answers = Array(repeating: error, count: fresh.count)
+        }
+        for (record, answer) in zip(fresh, answers) {
+            switch answer {
+            case nil: imported += 1
+            case StoreError.duplicateLocalId?:
+                // Taken since the query (a concurrent import) or earlier in this batch (a file naming a uid twice):
+                // answered as when it existed before.
+                replaced.append(record)
+            case let error?: fail(record.index, error)
+            }
+        }
+        for record in replaced.sorted(by: { $0.index < $1.index }) {
+            do {
+                try await importReplacing(record.user, allowOverwrite: allowOverwrite, in: scope)
+                imported += 1
+            } catch let error as HearthAPIError where error.code == .duplicateLocalId && error.detail == Self.uidExistsHere.detail {
+                fail(record.index, error, uidExistsHere: true)
+            } catch {
+                fail(record.index, error)
+            }
+        }
+        return ImportBatchOutcome(imported: imported, failures: failed.keys.sorted().compactMap { failed[$0] })
+    }
+
+    /// A user of an import checked and built: a TOTP factor refused, then ``importedRecord(_:template:now:hashPassword:)``.
+    private func importCheckedRecord(_ info: ImportUserInfo, template: ImportedPasswordHash?, now moment: Date) async throws -> UserRecord {
+        // SMS factors (a number, no secret) are imported (issue 40); a TOTP factor's secret is never exported.
+        if let factors = info.mfaInfo, factors.contains(where: { $0.phoneInfo == nil }) {
+            throw HearthAPIError(.invalidArgument, "second factors (mfaInfo) cannot be imported: their secrets are never exported; import the user without mfaInfo and have them enroll again")
+        }
+        return try await Self.importedRecord(info, template: template, now: moment, hashPassword: accounts.hashPassword)
+    }
+
+    /// An imported user whose uid exists: with `allowOverwrite` replacing the user of this scope (its sessions end),
+    /// else `DUPLICATE_LOCAL_ID`; a uid held outside the scope is never replaced.
+    private func importReplacing(_ record: UserRecord, allowOverwrite: Bool, in scope: Scope) async throws {
+        guard let existing = try await scope.store.user(localId: record.localId) else {
+            guard try await scope.store.tenantsOfUsers(localIds: [record.localId]).isEmpty else {
+                throw Self.uidInAnotherTenant(record.localId, scope: scope, then: Self.importElsewhere)
+            }
+            // Deleted since: created after all.
+            if let error = try await accounts.createAccounts([record], origin: .imported, in: scope).first ?? nil { throw error }
+            return
+        }
+        guard allowOverwrite else { throw Self.uidExistsHere }
+        var replacement = record
+        replacement.version = existing.version
+        // The imported credentials replace the old ones: the old sessions end in the same transaction.
+        _ = try await scope.store.updateUser(replacement, revokingSessions: true)
+    }
+
+    /// `DUPLICATE_LOCAL_ID` for an imported uid held by a user of the import's scope (without `allowOverwrite`).
+    static let uidExistsHere = HearthAPIError(.duplicateLocalId, "localId belongs to an existing account - can not overwrite")
+    static let importElsewhere = "import these users into another Hearth server, or give them new uids (allowOverwrite cannot replace a user of another tenant)"
+
+    /// An import's per-user answer for `error` (what `accounts:batchCreate` reports in `error[]`).
+    static func importMessage(_ error: any Error) -> String {
+        switch error {
+        case let error as HearthAPIError: error.description
+        case let error as ImportedPasswordHash.Error: "INVALID_PASSWORD_HASH : \(error.description)"
+        // Reported per user; the rest of the batch goes on and the audit entry is still written.
+        case StoreError.backend, StoreError.unavailable: "the user could not be stored; retry it"
+        case let error as StoreError: HearthAPIError(error).description
+        default: "the user could not be imported; retry it"
+        }
     }
 
     /// The request-level hash parameters, validated once (per-user hashes and salts are added later).

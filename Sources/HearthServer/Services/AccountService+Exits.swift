@@ -82,6 +82,48 @@ extension AccountService {
         return CreatedAccount(user: user, sessionClaims: sessionClaims)
     }
 
+    /// The batch form of ``createAccount(_:origin:signIn:in:)`` (issue 41), for imports (``AccountOrigin/imported``)
+    /// and administrators, for whom no blocking function runs: `users`, stamped with the scope's tenant, are stored by
+    /// the store's bulk path (``AdminUserStore/importUsers(_:)``: one transaction, users and identities), timed as
+    /// the `importUsers` store operation, with one log line for the batch. When the batch conflicts (a uid, an email
+    /// or a federated identity taken, within it or by a stored user) or the bulk path refuses it otherwise, nothing of
+    /// it is stored and every user goes through ``createAccount(_:origin:signIn:in:)`` alone: each gets its own answer,
+    /// exactly as one at a time. A sign-up origin always goes one at a time (its blocking functions).
+    /// - Returns: in `users`' order, nil for a user created, else the error its ``createAccount(_:origin:signIn:in:)``
+    ///   threw (`StoreError.duplicateLocalId`, `.emailExists`, `.federatedIdTaken`, …).
+    /// - Throws: `StoreError.unavailable` when the database cannot be reached (nothing of the batch is stored).
+    func createAccounts(_ users: [UserRecord], origin: AccountOrigin, in scope: Scope) async throws -> [(any Error)?] {
+        guard !users.isEmpty else { return [] }
+        let stamped = users.map { user in
+            var user = user
+            user.tenantId = scope.tenantId
+            return user
+        }
+        if case .signUp = origin {} else {
+            do {
+                try await metrics.timeStore("importUsers") { try await scope.store.importUsers(stamped) }
+                logger.info("users created", metadata: ["count": "\(stamped.count)", "provider": "\(origin)"])
+                return Array(repeating: nil, count: stamped.count)
+            } catch StoreError.unavailable(let reason) {
+                throw StoreError.unavailable(reason)
+            } catch {
+                // A conflict (or a value the bulk statement refused): one at a time, so each user gets its own answer.
+                logger.debug("batch of users refused; creating them one at a time", metadata: ["count": "\(stamped.count)", "reason": "\(error)"])
+            }
+        }
+        var answers: [(any Error)?] = []
+        answers.reserveCapacity(stamped.count)
+        for user in stamped {
+            do {
+                try await createAccount(user, origin: origin, in: scope)
+                answers.append(nil)
+            } catch {
+                answers.append(error)
+            }
+        }
+        return answers
+    }
+
     // MARK: Every sign-in
 
     /// How a sign-in reached its end.

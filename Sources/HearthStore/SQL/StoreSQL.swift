@@ -98,6 +98,27 @@ package enum StoreSQL {
         """
     }
 
+    /// Inserts the identities of `users` (their phone numbers too: a number is the `phone` identity), at most
+    /// `rowsPerStatement` rows a statement: the bulk path's (``insertUsers(_:)``) second half.
+    package static func insertIdentities(of users: some Collection<UserRecord>, tenant: String, rowsPerStatement: Int = 500) -> [SQLStatement] {
+        let rows: [SQLStatement] = users.flatMap { user in
+            user.identities.map { identity -> SQLStatement in
+                "(\(tenant), \(identity.providerId), \(identity.federatedId), \(user.localId), \(identity.email), \(identity.displayName), \(identity.photoUrl))"
+            }
+        }
+        return stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
+            """
+            INSERT INTO provider_identities (tenant_id, provider_id, federated_id, local_id, email, display_name, photo_url) \
+            VALUES \(SQLStatement.joined(Array(rows[start..<min(start + rowsPerStatement, rows.count)]), separator: ", "))
+            """
+        }
+    }
+
+    /// The users (of any tenant: a uid is unique across the server) holding one of `localIds`: `local_id`, `tenant_id`.
+    package static func userTenants(localIds: [String]) -> SQLStatement {
+        "SELECT local_id, tenant_id FROM users WHERE local_id IN (\(list: localIds))"
+    }
+
     /// Refreshes the profile of a linked identity.
     package static func updateIdentityProfile(_ identity: ProviderIdentity, localId: String) -> SQLStatement {
         """
