@@ -627,9 +627,18 @@ extension Bench {
             let verdict = row.met.map { $0 ? "met" : "MISSED" } ?? "—"
             lines.append("| \(row.figure) | " + row.values.joined(separator: " | ") + " | \(row.target) | \(verdict) |")
         }
+        #if DEBUG
+        // The floor runs this executable's code: a debug build's floor is no floor.
+        lines.append("")
+        lines.append("This hearth-bench is a debug build: the framework floor (its own code) and the ratio to it mean nothing; use scripts/scale.")
+        #endif
         let missed = rows.filter { $0.met == false }.map(\.figure)
         lines.append("")
-        lines.append(missed.isEmpty ? "Every judged target met." : "Targets MISSED (\(missed.count)): " + missed.joined(separator: "; ") + ".")
+        if steps.isEmpty {
+            lines.append("No step completed.")
+        } else {
+            lines.append(missed.isEmpty ? "Every judged target met." : "Targets MISSED (\(missed.count)): " + missed.joined(separator: "; ") + ".")
+        }
         if !failures.isEmpty {
             lines.append("The run FAILED (the steps above are the ones that completed): " + failures.joined(separator: "; "))
         }
