@@ -164,57 +164,32 @@ extension Users {
             if !force, FileManager.default.fileExists(atPath: file) {
                 throw CLIError("\(file) already exists: choose another file, or pass --force to replace it")
             }
-            let (users, parameters, skipped) = try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ -> ([FirebaseExportUser], Set<String>, Int) in
+            let target = file
+            // Streamed (issue 41): a page of users read, encoded and written at a time (``UsersExportFile``).
+            let (count, parameters, skipped) = try await storeOptions.withScope(tenantOption.tenant) { _, scope, _ -> (Int, Set<String>, Int) in
                 let store = scope.store
-                var exported: [FirebaseExportUser] = []
-                var parameters: Set<String> = []
-                var skipped = 0
-                var after: String?
-                while true {
-                    let page = try await store.listUsers(after: after, limit: 500)
-                    for user in page {
-                        var hash: String?
-                        var salt: String?
-                        if let stored = user.passwordHash {
-                            let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
-                            if parts.count == 6, parts[0] == "scrypt" {
-                                parameters.insert("--mem-cost \(parts[1]) --block-size \(parts[2]) --parallelization \(parts[3]) --dk-len \(Data(base64Encoded: String(parts[5]))?.count ?? 32)")
-                                salt = String(parts[4])
-                                hash = String(parts[5])
-                            } else {
-                                skipped += 1
-                            }
-                        }
-                        let info = user.userInfo
-                        exported.append(FirebaseExportUser(
-                            localId: user.localId, email: user.email, emailVerified: user.emailVerified, passwordHash: hash, salt: salt,
-                            displayName: user.displayName, photoUrl: user.photoUrl, lastSignedInAt: user.lastLoginAt.map { String(Int64($0.timeIntervalSince1970 * 1000)) },
-                            createdAt: info.createdAt, phoneNumber: user.phoneNumber, disabled: user.disabled, customAttributes: info.customAttributes,
-                            providerUserInfo: user.identities.filter { $0.providerId != ProviderIdentity.phoneProviderId }.map {
-                                LinkProviderUserInfo(providerId: $0.providerId, rawId: $0.federatedId, email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
-                            },
-                            mfaInfo: user.mfa.phoneFactors.isEmpty ? nil : user.mfa.phoneFactors.map(\.enrollmentInfo)))
+                let progress = Progress(total: try await store.userCount(), unit: "users")
+                var output = try UsersExportFile(target: target)
+                do {
+                    var parameters: Set<String> = []
+                    var skipped = 0
+                    var after: String?
+                    while true {
+                        let page = try await store.listUsers(after: after, limit: UsersExportFile.pageSize)
+                        try output.append(page.map { FirebaseExportUser($0, parameters: &parameters, skipped: &skipped) })
+                        progress.advance(to: output.count)
+                        guard page.count == UsersExportFile.pageSize, let last = page.last else { break }
+                        after = last.localId
                     }
-                    FileHandle.standardError.write(Data("\rexported \(exported.count) users".utf8))
-                    guard page.count == 500, let last = page.last else { break }
-                    after = last.localId
+                    try output.commit()
+                    progress.finish(items: output.count)
+                    return (output.count, parameters, skipped)
+                } catch {
+                    output.discard()
+                    throw error
                 }
-                FileHandle.standardError.write(Data("\n".utf8))
-                return (exported, parameters, skipped)
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(["users": users])
-            // Written beside the target and renamed over it: a crash never leaves half a file, and an existing file
-            // (with --force) is replaced whole, with the new file's owner-only mode.
-            let temporary = (file as NSString).deletingLastPathComponent.isEmpty ? ".\(UUID().uuidString).tmp"
-                : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".\(UUID().uuidString).tmp")
-            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-                  rename(temporary, file) == 0 else {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw CLIError("could not write \(file): check that its directory exists and is writable")
-            }
-            print("Exported \(users.count) users to \(file).")
+            print("Exported \(count) users to \(file).")
             if !parameters.isEmpty {
                 print("Password hashes: STANDARD_SCRYPT \(parameters.sorted().joined(separator: " | "))")
             }
