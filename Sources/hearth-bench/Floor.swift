@@ -26,6 +26,7 @@ enum FloorServer {
         var emailVerified: Bool
         var displayName: String
         var photoUrl: String
+        var phoneNumber: String
         var providerUserInfo: [ProviderInfo]
         var passwordHash: String
         var passwordUpdatedAt: Double
@@ -49,8 +50,10 @@ enum FloorServer {
         let email = "user\(request.idToken.utf8.count)@scale.example.com"
         let provider = ProviderInfo(providerId: "google.com", federatedId: "109876543210987654321", email: email, rawId: "109876543210987654321",
                                     displayName: "Scale User", photoUrl: "https://lh3.googleusercontent.com/a/" + localId)
+        let password = ProviderInfo(providerId: "password", federatedId: email, email: email, rawId: email, displayName: "Scale User",
+                                    photoUrl: "https://photos.example.com/\(localId).jpg")
         let user = UserInfo(localId: localId, email: email, emailVerified: true, displayName: "Scale User",
-                            photoUrl: "https://photos.example.com/\(localId).jpg", providerUserInfo: [provider],
+                            photoUrl: "https://photos.example.com/\(localId).jpg", phoneNumber: "+447000012345", providerUserInfo: [provider, password],
                             passwordHash: "UkVEQUNURUQ=", passwordUpdatedAt: 1_700_000_000_000, validSince: "1700000000", disabled: false,
                             lastLoginAt: "1700000000000", createdAt: "1600000000000", customAuth: true, lastRefreshAt: "2026-11-28T16:00:00.000Z")
         return LookupReply(kind: "identitytoolkit#GetAccountInfoResponse", users: [user])

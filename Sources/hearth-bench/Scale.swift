@@ -43,6 +43,8 @@ extension Bench {
         var batchLast: Measurement?
         var query: Measurement?
         var floor: Measurement?
+        /// Bytes of one lookup reply and of one floor reply (the floor answers a body of a lookup reply's size).
+        var replyBytes: (lookup: Int, floor: Int)?
         var databaseBytes: Double?
         var importRate: Double { Double(slice) / max(importSeconds, 1e-9) }
         var bytesPerUser: Double? { databaseBytes.map { $0 / Double(max(users, 1)) } }
@@ -249,6 +251,10 @@ extension Bench {
         // The framework floor under the same load as lookup (same tokens, same body).
         struct FloorState: Sendable { var tokens: [String]; var next = 0 }
         let floorURL = "http://127.0.0.1:\(floorPort)/floor/lookup"
+        if let session = sessions.first {
+            let body = ["idToken": session.idToken]
+            step.replyBytes = (try await replySize(base + WirePaths.accounts("lookup"), body), try await replySize(floorURL, body))
+        }
         step.floor = try await load("framework floor (Hummingbird JSON round trip)", states: split(sessions.map(\.idToken)).map { FloorState(tokens: $0) },
                                     limit: { _, verify in verify }, limitLabel: "1 OpenSSL verify", pid: floorPID) { state in
             let reply = try await self.postJSON(floorURL, ["idToken": state.tokens[state.next % state.tokens.count]])
@@ -344,6 +350,18 @@ extension Bench {
         let bytes = try await response.body.collect(upTo: 64 << 20)
         guard response.status == .ok else { throw BenchError("\(path): HTTP \(response.status.code) \(String(buffer: bytes).prefix(300))") }
         return (try JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any]) ?? [:]
+    }
+
+    /// The body size of a JSON POST's answer.
+    func replySize(_ url: String, _ body: [String: Any]) async throws -> Int {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else { throw BenchError("\(url): HTTP \(response.status.code) \(String(buffer: bytes).prefix(300))") }
+        return bytes.readableBytes
     }
 
     /// A JSON POST to an absolute URL (the floor server).
@@ -572,6 +590,8 @@ extension Bench {
         relative("password sign-in: p99 (ms)", { $0.password?.percentile(0.99) }, factor: 1.5, source: "bench")
         rows.append(ScaleRow(figure: "framework floor: server CPU (ms/req)", values: steps.map { ms($0.floor?.cpuPerRequest) },
                              target: "(reference: Hummingbird 2, JSON in and out)", met: nil))
+        rows.append(ScaleRow(figure: "reply bytes: lookup / floor", values: steps.map { $0.replyBytes.map { "\($0.lookup) / \($0.floor)" } ?? "—" },
+                             target: "(reference: the floor answers a lookup-sized body)", met: nil))
         rows.append(ScaleRow(figure: "OpenSSL RSA-2048 verify (ms)", values: steps.map { ms($0.lookup?.limit) }, target: "(reference)", met: nil))
         let floorRatios = steps.map { step -> Double? in
             guard let lookup = step.lookup, let floor = step.floor else { return nil }
