@@ -61,7 +61,12 @@ public final class HearthApp: Sendable {
                 : nil,
             logger: logger)
         if try await store.projectConfig(projectId: configuration.projectId) == nil {
-            try await store.saveProjectConfig(configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId))
+            var initial = configuration.initialProjectConfig ?? ProjectConfig(projectId: configuration.projectId)
+            // A database never served before holds only what this version wrote, every email in canonical form (an
+            // older version's database has its project configuration): `start()` need not scan its users (issue 41:
+            // a million users imported into a new data directory, then the first start).
+            initial.emailsCanonical = true
+            try await store.saveProjectConfig(initial)
         }
     }
 
