@@ -59,8 +59,17 @@ enum FloorServer {
         return LookupReply(kind: "identitytoolkit#GetAccountInfoResponse", users: [user])
     }
 
-    /// Serves until SIGTERM or SIGINT.
+    /// Serves until SIGTERM or SIGINT; exits with status 1 at once when it cannot (e.g. the port is taken).
     static func run(port: Int) async throws {
+        do {
+            try await serve(port: port)
+        } catch {
+            FileHandle.standardError.write(Data("hearth-bench --floor-server \(port): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func serve(port: Int) async throws {
         let router = Router()
         router.post("/floor/lookup") { request, context -> LookupReply in
             reply(for: try await request.decode(as: LookupRequest.self, context: context))

@@ -517,7 +517,14 @@ extension Bench {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             close(fd)
-            if connected == 0 { return (pid, port) }
+            if connected == 0 {
+                // Something else may hold the port: then the floor has failed to bind and exits.
+                usleep(1_000_000)
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    throw BenchError("the floor server exited (is port \(port) taken? --floor-port): \(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(1000))")
+                }
+                return (pid, port)
+            }
             usleep(100_000)
         }
         Self.stopChild(pid)
