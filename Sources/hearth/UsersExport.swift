@@ -39,6 +39,7 @@ struct UsersExportFile {
         self.temporary = directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
         descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CLIError("could not write \(target): check that its directory exists and is writable") }
+        Self.removeOnInterrupt(temporary)
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         buffer.reserveCapacity(1 << 20)
@@ -63,6 +64,7 @@ struct UsersExportFile {
         guard fsync(descriptor) == 0 else { throw failure() }
         close(descriptor)
         closed = true
+        defer { Self.keepOnInterrupt() }
         guard rename(temporary, target) == 0 else {
             unlink(temporary)
             throw CLIError("could not write \(target): check that its directory exists and is writable")
@@ -74,6 +76,31 @@ struct UsersExportFile {
         if !closed { close(descriptor) }
         closed = true
         unlink(temporary)
+        Self.keepOnInterrupt()
+    }
+
+    /// The temporary file of the export in progress (a C string: read in a signal handler).
+    private nonisolated(unsafe) static var interruptedTemporary: UnsafeMutablePointer<CChar>?
+
+    /// An export stopped by Ctrl-C or SIGTERM removes its temporary file (`unlink` is safe in a signal handler), then
+    /// ends as the signal would have ended it.
+    private static func removeOnInterrupt(_ path: String) {
+        interruptedTemporary = strdup(path)
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { number in
+                if let path = UsersExportFile.interruptedTemporary { unlink(path) }
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+        }
+    }
+
+    /// The export is over (renamed or removed): signals act as before.
+    private static func keepOnInterrupt() {
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        free(interruptedTemporary)
+        interruptedTemporary = nil
     }
 
     private mutating func flush() throws {
@@ -114,11 +141,13 @@ extension FirebaseExportUser {
                 skipped += 1
             }
         }
-        let info = user.userInfo
+        // The two fields of `user.userInfo` the file carries, made as it makes them (not the whole lookup record: its
+        // date formatting cost more than the rest of a user's line).
         self.init(
             localId: user.localId, email: user.email, emailVerified: user.emailVerified, passwordHash: hash, salt: salt,
             displayName: user.displayName, photoUrl: user.photoUrl, lastSignedInAt: user.lastLoginAt.map { String(Int64($0.timeIntervalSince1970 * 1000)) },
-            createdAt: info.createdAt, phoneNumber: user.phoneNumber, disabled: user.disabled, customAttributes: info.customAttributes,
+            createdAt: String(Int64((user.createdAt.timeIntervalSince1970 * 1000).rounded())), phoneNumber: user.phoneNumber,
+            disabled: user.disabled, customAttributes: user.customClaims.isEmpty ? nil : JSONValue.object(user.customClaims).compactJSONString,
             providerUserInfo: user.identities.filter { $0.providerId != ProviderIdentity.phoneProviderId }.map {
                 LinkProviderUserInfo(providerId: $0.providerId, rawId: $0.federatedId, email: $0.email, displayName: $0.displayName, photoUrl: $0.photoUrl)
             },
