@@ -2,12 +2,21 @@ import HearthCore
 import HearthWire
 import Hummingbird
 
-/// The services an RPC is answered by.
-struct HearthServices: Sendable {
+/// The services an RPC is answered by. A class: the services are large structs (each holds the configuration), and
+/// every call's ``RPCCall`` holds them — copying them by value retained every field of each on every request.
+final class HearthServices: Sendable {
     let accounts: AccountService
     let federation: FederationService
     let admin: AdminService
     let emailActions: EmailActionService
+
+    init(accounts: AccountService, federation: FederationService, admin: AdminService, emailActions: EmailActionService) {
+        self.accounts = accounts
+        self.federation = federation
+        self.admin = admin
+        self.emailActions = emailActions
+    }
+
     var configuration: HearthServerConfiguration { accounts.configuration }
     /// Resolves a call's scope (``Scopes/resolve(tenantId:)``).
     var scopes: Scopes { accounts.scopes }
