@@ -481,7 +481,12 @@ extension Bench {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        var status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        // ETXTBSY: the binary is being written (a build beside the run); it is complete within seconds.
+        for _ in 0..<100 where status == ETXTBSY {
+            usleep(100_000)
+            status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        }
         guard status == 0 else { throw BenchError("could not start \(arguments[0]): error \(status)") }
         return pid
     }
