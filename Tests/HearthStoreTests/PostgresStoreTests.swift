@@ -26,7 +26,7 @@ struct PostgresStoreTests {
 
     @Test func replicasStartingTogetherMigrateOnce() async throws {
         try await withReplicas(4) { stores in
-            for store in stores { #expect(try await store.appliedMigrations() == Array(1...11)) }
+            for store in stores { #expect(try await store.appliedMigrations() == Array(1...12)) }
             try await stores[0].createUser(makeUser("u1", email: "ada@example.com"))
             #expect(try await stores[3].user(email: "ada@example.com")?.localId == "u1")
         }
