@@ -63,6 +63,10 @@ extension SQLiteStore {
         let users = users.map(stamped)
         let tenant = tenantKey
         try await transaction { db in
+            // A batch larger than the admin API's 1000 is an offline import (`hearth users import`, the bench): the
+            // writer's page cache may grow to 256 MB, so the pages a big transaction dirties in the indexes (random
+            // uids and emails touch a page per row) stay in memory and reach the WAL once, at the commit.
+            if users.count > 1000 { try db.execute("PRAGMA cache_size = -262144", cached: false) }
             do {
                 for start in stride(from: users.startIndex, to: users.endIndex, by: 500) {
                     let chunk = users[start..<min(start + 500, users.endIndex)]

@@ -29,14 +29,14 @@ import Testing
         return file
     }
 
-    /// Issue 41, H1 (streaming CLI import): 5 000 users into a data directory that does not exist yet — created 0700
+    /// Issue 41, H1 (streaming CLI import): 12 000 users into a data directory that does not exist yet — created 0700
     /// with its database — on SQLite and PostgreSQL: the users with their identities and phone numbers, the three bad
     /// ones reported by their index and uid (an email taken, a user that does not decode, a hash that is not base64)
     /// while the others go on, a plain progress line per 10 % on standard error (not a terminal) and none on
     /// standard output; a second run reports the uids that exist, the first 50 and "… and N more".
     @Test(arguments: HooksCLITests.stores)
     func importsAGeneratedFileInBatchesWithProgress(store: String) async throws {
-        let file = try Self.exportFile(5_000, tweak: [
+        let file = try Self.exportFile(12_000, tweak: [
             17: #"{"localId":"imp-17","email":"imp3@example.com"}"#,
             2_500: #"{"localId":"imp-2500","email":["not","a","string"]}"#,
             4_000: #"{"localId":"imp-4000","passwordHash":"%%%"}"#,
@@ -46,24 +46,24 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: dataDir))
             let done = try CLI.run(["users", "import", file] + Self.firebaseScrypt + place.arguments, timeout: 300)
             #expect(done.status == 1, "\(done.output)")
-            #expect(done.stdout.contains("Imported 4997 of 5000 users; 3 failed."), "\(done.stdout)")
+            #expect(done.stdout.contains("Imported 11997 of 12000 users; 3 failed."), "\(done.stdout)")
             #expect(done.stdout.contains("user 17 (imp-17): EMAIL_EXISTS"), "\(done.stdout)")
             #expect(done.stdout.contains("user 2500 (imp-2500): INVALID_ARGUMENT : the user is not an auth:export user object: email"), "\(done.stdout)")
             #expect(done.stdout.contains("user 4000 (imp-4000): INVALID_ARGUMENT : passwordHash is not base64"), "\(done.stdout)")
-            // A line each time another 10 % is done (here at each batch of 1 000: 20 %, 40 %, …), then the last one.
+            // A line each time another 10 % is done (here at each batch of 5 000: 41 %, 83 %), then the last one.
             let progress = done.stderr.split(separator: "\n")
-            for percent in ["20%", "40%", "60%", "80%"] {
-                #expect(progress.contains { $0.hasPrefix(percent) && $0.contains(" / 5 000 users") && $0.contains("users/s") }, "\(done.stderr)")
+            for percent in ["41%", "83%"] {
+                #expect(progress.contains { $0.hasPrefix(percent) && $0.contains(" / 12 000 users") && $0.contains("users/s") }, "\(done.stderr)")
             }
-            #expect(progress.last?.hasPrefix("100%  5 000 users") == true, "\(done.stderr)")
+            #expect(progress.last?.hasPrefix("100%  12 000 users") == true, "\(done.stderr)")
             #expect(!done.stderr.contains("\r") && !done.stdout.contains("%  "))
             if store == "sqlite" {
                 let attributes = try FileManager.default.attributesOfItem(atPath: dataDir)
                 #expect((attributes[.posixPermissions] as? Int) == 0o700)
                 #expect(FileManager.default.fileExists(atPath: dataDir + "/hearth.sqlite"))
             }
-            let shown = try CLI.run(["users", "get", "imp-4998"] + place.arguments)
-            #expect(shown.stdout.contains("imp4998@example.com") && shown.stdout.contains("google.com"), "\(shown.output)")
+            let shown = try CLI.run(["users", "get", "imp-11998"] + place.arguments)
+            #expect(shown.stdout.contains("imp11998@example.com") && shown.stdout.contains("google.com"), "\(shown.output)")
             let withPhone = try CLI.run(["users", "get", "+15550004991"] + place.arguments)
             #expect(withPhone.stdout.contains("imp-4991"), "\(withPhone.output)")
             #expect(try CLI.run(["users", "get", "imp-2500"] + place.arguments).status != 0)
@@ -71,7 +71,7 @@ import Testing
             let again = try CLI.run(["users", "import", file] + Self.firebaseScrypt + place.arguments, timeout: 300)
             #expect(again.status == 1)
             #expect(again.stdout.contains("user 0 (imp-0): uid exists (use --allow-overwrite to replace it)"), "\(again.stdout)")
-            #expect(again.stdout.contains("… and 4950 more") && again.stdout.contains("Imported 0 of 5000 users; 5000 failed."), "\(again.stdout)")
+            #expect(again.stdout.contains("… and 11950 more") && again.stdout.contains("Imported 0 of 12000 users; 12000 failed."), "\(again.stdout)")
         }
     }
 

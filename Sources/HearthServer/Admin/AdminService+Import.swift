@@ -94,12 +94,7 @@ extension AdminService {
             }
         }
         var imported = 0
-        var answers: [(any Error)?]
-        do {
-            answers = try await accounts.createAccounts(fresh.map(\.user), origin: .imported, in: scope)
-        } catch {
-            answers = Array(repeating: error, count: fresh.count)
-        }
+        let answers = await accounts.createAccounts(fresh.map(\.user), origin: .imported, in: scope)
         for (record, answer) in zip(fresh, answers) {
             switch answer {
             case nil: imported += 1
@@ -140,7 +135,7 @@ extension AdminService {
                 throw Self.uidInAnotherTenant(record.localId, scope: scope, then: Self.importElsewhere)
             }
             // Deleted since: created after all.
-            if let error = try await accounts.createAccounts([record], origin: .imported, in: scope).first ?? nil { throw error }
+            if let error = await accounts.createAccounts([record], origin: .imported, in: scope).first ?? nil { throw error }
             return
         }
         guard allowOverwrite else { throw Self.uidExistsHere }

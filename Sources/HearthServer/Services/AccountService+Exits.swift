@@ -87,33 +87,53 @@ extension AccountService {
     /// the store's bulk path (``AdminUserStore/importUsers(_:)``: one transaction, users and identities), timed as
     /// the `importUsers` store operation, with one log line for the batch. When the batch conflicts (a uid, an email
     /// or a federated identity taken, within it or by a stored user) or the bulk path refuses it otherwise, nothing of
-    /// it is stored and every user goes through ``createAccount(_:origin:signIn:in:)`` alone: each gets its own answer,
-    /// exactly as one at a time. A sign-up origin always goes one at a time (its blocking functions).
+    /// it is stored and it is halved, each half tried the same way in order, down to a few users, who go through
+    /// ``createAccount(_:origin:signIn:in:)`` one at a time: each user gets its own answer, exactly as one at a time
+    /// in the batch's order (of two users with one email the first is created), while the conflict-free parts of the
+    /// batch stay bulk writes. A sign-up origin always goes one at a time (its blocking functions).
     /// - Returns: in `users`' order, nil for a user created, else the error its ``createAccount(_:origin:signIn:in:)``
     ///   threw (`StoreError.duplicateLocalId`, `.emailExists`, `.federatedIdTaken`, …).
-    /// - Throws: `StoreError.unavailable` when the database cannot be reached (nothing of the batch is stored).
-    func createAccounts(_ users: [UserRecord], origin: AccountOrigin, in scope: Scope) async throws -> [(any Error)?] {
+    ///   When the database cannot be reached, `StoreError.unavailable` is the answer of each user not stored.
+    func createAccounts(_ users: [UserRecord], origin: AccountOrigin, in scope: Scope) async -> [(any Error)?] {
         guard !users.isEmpty else { return [] }
         let stamped = users.map { user in
             var user = user
             user.tenantId = scope.tenantId
             return user
         }
-        if case .signUp = origin {} else {
+        var bulk = true
+        if case .signUp = origin { bulk = false }
+        let answers = await createAccounts(stamped[...], inBulk: bulk, origin: origin, in: scope)
+        logger.info("users created", metadata: ["count": "\(answers.count { $0 == nil })", "of": "\(answers.count)", "provider": "\(origin)"])
+        return answers
+    }
+
+    /// Below this many users, a batch that conflicted goes one user at a time.
+    private static let oneAtATimeBelow = 8
+
+    /// `users` in one bulk write when `inBulk`, else one at a time; a bulk write refused is halved (halves of at least
+    /// ``oneAtATimeBelow`` users are tried in bulk again).
+    private func createAccounts(_ users: ArraySlice<UserRecord>, inBulk: Bool, origin: AccountOrigin, in scope: Scope) async -> [(any Error)?] {
+        if inBulk {
             do {
-                try await metrics.timeStore("importUsers") { try await scope.store.importUsers(stamped) }
-                logger.info("users created", metadata: ["count": "\(stamped.count)", "provider": "\(origin)"])
-                return Array(repeating: nil, count: stamped.count)
+                try await metrics.timeStore("importUsers") { try await scope.store.importUsers(Array(users)) }
+                return Array(repeating: nil, count: users.count)
             } catch StoreError.unavailable(let reason) {
-                throw StoreError.unavailable(reason)
+                return Array(repeating: StoreError.unavailable(reason), count: users.count)
             } catch {
-                // A conflict (or a value the bulk statement refused): one at a time, so each user gets its own answer.
-                logger.debug("batch of users refused; creating them one at a time", metadata: ["count": "\(stamped.count)", "reason": "\(error)"])
+                // A conflict (or a value the bulk statement refused) somewhere in it: each half alone, in order.
+                let middle = users.startIndex + users.count / 2
+                let halves = [users[..<middle], users[middle...]]
+                var answers: [(any Error)?] = []
+                for half in halves where !half.isEmpty {
+                    answers += await createAccounts(half, inBulk: half.count >= Self.oneAtATimeBelow, origin: origin, in: scope)
+                }
+                return answers
             }
         }
         var answers: [(any Error)?] = []
-        answers.reserveCapacity(stamped.count)
-        for user in stamped {
+        answers.reserveCapacity(users.count)
+        for user in users {
             do {
                 try await createAccount(user, origin: origin, in: scope)
                 answers.append(nil)
