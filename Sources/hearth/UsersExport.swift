@@ -132,7 +132,9 @@ extension FirebaseExportUser {
         var hash: String?
         var salt: String?
         if let stored = user.passwordHash {
-            let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+            // Only Hearth's own `scrypt$…` form is split (an imported hash is a long base64 text: splitting it by
+            // Character cost a quarter of a 10⁶-user export, issue 41).
+            let parts = stored.hasPrefix("scrypt$") ? stored.utf8.split(separator: UInt8(ascii: "$"), omittingEmptySubsequences: false).map { Substring($0) } : []
             if parts.count == 6, parts[0] == "scrypt" {
                 parameters.insert("--mem-cost \(parts[1]) --block-size \(parts[2]) --parallelization \(parts[3]) --dk-len \(Data(base64Encoded: String(parts[5]))?.count ?? 32)")
                 salt = String(parts[4])
