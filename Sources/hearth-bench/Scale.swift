@@ -354,18 +354,16 @@ extension Bench {
 
     /// The body size of a JSON POST's answer.
     func replySize(_ url: String, _ body: [String: Any]) async throws -> Int {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        guard response.status == .ok else { throw BenchError("\(url): HTTP \(response.status.code) \(String(buffer: bytes).prefix(300))") }
-        return bytes.readableBytes
+        try await postBytes(url, body).readableBytes
     }
 
     /// A JSON POST to an absolute URL (the floor server).
     func postJSON(_ url: String, _ body: [String: Any]) async throws -> [String: Any] {
+        (try JSONSerialization.jsonObject(with: Data(buffer: try await postBytes(url, body))) as? [String: Any]) ?? [:]
+    }
+
+    /// A JSON POST to an absolute URL: the answer's body (an error unless 200).
+    func postBytes(_ url: String, _ body: [String: Any]) async throws -> ByteBuffer {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -373,7 +371,7 @@ extension Bench {
         let response = try await client.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw BenchError("\(url): HTTP \(response.status.code) \(String(buffer: bytes).prefix(300))") }
-        return (try JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any]) ?? [:]
+        return bytes
     }
 
     // MARK: The export file

@@ -11,6 +11,13 @@ struct CLI {
         var stdout: String
         var stderr: String
         var output: String { stdout + stderr }
+        /// `stderr` without the server libraries' log lines (`2026-11-28T18:22:29+0000 warning …`): what the command
+        /// says to its user. (A PostgreSQL store's pool can log a start-up warning first on a loaded machine.)
+        var messages: String {
+            stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+                !(line.count > 11 && line.prefix(10).allSatisfy { $0.isNumber || $0 == "-" } && line.dropFirst(10).first == "T")
+            }.joined(separator: "\n")
+        }
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -87,16 +87,16 @@ import Testing
 
             // Wrong input: one line each, nothing changed.
             let nothing = try Self.hooks(place, ["set"])
-            #expect(nothing.status == 64 && nothing.stderr.hasPrefix("Error: nothing to set: pass --before-create"), "\(nothing.output)")
+            #expect(nothing.status == 64 && nothing.messages.hasPrefix("Error: nothing to set: pass --before-create"), "\(nothing.output)")
             let misspelt = try Self.hooks(place, ["set", "--before-sign-up", "https://hooks.example.com/x"])
-            #expect(misspelt.status == 64 && misspelt.stderr.hasPrefix("Error: Unknown option '--before-sign-up'"), "\(misspelt.output)")
+            #expect(misspelt.status == 64 && misspelt.messages.hasPrefix("Error: Unknown option '--before-sign-up'"), "\(misspelt.output)")
             let blank = try Self.hooks(place, ["set", "--before-sign-in", " "])
-            #expect(blank.status == 64 && blank.stderr.hasPrefix("Error: --before-sign-in needs a URL (https://…); to call no function at beforeSignIn: hearth project hooks remove beforeSignIn"),
+            #expect(blank.status == 64 && blank.messages.hasPrefix("Error: --before-sign-in needs a URL (https://…); to call no function at beforeSignIn: hearth project hooks remove beforeSignIn"),
                     "\(blank.output)")
             for (url, words) in [("http://hooks.example.com/x", "https"), ("https://10.0.0.7/hook", "private"), ("not a url", "spaces")] {
                 let refused = try Self.hooks(place, ["set", "--before-create", url])
                 #expect(refused.status == 64, "\(url): \(refused.output)")
-                #expect(refused.stderr.hasPrefix("Error: INVALID_CONFIG : blockingFunctions.triggers.beforeCreate: "), "\(url): \(refused.stderr)")
+                #expect(refused.messages.hasPrefix("Error: INVALID_CONFIG : blockingFunctions.triggers.beforeCreate: "), "\(url): \(refused.stderr)")
                 #expect(refused.stderr.lowercased().contains(words), "\(url): \(refused.stderr)")
                 #expect(!rawErrorMarkers.contains { refused.output.contains($0) })
             }
@@ -105,10 +105,10 @@ import Testing
             #expect(try Self.hooks(place, []).stdout.contains("beforeCreate             https://hooks.example.com/before-create  (set 20"), "unchanged by the refusals")
 
             let unknown = try Self.hooks(place, ["remove", "afterLunch"])
-            #expect(unknown.status == 64 && unknown.stderr.hasPrefix(#"Error: unknown event "afterLunch": use beforeCreate, beforeSignIn, beforeSendEmail or beforeSendSms"#),
+            #expect(unknown.status == 64 && unknown.messages.hasPrefix(#"Error: unknown event "afterLunch": use beforeCreate, beforeSignIn, beforeSendEmail or beforeSendSms"#),
                     "\(unknown.output)")
             let none = try Self.hooks(place, ["remove"])
-            #expect(none.status == 64 && none.stderr.hasPrefix("Error: name the event whose function goes"), "\(none.output)")
+            #expect(none.status == 64 && none.messages.hasPrefix("Error: name the event whose function goes"), "\(none.output)")
             let notSet = try Self.hooks(place, ["remove", "beforeSendSms"])
             #expect(notSet.status == 1 && notSet.stderr == "Error: no function is set for beforeSendSms: nothing to remove (hearth project hooks shows them)\n",
                     "\(notSet.output)")

@@ -38,8 +38,17 @@ import Testing
             #expect(ImportedPasswordHash.decodeBase64(plain.replacingOccurrences(of: "=", with: "")) == data)
             #expect(ImportedPasswordHash.decodeBase64(" \(plain)\n") == data)
         }
-        #expect(ImportedPasswordHash.decodeBase64("ab=c") == nil)
-        #expect(ImportedPasswordHash.decodeBase64("a") == nil)
+        for odd in ["ab=c", "a", "****", "abc=d===", "====", "QUJD\n", "QU JD", "QUJ-", "QUJ_", "Q===", ""] {
+            #expect(ImportedPasswordHash.decodeBase64(odd) == Self.generalDecodeBase64(odd), "\(odd)")
+        }
         #expect(ImportedPasswordHash.decodeBase64("****") == nil)
+    }
+
+    /// The general path of ``ImportedPasswordHash/decodeBase64(_:)``, as it was before its fast path.
+    static func generalDecodeBase64(_ text: String) -> Data? {
+        var normalized = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while normalized.count % 4 != 0 { normalized.append("=") }
+        return Data(base64Encoded: normalized)
     }
 }
