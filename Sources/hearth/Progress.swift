@@ -16,19 +16,16 @@ import Synchronization
 ///
 ///     45%  450 000 / 1 000 000 users  21 034 users/s  ETA 26 s
 ///
-/// The fraction done is `done / total`. By default `done` counts the items themselves (`unit`); a command that only
-/// knows its position in a file (an import reading a stream) measures in bytes (`byBytes: true`) and passes the items
-/// counted so far as `items`, which the line shows with their rate:
+/// The fraction done is `done / total`, counted in items (`unit`):
 ///
-///     let progress = Progress(total: fileSize, unit: "users", byBytes: true)
-///     progress.advance(to: bytesRead, items: usersDone)
+///     let progress = Progress(total: users, unit: "users")
+///     progress.advance(to: usersDone)
 ///     progress.finish()
 ///
 /// Safe to share between tasks; a `total` of 0 (nothing to do) draws nothing until `finish()`.
 final class Progress: Sendable {
     private struct State {
         var done = 0
-        var items = 0
         var lastDraw: ContinuousClock.Instant?
         var lastDecile = -1
         var finished = false
@@ -37,29 +34,23 @@ final class Progress: Sendable {
 
     private let total: Int
     private let unit: String
-    private let byBytes: Bool
     private let terminal: Bool
     private let started = ContinuousClock.now
     private let state = Mutex(State())
 
     /// A bar for `total` units of work named `unit` (a plural: "users").
-    /// - Parameters:
-    ///   - byBytes: `total` and `advance(to:)` count bytes; the line shows the items given to `advance(to:items:)`.
-    ///   - terminal: redraw one line in place; by default when standard error is a terminal.
-    init(total: Int, unit: String, byBytes: Bool = false, terminal: Bool = isatty(STDERR_FILENO) != 0) {
+    /// - Parameter terminal: redraw one line in place; by default when standard error is a terminal.
+    init(total: Int, unit: String, terminal: Bool = isatty(STDERR_FILENO) != 0) {
         self.total = max(total, 0)
         self.unit = unit
-        self.byBytes = byBytes
         self.terminal = terminal
     }
 
-    /// Reports that `done` of `total` are done (bytes when `byBytes`); `items` is the count of items done so far
-    /// (defaults to `done` when not counting bytes). Cheap to call often: it draws only when the line would change.
-    func advance(to done: Int, items: Int? = nil) {
+    /// Reports that `done` of `total` are done. Cheap to call often: it draws only when the line would change.
+    func advance(to done: Int) {
         let line: String? = state.withLock { state in
             guard !state.finished else { return nil }
             state.done = min(max(done, 0), total)
-            state.items = items ?? (byBytes ? state.items : state.done)
             guard total > 0 else { return nil }
             let now = ContinuousClock.now
             if terminal {
@@ -77,18 +68,18 @@ final class Progress: Sendable {
     }
 
     /// Draws the final line (100 %, the items done, the average rate and the time taken) and ends it; later calls do nothing.
-    /// - Parameter items: the final count of items, when counting bytes.
+    /// - Parameter items: the final count of items, when it differs from `total` (users added during an export).
     func finish(items: Int? = nil) {
         let line: String? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
             state.done = total
-            if let items { state.items = items } else if !byBytes { state.items = total }
+            let finalItems = items ?? total
             let now = ContinuousClock.now
             let elapsed = seconds(now - started)
-            let rate = Double(state.items) / max(elapsed, 0.001)
+            let rate = Double(finalItems) / max(elapsed, 0.001)
             var text = terminal ? "\r[\(String(repeating: "#", count: Self.width))] 100%  " : "100%  "
-            text += "\(Self.grouped(state.items)) \(unit)  \(Self.grouped(Int(rate))) \(unit)/s  in \(Self.duration(elapsed))"
+            text += "\(Self.grouped(finalItems)) \(unit)  \(Self.grouped(Int(rate))) \(unit)/s  in \(Self.duration(elapsed))"
             return text + (terminal ? "\u{1B}[K\n" : "\n")
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
@@ -99,7 +90,7 @@ final class Progress: Sendable {
     private func render(_ state: State, at now: ContinuousClock.Instant, bar: Bool) -> String {
         let fraction = Double(state.done) / Double(max(total, 1))
         let elapsed = seconds(now - started)
-        let rate = Double(state.items) / max(elapsed, 0.001)
+        let rate = Double(state.done) / max(elapsed, 0.001)
         var text = ""
         if bar {
             let filled = min(Self.width, Int(fraction * Double(Self.width)))
@@ -108,7 +99,7 @@ final class Progress: Sendable {
         let percent = String(Int(fraction * 100))
         // Aligned on a terminal (the line is redrawn in place); plain lines start with the figure.
         text += (bar ? String(repeating: " ", count: max(0, 3 - percent.count)) : "") + percent + "%  "
-        text += byBytes ? "\(Self.grouped(state.items)) \(unit)" : "\(Self.grouped(state.items)) / \(Self.grouped(total)) \(unit)"
+        text += "\(Self.grouped(state.done)) / \(Self.grouped(total)) \(unit)"
         text += "  \(Self.grouped(Int(rate))) \(unit)/s"
         if fraction > 0, elapsed >= 0.5 {
             text += "  ETA \(Self.duration(elapsed * (1 - fraction) / fraction))"
