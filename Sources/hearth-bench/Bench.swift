@@ -375,16 +375,7 @@ final class Bench: Sendable {
             arguments = ["/usr/bin/valgrind", "--tool=callgrind", "--instr-atstart=no",
                          "--callgrind-out-file=\(options.callgrindDir)/callgrind.out.%p"] + arguments
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        guard status == 0 else { throw BenchError("could not start \(arguments[0]): error \(status)") }
+        let pid = try Self.spawn(arguments, stdout: "/dev/null", stderr: log)
         serverPID.withLock { $0 = pid }
         let deadline = ContinuousClock.now + .seconds(options.startupTimeout)
         while ContinuousClock.now < deadline {

@@ -38,16 +38,7 @@ extension Bench {
     func startDevIdP(port: Int, client: DevIdentityProviders.Client) async throws -> Int32 {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let arguments = [executable, "--dev-idp-server", "\(port)", "--relying-party", base, "--client-id", client.id, "--client-secret", client.secret]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, dataDir + "/dev-idp.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard status == 0 else { throw BenchError("could not start the dev IdP process: error \(status)") }
+        let pid = try Self.spawn(arguments, stdout: "/dev/null", stderr: dataDir + "/dev-idp.log")
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             var exit: Int32 = 0

@@ -464,7 +464,8 @@ extension Bench {
         return (seconds, Double(usage.ru_maxrss) / 1024)
     }
 
-    /// posix_spawn with stdout and stderr appended to files.
+    /// posix_spawn with stdin from /dev/null and stdout and stderr appended to files (the server, the dev IdP, the floor,
+    /// the CLI commands of the scale run).
     static func spawn(_ arguments: [String], stdout: String, stderr: String) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
